@@ -1,0 +1,70 @@
+import { GshError, Exit, UsageError } from './errors.js';
+import type { CredentialProvider } from './http.js';
+import { type Profile, readStore, profileName, type StoreData } from './store.js';
+
+// Which base URL and credential a command uses (DESIGN.md "Auth store"): the credential comes
+// from GSH_TOKEN / GSH_API_KEY, else the profile chosen by --profile > GSH_PROFILE > current; the
+// base URL from --base-url > GSH_BASE_URL > that profile. There is no built-in host.
+
+export interface Resolved {
+  baseUrl: string;
+  credential: CredentialProvider | undefined;
+  profile: string;
+  /** Human description of where the credential came from. */
+  source: string;
+}
+
+export interface ResolveInput {
+  baseUrlFlag?: string;
+  profileFlag?: string;
+  env: NodeJS.ProcessEnv;
+  /** The command needs no credential (health, discovery). */
+  anonymous?: boolean;
+}
+
+const NO_BASE_URL_HINT =
+  'Set GSH_BASE_URL, pass --base-url URL, or run `gsh auth login` to save one in a profile. ' +
+  'To try gsh locally: `gsh sandbox start`.';
+
+export function staticCredential(secret: string, source: string): CredentialProvider {
+  return { source, bearer: async () => secret };
+}
+
+export async function resolveAuth(input: ResolveInput): Promise<Resolved> {
+  const { env } = input;
+  const envSecret = env.GSH_TOKEN ? ['GSH_TOKEN', env.GSH_TOKEN] as const : env.GSH_API_KEY ? ['GSH_API_KEY', env.GSH_API_KEY] as const : undefined;
+  const envBase = input.baseUrlFlag || env.GSH_BASE_URL;
+  // Only read the config file when the environment does not already say everything.
+  const data: StoreData = envSecret && envBase ? { profiles: {} } : readStore(env);
+  const name = profileName(input.profileFlag, env, data);
+  const profile: Profile | undefined = data.profiles[name];
+  if (input.profileFlag && !profile && !envSecret) {
+    throw new UsageError(`no profile named "${input.profileFlag}"`, 'List them with `gsh auth profiles`.');
+  }
+  const baseUrl = envBase || profile?.base_url;
+  if (!baseUrl) throw new UsageError('no base URL is configured', NO_BASE_URL_HINT);
+
+  let credential: CredentialProvider | undefined;
+  let source: string;
+  if (envSecret) {
+    credential = staticCredential(envSecret[1], `environment (${envSecret[0]})`);
+    source = credential.source;
+  } else if (profile?.api_key) {
+    credential = staticCredential(profile.api_key, `profile "${name}" (API key)`);
+    source = credential.source;
+  } else if (profile?.agent) {
+    const { agentCredential } = await import('./agent-credential.js');
+    credential = agentCredential(name, baseUrl, env);
+    source = credential.source;
+  } else {
+    source = 'none';
+  }
+  if (!credential && !input.anonymous) {
+    throw new GshError(
+      'not logged in',
+      Exit.auth,
+      'Run `gsh auth login` (an API key from the dashboard, read from stdin or a hidden prompt), or set GSH_API_KEY.',
+    );
+  }
+  return { baseUrl, credential, profile: name, source };
+}

@@ -1,0 +1,104 @@
+// Errors and exit codes (DESIGN.md "Exit codes"). Every failure the CLI reports is a GshError;
+// anything else reaching the top level is a bug and is reported as such, still without a stack
+// trace unless --debug.
+
+export const Exit = {
+  ok: 0,
+  error: 1,
+  usage: 2,
+  auth: 3,
+  permission: 4,
+  notFound: 5,
+  conflict: 6,
+  personMustAct: 7,
+  rateLimited: 8,
+  unavailable: 9,
+  timedOut: 10,
+  interrupted: 130,
+} as const;
+
+export type ExitCode = (typeof Exit)[keyof typeof Exit];
+
+export class GshError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number = Exit.error,
+    /** A next step for the user, printed under the message. */
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = 'GshError';
+  }
+}
+
+export class UsageError extends GshError {
+  constructor(message: string, hint?: string) {
+    super(message, Exit.usage, hint);
+    this.name = 'UsageError';
+  }
+}
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** The contract's error envelope: `{error:{code, message, doc_url, errors?, action_url?}, request_id}`. */
+export interface ApiErrorBody {
+  code: string;
+  message: string;
+  doc_url?: string;
+  errors?: FieldError[];
+  action_url?: string;
+  payment?: Record<string, unknown>;
+  approval?: { status_url?: string; [k: string]: unknown };
+  claim?: Record<string, unknown>;
+  [k: string]: unknown;
+}
+
+export class ApiError extends GshError {
+  readonly code: string;
+  readonly requestId: string | undefined;
+  readonly fieldErrors: FieldError[];
+  readonly actionUrl: string | undefined;
+  constructor(
+    readonly status: number,
+    readonly body: ApiErrorBody,
+    requestId: string | undefined,
+    /** Seconds, from Retry-After, when the server sent one. */
+    readonly retryAfter?: number,
+  ) {
+    super(body.message || `HTTP ${status}`, exitCodeForApi(status, body.code));
+    this.name = 'ApiError';
+    this.code = body.code;
+    this.requestId = requestId;
+    this.fieldErrors = Array.isArray(body.errors) ? body.errors : [];
+    this.actionUrl = typeof body.action_url === 'string' ? body.action_url : undefined;
+  }
+}
+
+/** Codes that mean a person has to do something in a browser before this can go on. */
+const PERSON_MUST_ACT = new Set([
+  'approval_required', 'approval_pending', 'ad_required', 'insufficient_funds',
+  'interaction_required', 'login_required', 'authorization_pending', 'expired_token',
+]);
+
+export function exitCodeForApi(status: number, code: string | undefined): number {
+  if (code && PERSON_MUST_ACT.has(code)) return Exit.personMustAct;
+  if (status === 401) return Exit.auth;
+  if (status === 403) return Exit.permission;
+  if (status === 404) return Exit.notFound;
+  if (status === 409) return Exit.conflict;
+  if (status === 429) return Exit.rateLimited;
+  if (status >= 500) return Exit.unavailable;
+  if (status === 402) return Exit.personMustAct;
+  return Exit.error;
+}
+
+/** A network-level failure (refused, reset, timed out) that outlived its retries. */
+export class NetworkError extends GshError {
+  constructor(message: string, readonly causeCode?: string) {
+    super(message, Exit.unavailable, 'Check the base URL and your connection; --debug shows each attempt.');
+    this.name = 'NetworkError';
+  }
+}

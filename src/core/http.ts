@@ -1,0 +1,309 @@
+import { randomUUID } from 'node:crypto';
+import type { Dispatcher } from 'undici';
+import Agent from 'undici/lib/dispatcher/agent.js';
+import apiRequest from 'undici/lib/api/api-request.js';
+import { ApiError, type ApiErrorBody, NetworkError, UsageError } from './errors.js';
+import { decideRetry, parseRetryAfter } from './retry.js';
+import { redactHeaders, truncateForTrace } from './redact.js';
+import { VERSION } from './version.js';
+
+// The one request core (DESIGN.md "Requests"): every command, hand-written or generated, sends
+// through ApiClient.request, which owns auth, retries, idempotency keys, envelope parsing and
+// tracing. Nothing else in gsh opens an HTTP connection to the API.
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type QueryValue = string | number | boolean | readonly (string | number | boolean)[] | undefined;
+
+export interface RequestSpec {
+  method: Method;
+  /** Relative to the base URL (`/servers/abc`), or absolute for signed node URLs. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent form-encoded (the OAuth endpoints). */
+  form?: Record<string, string>;
+  /** Sent as is (multipart uploads): the caller sets content-type. */
+  rawBody?: Buffer | string;
+  headers?: Record<string, string>;
+  /** false: no Authorization header (health, discovery). */
+  auth?: boolean;
+  /** Mutations always carry one; a fresh UUID unless given. Reused on every retry. */
+  idempotencyKey?: string;
+}
+
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** Unix seconds. */
+  reset: number;
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON, or the text when the body is not JSON. */
+  body: T;
+  requestId: string | undefined;
+  replayed: boolean;
+  idempotencyKey: string | undefined;
+}
+
+/** Supplies the bearer for a request; agent credentials renew themselves here. */
+export interface CredentialProvider {
+  /** Where the credential came from, for `auth status` and error hints. */
+  readonly source: string;
+  bearer(): Promise<string>;
+  /** Called once after a 401; resolve true when a fresh credential is worth one more try. */
+  renewAfterUnauthorized?(): Promise<boolean>;
+}
+
+/**
+ * Given an error that needs a person (approval, ad view), resolve true once the identical request
+ * may be repeated (same body, same Idempotency-Key); resolve false or throw to stop.
+ */
+export type PersonMustActHandler = (err: ApiError, spec: RequestSpec) => Promise<boolean>;
+
+export interface ClientOptions {
+  baseUrl: string;
+  credential?: CredentialProvider;
+  /** Retries after the first attempt. */
+  retries?: number;
+  /** Per-attempt limit on waiting for response headers and body. */
+  attemptTimeoutMs?: number;
+  trace?: (line: string) => void;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  env?: NodeJS.ProcessEnv;
+  onPersonMustAct?: PersonMustActHandler;
+}
+
+const MUTATIONS = new Set<Method>(['POST', 'PUT', 'PATCH', 'DELETE']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND',
+  'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
+]);
+
+/** The contract's limit: printable ASCII, at most 200 characters ("Limits": idempotency key). */
+export function checkIdempotencyKey(key: string): string {
+  if (key.length === 0 || key.length > 200 || !/^[\x20-\x7e]+$/.test(key)) {
+    throw new UsageError('--idempotency-key must be 1 to 200 printable ASCII characters');
+  }
+  return key;
+}
+
+export function normalizeBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`invalid base URL: ${raw}`, 'Give the service root, e.g. https://api.example.com/api/v2');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`base URL must be http(s): ${raw}`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+export function buildUrl(baseUrl: string, path: string, query?: Record<string, QueryValue>): URL {
+  const url = /^https?:\/\//.test(path) ? new URL(path) : new URL(baseUrl + (path.startsWith('/') ? path : `/${path}`));
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (v === undefined) continue;
+    if (Array.isArray(v)) for (const item of v) url.searchParams.append(k, String(item));
+    else url.searchParams.set(k, String(v));
+  }
+  return url;
+}
+
+function headerRecord(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+async function makeDispatcher(env: NodeJS.ProcessEnv): Promise<Dispatcher> {
+  const proxied = env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy;
+  if (proxied) {
+    // Loaded only when a proxy is configured; it honours NO_PROXY itself.
+    const { default: EnvHttpProxyAgent } = await import('undici/lib/dispatcher/env-http-proxy-agent.js');
+    return new EnvHttpProxyAgent();
+  }
+  return new Agent({ keepAliveTimeout: 4_000, connections: 16 });
+}
+
+export class ApiClient {
+  readonly baseUrl: string;
+  /** The most recent X-RateLimit-* headers seen, for bulk work to pace itself. */
+  rateLimit: RateLimitState | undefined;
+  private dispatcher: Promise<Dispatcher> | undefined;
+  private readonly opts: Required<Pick<ClientOptions, 'retries' | 'attemptTimeoutMs' | 'sleep' | 'random' | 'env'>> & ClientOptions;
+
+  constructor(opts: ClientOptions) {
+    this.baseUrl = normalizeBaseUrl(opts.baseUrl);
+    this.opts = {
+      retries: 4,
+      attemptTimeoutMs: 30_000,
+      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+      random: Math.random,
+      env: process.env,
+      ...opts,
+    };
+  }
+
+  get credentialSource(): string | undefined {
+    return this.opts.credential?.source;
+  }
+
+  async close(): Promise<void> {
+    if (this.dispatcher) await (await this.dispatcher).close();
+  }
+
+  async request<T = unknown>(spec: RequestSpec): Promise<ApiResponse<T>> {
+    const key = MUTATIONS.has(spec.method) ? checkIdempotencyKey(spec.idempotencyKey ?? randomUUID()) : undefined;
+    const keyed: RequestSpec = { ...spec, idempotencyKey: key };
+    let renewed = false;
+    for (;;) {
+      try {
+        return await this.withRetries<T>(keyed);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        if (err.status === 401 && !renewed && keyed.auth !== false && this.opts.credential?.renewAfterUnauthorized) {
+          renewed = true;
+          if (await this.opts.credential.renewAfterUnauthorized()) continue;
+        }
+        if (this.opts.onPersonMustAct && err.exitCode === 7 && (await this.opts.onPersonMustAct(err, keyed))) continue;
+        throw err;
+      }
+    }
+  }
+
+  private async withRetries<T>(spec: RequestSpec): Promise<ApiResponse<T>> {
+    const idempotent = spec.method === 'GET' || spec.idempotencyKey !== undefined;
+    for (let attempt = 0; ; attempt++) {
+      let status: number | undefined;
+      let retryAfterMs: number | undefined;
+      let failure: Error;
+      try {
+        const res = await this.once<T>(spec);
+        if (res.status < 400) return res;
+        status = res.status;
+        retryAfterMs = parseRetryAfter(res.headers['retry-after']);
+        failure = toApiError(res);
+      } catch (err) {
+        if (!isNetworkError(err)) throw err;
+        failure = new NetworkError(`could not reach ${this.baseUrl}: ${describeNetworkError(err)}`, (err as { code?: string }).code);
+      }
+      const decision = decideRetry({
+        status, attempt, maxRetries: this.opts.retries, retryAfterMs, idempotent, random: this.opts.random,
+      });
+      if (!decision.retry) throw failure;
+      this.trace(`! ${decision.reason}; retry ${attempt + 1}/${this.opts.retries} in ${decision.delayMs} ms`);
+      await this.opts.sleep(decision.delayMs);
+    }
+  }
+
+  private async once<T>(spec: RequestSpec): Promise<ApiResponse<T>> {
+    const url = buildUrl(this.baseUrl, spec.path, spec.query);
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': `gsh/${VERSION} node/${process.versions.node}`,
+      ...spec.headers,
+    };
+    let body: string | Buffer | undefined;
+    if (spec.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(spec.form).toString();
+    } else if (spec.rawBody !== undefined) {
+      body = spec.rawBody;
+    } else if (spec.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(spec.body);
+    }
+    if (spec.idempotencyKey) headers['idempotency-key'] = spec.idempotencyKey;
+    if (spec.auth !== false && this.opts.credential && !/^https?:\/\//.test(spec.path)) {
+      headers.authorization = `Bearer ${await this.opts.credential.bearer()}`;
+    }
+    this.trace(`> ${spec.method} ${url.href}`);
+    this.traceHeaders('>', headers);
+    if (body !== undefined) this.trace(`> ${truncateForTrace(spec.form ? '[form body]' : String(body))}`);
+
+    this.dispatcher ??= makeDispatcher(this.opts.env);
+    const started = Date.now();
+    const res = await apiRequest.call(await this.dispatcher, {
+      origin: url.origin,
+      path: url.pathname + url.search,
+      method: spec.method,
+      headers,
+      body,
+      headersTimeout: this.opts.attemptTimeoutMs,
+      bodyTimeout: this.opts.attemptTimeoutMs,
+    });
+    const text = await res.body.text();
+    const resHeaders = headerRecord(res.headers);
+    this.trace(`< ${res.statusCode} (${Date.now() - started} ms)`);
+    this.traceHeaders('<', resHeaders);
+    if (text) this.trace(`< ${truncateForTrace(text)}`);
+    this.noteRateLimit(resHeaders);
+    return {
+      status: res.statusCode,
+      headers: resHeaders,
+      body: parseBody(text, resHeaders['content-type']) as T,
+      requestId: resHeaders['x-request-id'],
+      replayed: resHeaders['idempotency-replayed'] === 'true',
+      idempotencyKey: spec.idempotencyKey,
+    };
+  }
+
+  private noteRateLimit(h: Record<string, string>): void {
+    const limit = Number(h['x-ratelimit-limit']);
+    const remaining = Number(h['x-ratelimit-remaining']);
+    const reset = Number(h['x-ratelimit-reset']);
+    if (h['x-ratelimit-limit'] !== undefined && [limit, remaining, reset].every(Number.isFinite)) {
+      this.rateLimit = { limit, remaining, reset };
+    }
+  }
+
+  private trace(line: string): void {
+    this.opts.trace?.(line);
+  }
+
+  private traceHeaders(dir: string, headers: Record<string, string>): void {
+    if (!this.opts.trace) return;
+    for (const [k, v] of Object.entries(redactHeaders(headers))) this.trace(`${dir} ${k}: ${v}`);
+  }
+}
+
+function parseBody(text: string, contentType: string | undefined): unknown {
+  if (!text) return undefined;
+  if (contentType?.includes('json') || /^\s*[{[]/.test(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+/** The error envelope, or one made from the status when a proxy or gateway answered instead. */
+export function toApiError(res: ApiResponse<unknown>): ApiError {
+  const body = res.body as { error?: ApiErrorBody; request_id?: string } | string | undefined;
+  const envelope = typeof body === 'object' && body?.error && typeof body.error === 'object' ? body.error : undefined;
+  const errorBody: ApiErrorBody = envelope ?? {
+    code: `http_${res.status}`,
+    message: typeof body === 'string' && body.trim() && body.length < 200 ? body.trim() : `HTTP ${res.status}`,
+  };
+  const requestId = (typeof body === 'object' && typeof body?.request_id === 'string' ? body.request_id : undefined) ?? res.requestId;
+  const retryAfter = parseRetryAfter(res.headers['retry-after']);
+  return new ApiError(res.status, errorBody, requestId, retryAfter === undefined ? undefined : retryAfter / 1000);
+}
+
+function isNetworkError(err: unknown): boolean {
+  const code = (err as { code?: string } | undefined)?.code;
+  return typeof code === 'string' && (NETWORK_CODES.has(code) || code.startsWith('UND_ERR'));
+}
+
+function describeNetworkError(err: unknown): string {
+  const e = err as { code?: string; message?: string };
+  return e.code ? `${e.message ?? ''} (${e.code})`.trim() : String(e.message ?? err);
+}

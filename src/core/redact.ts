@@ -1,0 +1,28 @@
+// Secrets never reach a log (the brief's standards): --debug traces go through these.
+
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-service-signature']);
+
+/** Keeps the scheme and at most the first 4 characters of a credential, enough to tell keys apart. */
+export function redactSecret(value: string): string {
+  const m = /^(\w+\s+)?(.*)$/.exec(value);
+  const scheme = m?.[1] ?? '';
+  const secret = m?.[2] ?? '';
+  return `${scheme}${secret.slice(0, 4)}…[redacted]`;
+}
+
+export function redactHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) out[k] = SECRET_HEADERS.has(k.toLowerCase()) ? redactSecret(v) : v;
+  return out;
+}
+
+const SECRET_FIELDS = /"(token|access_token|assertion|identity_assertion|claim_token|secret|api_key|password|key)"\s*:\s*"([^"]*)"/g;
+const SECRET_FORM = /\b(token|assertion|claim_token|client_secret|password)=([^&\s]*)/g;
+
+/** Bodies in traces: secret-looking JSON fields and form fields are masked, long bodies cut. */
+export function truncateForTrace(text: string, max = 2000): string {
+  const masked = text
+    .replace(SECRET_FIELDS, (_m, k: string) => `"${k}":"[redacted]"`)
+    .replace(SECRET_FORM, (_m, k: string) => `${k}=[redacted]`);
+  return masked.length > max ? `${masked.slice(0, max)}… (${masked.length - max} more bytes)` : masked;
+}

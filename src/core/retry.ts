@@ -1,0 +1,46 @@
+// The contract's retry rules (01-general-contract.md, "Errors" → Retry rules): 429 waits
+// Retry-After; 5xx, timeouts and dropped connections back off exponentially with jitter
+// (1, 2, 4 … seconds, capped at 30); other 4xx never retry.
+
+export const BACKOFF_CAP_MS = 30_000;
+
+/** Delay before retry number `attempt` (0-based): base 1 s doubling, capped, with ±25 % jitter. */
+export function backoffDelay(attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(1000 * 2 ** attempt, BACKOFF_CAP_MS);
+  const jittered = base * (0.75 + random() * 0.5);
+  return Math.round(Math.min(jittered, BACKOFF_CAP_MS));
+}
+
+/** Retry-After is delta-seconds or an HTTP date; returns ms, or undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+export type RetryDecision = { retry: false } | { retry: true; delayMs: number; reason: string };
+
+/**
+ * Whether a response status (or a network failure, status undefined) is retried. Mutations are
+ * retried only when they carry an Idempotency-Key, which every mutation gsh sends does.
+ */
+export function decideRetry(opts: {
+  status: number | undefined;
+  attempt: number;
+  maxRetries: number;
+  retryAfterMs?: number;
+  idempotent: boolean;
+  random?: () => number;
+}): RetryDecision {
+  const { status, attempt, maxRetries, idempotent } = opts;
+  if (attempt >= maxRetries) return { retry: false };
+  if (status === 429) {
+    return { retry: true, delayMs: opts.retryAfterMs ?? backoffDelay(attempt, opts.random), reason: 'rate limited' };
+  }
+  if (!idempotent) return { retry: false };
+  if (status === undefined) return { retry: true, delayMs: backoffDelay(attempt, opts.random), reason: 'connection failed' };
+  if (status >= 500) return { retry: true, delayMs: backoffDelay(attempt, opts.random), reason: `HTTP ${status}` };
+  return { retry: false };
+}

@@ -1,0 +1,38 @@
+import { UsageError } from './errors.js';
+import type { ApiClient } from './http.js';
+
+// -s/--server takes an id or a name (DESIGN.md "Command grammar"). A name is resolved with
+// GET /servers?search= and must match exactly one server; a value that is already a server's id
+// (or that no name matches) is used as the id, and the API answers 404 if it is neither.
+
+interface ServerItem {
+  id?: string | number;
+  identifier?: string;
+  uuid?: string;
+  name?: string;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function serverFlag(value: string | undefined, env: NodeJS.ProcessEnv): string {
+  const ref = value ?? env.GSH_SERVER;
+  if (!ref) throw new UsageError('this command needs a server', 'Pass -s/--server <id|name> or set GSH_SERVER.');
+  return ref;
+}
+
+export async function resolveServer(client: ApiClient, ref: string): Promise<string> {
+  if (UUID_RE.test(ref)) return ref;
+  const res = await client.request<{ data?: ServerItem[] }>({ method: 'GET', path: '/servers', query: { search: ref, limit: 100 } });
+  const items = Array.isArray(res.body?.data) ? res.body.data : [];
+  const byId = items.find((s) => [s.id, s.identifier, s.uuid].some((v) => v !== undefined && String(v) === ref));
+  if (byId) return ref;
+  const named = items.filter((s) => s.name?.toLowerCase() === ref.toLowerCase());
+  if (named.length === 1 && named[0]?.id !== undefined) return String(named[0].id);
+  if (named.length > 1) {
+    throw new UsageError(
+      `"${ref}" matches ${named.length} servers`,
+      `Use an id: ${named.map((s) => `${s.id} (${s.name})`).join(', ')}`,
+    );
+  }
+  return ref;
+}

@@ -1,0 +1,126 @@
+import { Exit, GshError } from './errors.js';
+import type { ApiClient } from './http.js';
+import type { Runtime } from './runtime.js';
+
+// --wait (DESIGN.md "Requests": 202 work): follow a job or status resource to a terminal state,
+// with a spinner on a terminal and nothing on a pipe. `partial` succeeds with warnings; `failed`
+// and `timed_out` exit 1; running out of --timeout exits 10.
+
+/** 01-general-contract.md "States and transitions": job states; creation jobs end ready or failed. */
+export const TERMINAL_JOB_STATES = new Set(['completed', 'partial', 'failed', 'timed_out', 'ready']);
+const FAILED_JOB_STATES = new Set(['failed', 'timed_out']);
+
+export interface Progress {
+  update(text: string): void;
+  stop(): void;
+}
+
+export async function progressFor(rt: Runtime, text: string): Promise<Progress> {
+  if (!rt.io.stderrTTY || rt.format !== 'table') return { update() {}, stop() {} };
+  const { default: ora } = await import('ora');
+  const spinner = ora({ text, stream: process.stderr, color: 'cyan', isEnabled: true }).start();
+  return { update: (t) => (spinner.text = t), stop: () => spinner.stop() };
+}
+
+export interface PollOptions {
+  intervalMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Polls `fetch` until `done` says so, or the runtime's --timeout passes (exit 10). */
+export async function pollUntil<T>(
+  rt: Runtime,
+  what: string,
+  fetch: () => Promise<T>,
+  done: (value: T) => boolean,
+  describe: (value: T) => string,
+  opts: PollOptions = {},
+): Promise<T> {
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const deadline = Date.now() + rt.waitLimitMs;
+  const progress = await progressFor(rt, what);
+  try {
+    for (;;) {
+      const value = await fetch();
+      progress.update(`${what}: ${describe(value)}`);
+      if (done(value)) return value;
+      if (Date.now() >= deadline) {
+        throw new GshError(`timed out waiting for ${what} (last: ${describe(value)})`, Exit.timedOut, 'Raise --timeout, or check again later.');
+      }
+      await sleep(Math.min(opts.intervalMs ?? 1000, Math.max(0, deadline - Date.now())));
+    }
+  } finally {
+    progress.stop();
+  }
+}
+
+export interface Job {
+  job_id?: string;
+  state?: string;
+  progress?: number;
+  message?: string;
+  warnings?: unknown[];
+  errors?: unknown[];
+  [k: string]: unknown;
+}
+
+function describeJob(job: Job): string {
+  const pct = typeof job.progress === 'number' ? ` ${Math.round(job.progress <= 1 ? job.progress * 100 : job.progress)}%` : '';
+  return `${job.state ?? 'unknown'}${pct}${job.message ? ` — ${job.message}` : ''}`;
+}
+
+/** Follows a job to its end and reports it: warnings for partial, an error for failed/timed_out. */
+export async function waitForJob(rt: Runtime, client: ApiClient, path: string, what = 'job'): Promise<Job> {
+  const job = await pollUntil(
+    rt,
+    what,
+    async () => ((await client.request<{ data?: Job }>({ method: 'GET', path })).body?.data ?? {}) as Job,
+    (j) => TERMINAL_JOB_STATES.has(String(j.state)),
+    describeJob,
+  );
+  for (const w of job.warnings ?? []) rt.warn(typeof w === 'string' ? w : JSON.stringify(w));
+  if (FAILED_JOB_STATES.has(String(job.state))) {
+    const details = (job.errors ?? []).map((e) => (typeof e === 'string' ? e : JSON.stringify(e)));
+    throw new GshError(`${what} ${job.state}${job.message ? `: ${job.message}` : ''}${details.length ? `\n  ${details.join('\n  ')}` : ''}`, Exit.error);
+  }
+  return job;
+}
+
+export interface ServerStatus {
+  state?: string;
+  node_ready?: boolean;
+  lifecycle_status?: string | null;
+  [k: string]: unknown;
+}
+
+/** Target runtime state of a power signal (02-endpoints-part-a.md "Power"). */
+export function targetState(signal: string): 'running' | 'offline' {
+  return signal === 'start' || signal === 'restart' ? 'running' : 'offline';
+}
+
+/**
+ * Follows GET /servers/{id}/status until the server reaches `target`. A restart must be seen
+ * leaving `running` first, so a poll that lands before the restart begins does not end the wait.
+ */
+export async function waitForServerState(
+  rt: Runtime,
+  client: ApiClient,
+  serverId: string,
+  target: 'running' | 'offline' | 'settled',
+  opts: { mustLeave?: string } & PollOptions = {},
+): Promise<ServerStatus> {
+  let left = opts.mustLeave === undefined;
+  return pollUntil(
+    rt,
+    `server ${serverId}`,
+    async () => ((await client.request<{ data?: ServerStatus }>({ method: 'GET', path: `/servers/${encodeURIComponent(serverId)}/status` })).body?.data ?? {}),
+    (s) => {
+      if (!left && s.state !== opts.mustLeave) left = true;
+      if (!left) return false;
+      if (target === 'settled') return !s.lifecycle_status && (s.state === 'running' || s.state === 'offline');
+      return s.state === target;
+    },
+    (s) => `${s.state ?? 'unknown'}${s.lifecycle_status ? ` (${s.lifecycle_status})` : ''}`,
+    opts,
+  );
+}
