@@ -1,0 +1,17 @@
+import { defineFamily } from './types.js';
+
+// Document 2, "Power". The body field's name is not shown in the contract; we send `signal`.
+export default defineFamily({
+  name: 'power',
+  summary: 'Start, stop, restart or kill a server',
+  operations: [
+    {
+      method: 'POST', path: '/servers/{server_id}/power', command: 'power',
+      verbs: { field: 'signal', values: ['start', 'stop', 'restart', 'kill'] },
+      summary: 'Send a power signal; 202 with power_state applied, queued or transferring',
+      example: 'gsh power restart -s lobby --wait',
+      scope: 'servers:power', permission: 'control.start, control.stop or control.restart (by signal)',
+      wait: { kind: 'server-status' },
+    },
+  ],
+});

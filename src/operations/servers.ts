@@ -1,0 +1,71 @@
+import { defineFamily } from './types.js';
+
+// Document 2, "Servers".
+export default defineFamily({
+  name: 'servers',
+  summary: 'Create, inspect, reinstall and delete servers',
+  operations: [
+    {
+      method: 'GET', path: '/servers', command: 'servers list',
+      summary: 'Servers the key can reach, ordered by name',
+      example: 'gsh servers list --search lobby --include-status --all',
+      scope: 'servers:read', paging: 'offset',
+      query: [
+        { name: 'search', type: 'string', description: 'Case-insensitive name substring' },
+        { name: 'include', type: 'string', choices: ['status'], open: true,
+          description: 'Add live state and usage (costs a node call per running server)' },
+      ],
+      columns: ['id', 'name', 'status.state', 'application', 'plan'],
+    },
+    {
+      method: 'POST', path: '/servers', command: 'servers create',
+      summary: 'Create a server asynchronously (202 with a creation job)',
+      example: 'gsh servers create -f name=lobby -f application=paper --wait',
+      scope: 'servers:create',
+      body: [
+        { name: 'template_id', type: 'string', description: 'Saved init template to provision with' },
+      ],
+      wait: { kind: 'job', poll: '/account/servers/create-jobs/{job_id}' },
+    },
+    {
+      method: 'GET', path: '/account/servers/create-jobs/{job_id}', command: 'servers create-job',
+      summary: 'A creation job, reporting progress until ready or failed',
+      example: 'gsh servers create-job job_123 --wait',
+      scope: 'servers:read',
+      params: [{ name: 'job_id', description: 'Creation job id from servers create' }],
+      wait: { kind: 'job', poll: '/account/servers/create-jobs/{job_id}' },
+    },
+    {
+      method: 'GET', path: '/servers/{server_id}', command: 'servers get',
+      summary: 'Stable server metadata',
+      example: 'gsh servers get -s lobby',
+      scope: 'servers:read',
+    },
+    {
+      method: 'DELETE', path: '/servers/{server_id}', command: 'servers delete',
+      summary: 'Permanently delete a server; paid time is refunded as account credit',
+      example: 'gsh servers delete -s old-lobby --yes',
+      scope: 'servers:delete', destructive: true,
+    },
+    {
+      method: 'POST', path: '/servers/{server_id}/reinstall', command: 'servers reinstall',
+      summary: 'Re-run the install script, optionally wiping files first',
+      example: 'gsh servers reinstall -s lobby --wipe --yes --wait',
+      scope: 'servers:reinstall', permission: 'file.delete',
+      body: [{ name: 'wipe', type: 'boolean', destructive: true, description: 'Delete the server files first (asks for confirmation)' }],
+      wait: { kind: 'server-status' },
+    },
+    {
+      method: 'GET', path: '/servers/{server_id}/status', command: 'servers status',
+      summary: 'Live state and usage; lifecycle_status reports restore and reinstall progress',
+      example: 'gsh servers status -s lobby',
+      scope: 'servers:read', permission: 'control.console',
+    },
+    {
+      method: 'GET', path: '/servers/{server_id}/status-issues', command: 'servers status-issues',
+      summary: "Incidents or notices matching the server's node, region or global",
+      example: 'gsh servers status-issues -s lobby',
+      scope: 'servers:read', permission: 'control.console',
+    },
+  ],
+});

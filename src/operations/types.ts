@@ -1,0 +1,145 @@
+// The operation registry's vocabulary. Every family file in this folder is pure data of these
+// shapes; commands, help, completions, man pages, `gsh reference` and the sandbox's router all
+// read it, so an operation is declared exactly once.
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** How a flag's text becomes a JSON value. `string[]` takes a comma list or a repeated flag. */
+export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'string[]' | 'json';
+
+/**
+ * A rule the client checks before sending (exit 2 instead of a round trip). Only rules the
+ * contract states are named here; each is implemented once in src/core/checks.ts.
+ */
+export type CheckName =
+  | 'octal-mode' // `644`, `0755` (files chmod, init files[].mode)
+  | 'uuid' // player uuids
+  | 'https-url' // webhook urls
+  | 'http-url' // pull / asset urls (http or https)
+  | 'single-line' // console commands
+  | 'absolute-path'; // file paths the contract calls absolute
+
+export interface Field {
+  /** The API's name: a query parameter or a top-level body field. */
+  name: string;
+  type: FieldType;
+  /** One line for --help; say what the contract says (defaults, clamps). */
+  description: string;
+  /** The flag's long name when it must differ from the kebab-case of `name`. */
+  flag?: string;
+  required?: boolean;
+  /** Documented enum values. Unknown values are still sent when `open` is true. */
+  choices?: readonly string[];
+  /** The contract allows values outside `choices` (e.g. a game-specific nbt_type). */
+  open?: boolean;
+  /** Inclusive bounds. `clamp: true` means the server clamps (client only informs); otherwise out of range is a usage error. */
+  min?: number;
+  max?: number;
+  clamp?: boolean;
+  /** For `string[]`: at most this many items (usage error beyond). */
+  maxItems?: number;
+  check?: CheckName;
+  /** Giving this field makes the request destructive (`servers reinstall --wipe`): confirm or --yes. */
+  destructive?: boolean;
+  /** Documented default, shown in help; never sent unless the user gives the flag. */
+  default?: string | number | boolean;
+  /**
+   * A credential (DESIGN: secrets never travel on argv). The runtime must not take its value from
+   * a flag's text; it reads it from stdin, a file or the auth store instead.
+   */
+  secret?: true;
+}
+
+export interface PathParam {
+  /** As in the path template, e.g. `hook_id` for `{hook_id}`. `server_id` is never listed: it is `-s/--server`. */
+  name: string;
+  description: string;
+  /** A rule checked before sending, as for fields (e.g. `uuid` for player uuids). */
+  check?: CheckName;
+}
+
+/** How `--wait` follows a 202. */
+export type WaitSpec =
+  /** A job resource. `poll` is a path template; placeholders come from path params and from the 202 body (`{job_id}`). */
+  | { kind: 'job'; poll: string }
+  /** The server status resource until `state` settles (power, reinstall, importer). */
+  | { kind: 'server-status' }
+  /** The init provisioning job at `GET /servers/{server_id}/init`. */
+  | { kind: 'init' }
+  /**
+   * File pulls: `GET /servers/{server_id}/files/pull/status` (active downloads, each with a
+   * completion fraction) until the download this request started is no longer listed.
+   */
+  | { kind: 'pull' }
+  /**
+   * Server transfers: `GET /servers/{server_id}/settings/transfer/status` (the latest transfer)
+   * until it leaves `in_progress` for `completed` (exit 0) or `failed` (exit 1).
+   */
+  | { kind: 'transfer' };
+
+export interface Operation {
+  method: HttpMethod;
+  /** Exactly as in the contract and operations.tsv, e.g. `/servers/{server_id}/files`. */
+  path: string;
+  /** Command words after `gsh`, e.g. `servers list`, `files trash restore`. Unique across the registry. */
+  command: string;
+  /** One line, from the contract's wording. */
+  summary: string;
+  /** A full example invocation, e.g. `gsh servers list --search lobby --all`. */
+  example: string;
+  /** Extra aliases for the last command word (`ls` for `list` and `rm` for `delete` are added automatically). */
+  aliases?: string[];
+  /** `none` for unauthenticated helpers (health, docs, discovery). Default: bearer credential. */
+  auth?: 'none';
+  /** The scope the contract names; omitted where it is not shown. */
+  scope?: string;
+  /** The server permission the contract names; omitted where none or not shown. */
+  permission?: string;
+  /**
+   * Path parameters other than server_id, in path order; they become positional arguments.
+   * `/<game>/status` counts `game` as a path parameter too.
+   */
+  params?: PathParam[];
+  query?: Field[];
+  body?: Field[];
+  /**
+   * `offset`: limit/offset/pagination; `page`: provider page (1-indexed). The runtime adds the
+   * paging flags, so `limit`/`offset`/`page` are not declared in `query` then. One rule: an op
+   * whose own `limit` differs from the standard one (default 25, max 100), e.g. files history
+   * (clamped 1 to 50), has no `paging` and declares `limit` (and `offset` if it takes one) in
+   * `query` with its own min/max/clamp.
+   */
+  paging?: 'offset' | 'page';
+  /** The 202 (or job-returning) result can be followed with --wait. */
+  wait?: WaitSpec;
+  /**
+   * Confirm on a TTY, need --yes otherwise. Set on the contract's destructive operations and on
+   * every DELETE, except those that only withdraw access or stop something (subuser removal,
+   * support-access revoke, git unlink, advertisement unpublish, module task cancel).
+   */
+  destructive?: boolean;
+  /** Hand-chosen table columns (dot paths into each item) for the most used lists. */
+  columns?: string[];
+  /** The response is not JSON (llms.txt, docs redirect, export): print the body as is. */
+  raw?: boolean;
+  /** The body is sent form-encoded (`application/x-www-form-urlencoded`), not JSON: `/oauth2/token`, `/oauth2/revoke`. */
+  form?: true;
+  /**
+   * One command per value of a body field instead of one command: the power operation's signal
+   * gives `power start|stop|restart|kill`. `command` then names the group (`power`).
+   */
+  verbs?: { field: string; values: readonly string[] };
+}
+
+export interface Family {
+  /**
+   * The family's id: its file's name and its key in `familyLoaders` (`servers`, `file-trash`).
+   * Several families may share a top-level word (`files` holds files, file-tools, file-trash…);
+   * `topWords` in index.ts lists which families define commands under each word.
+   */
+  name: string;
+  summary: string;
+  operations: Operation[];
+}
+
+export const defineFamily = (family: Family): Family => family;
