@@ -111,7 +111,10 @@ function resolveFormat(g: Globals): Format {
   return f as Format;
 }
 
+/** Global options live on the program, wherever they were written on the command line. */
 export function runtimeFor(cmd: Command, io?: Streams): Runtime {
-  const globals = cmd.optsWithGlobals<Globals>();
+  let root = cmd;
+  while (root.parent) root = root.parent;
+  const globals = root.opts<Globals>();
   return new Runtime(globals, io ?? processStreams({ noColor: globals.color === false }));
 }

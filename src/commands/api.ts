@@ -1,0 +1,121 @@
+import type { Command } from 'commander';
+import { ApiError, UsageError } from '../core/errors.js';
+import { parseFields, readInputBody, readStdinText } from '../core/fields.js';
+import type { Method, QueryValue, RequestSpec } from '../core/http.js';
+import { fetchAll } from '../core/paging.js';
+import { runtimeFor } from '../core/runtime.js';
+
+// `gsh api <path>`: any request, through the same core as every command (auth, retries,
+// idempotency, errors, exit codes). Modelled on gh api.
+
+const HELP = `
+The method is GET, or POST when fields or --input are given; -X overrides it. For GET, fields
+become query parameters. The response body is printed as is; --paginate follows limit/offset
+pages and prints one merged array of every page's data.
+
+Examples:
+  $ gsh api /me
+  $ gsh api '/servers?search=lobby'
+  $ gsh api /servers/abc/power -f signal=restart
+  $ gsh api -X PATCH /servers/abc/settings -F auto_stop=true -f 'motd[line1]=Welcome'
+  $ gsh api /servers --paginate
+  $ echo '{"name":"x"}' | gsh api /init/templates --input -
+`;
+
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
+export function register(api: Command): void {
+  api
+    .argument('<path>', 'path relative to the base URL, e.g. /servers or servers?search=x')
+    .option('-X, --method <method>', 'HTTP method')
+    .option('-f, --raw-field <key=value>', 'string field (repeatable; a[b]= and a[]= nest)', collect, [])
+    .option('-F, --field <key=value>', 'typed field: true/false/null/numbers, @file, @- (repeatable)', collect, [])
+    .option('--input <file>', 'request body from a file, or - for stdin')
+    .option('-H, --header <name:value>', 'extra request header (repeatable)', collect, [])
+    .option('-i, --include', 'print the status line and response headers before the body')
+    .option('--paginate', 'fetch every page and print one merged array of data')
+    .addHelpText('after', HELP)
+    .action(async function (this: Command, rawPath: string) {
+      const rt = runtimeFor(this);
+      try {
+        const o = this.opts<{ method?: string; rawField: string[]; field: string[]; input?: string; header: string[]; include?: boolean; paginate?: boolean }>();
+        let stdinUsed = o.input === '-';
+        const fields = parseFields({
+          raw: o.rawField,
+          typed: o.field,
+          readStdin: () => {
+            if (stdinUsed) throw new UsageError('standard input can be read only once');
+            stdinUsed = true;
+            return readStdinText();
+          },
+        });
+        const hasFields = Object.keys(fields).length > 0;
+        const method = (o.method?.toUpperCase() ?? (hasFields || o.input !== undefined ? 'POST' : 'GET')) as Method;
+        if (!METHODS.has(method)) throw new UsageError(`unsupported method ${o.method}`, 'Use GET, POST, PUT, PATCH or DELETE.');
+        const headers: Record<string, string> = {};
+        for (const h of o.header) {
+          const i = h.indexOf(':');
+          if (i <= 0) throw new UsageError(`-H expects "Name: value", got "${h}"`);
+          headers[h.slice(0, i).trim().toLowerCase()] = h.slice(i + 1).trim();
+        }
+        const client = await rt.client();
+        const { path, query } = splitPath(rawPath, client.baseUrl);
+        const spec: RequestSpec = { method, path, query, headers, idempotencyKey: rt.globals.idempotencyKey };
+        if (method === 'GET') {
+          if (o.input !== undefined) throw new UsageError('--input needs a method with a body (-X POST, PUT or PATCH)');
+          for (const [k, v] of Object.entries(fields)) query[k] = Array.isArray(v) ? v.map(String) : typeof v === 'object' && v !== null ? JSON.stringify(v) : (v as QueryValue);
+        } else if (o.input !== undefined) {
+          const base = readInputBody(o.input);
+          spec.body = hasFields && base && typeof base === 'object' && !Array.isArray(base) ? { ...base, ...fields } : base;
+        } else if (hasFields) {
+          spec.body = fields;
+        }
+
+        if (o.paginate) {
+          if (method !== 'GET') throw new UsageError('--paginate works with GET');
+          const { items } = await fetchAll(client, spec);
+          rt.io.stdout.write(`${JSON.stringify(items, null, 2)}\n`);
+          return;
+        }
+        try {
+          const res = await client.request(spec);
+          if (o.include) {
+            rt.io.stdout.write(`HTTP ${res.status}\n`);
+            for (const [k, v] of Object.entries(res.headers)) rt.io.stdout.write(`${k}: ${v}\n`);
+            rt.io.stdout.write('\n');
+          }
+          printBody(rt.io.stdout, res.body);
+        } catch (err) {
+          // Like gh api: the error body goes to stdout for scripts, the error line to stderr.
+          if (err instanceof ApiError) printBody(rt.io.stdout, { error: err.body, request_id: err.requestId });
+          throw err;
+        }
+      } finally {
+        await rt.close();
+      }
+    });
+}
+
+function printBody(out: { write(s: string): unknown }, body: unknown): void {
+  if (body === undefined) return;
+  out.write(typeof body === 'string' ? body.replace(/\n?$/, '\n') : `${JSON.stringify(body, null, 2)}\n`);
+}
+
+/** Accepts `servers?x=1`, `/servers`, and paths that repeat the base URL's own path (`/api/v2/…`). */
+export function splitPath(raw: string, baseUrl: string): { path: string; query: Record<string, QueryValue> } {
+  if (/^https?:\/\//.test(raw)) throw new UsageError('give a path relative to the base URL, not a full URL');
+  const url = new URL(raw.startsWith('/') ? raw : `/${raw}`, 'http://x');
+  let path = url.pathname;
+  const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  if (basePath && (path === basePath || path.startsWith(`${basePath}/`))) path = path.slice(basePath.length) || '/';
+  const query: Record<string, QueryValue> = {};
+  for (const key of new Set(url.searchParams.keys())) {
+    const all = url.searchParams.getAll(key);
+    query[key] = all.length > 1 ? all : all[0];
+  }
+  return { path, query };
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}

@@ -1,0 +1,171 @@
+import type { Command } from 'commander';
+import { ApiClient } from '../core/http.js';
+import { staticCredential } from '../core/credentials.js';
+import { Exit, GshError, UsageError } from '../core/errors.js';
+import { promptHidden, promptLine, readAllStdin } from '../core/prompt.js';
+import { type Runtime, runtimeFor } from '../core/runtime.js';
+import { configPath, DEFAULT_PROFILE, profileName, readStore, updateStore } from '../core/store.js';
+
+// `gsh auth …` (issue: "Auth store"). API keys are read from stdin or a hidden prompt, never
+// argv, and verified with GET /me before anything is saved. The agent device-claim flow adds
+// its own subcommands and options beside these.
+
+interface Me {
+  account?: { id?: number; username?: string; [k: string]: unknown };
+  key?: Record<string, unknown>;
+  [k: string]: unknown;
+}
+
+const LOGIN_HELP = `
+The API key is read from standard input when it is not a terminal, otherwise from a hidden
+prompt. It is never taken from the command line. It is checked with GET /me before it is saved.
+
+Examples:
+  $ gsh auth login --base-url https://api.example.com/api/v2
+  $ printf '%s' "$KEY" | gsh auth login --base-url https://api.example.com/api/v2 --profile ci
+  $ gsh --profile ci auth status
+`;
+
+export function register(auth: Command): void {
+  auth
+    .command('login')
+    .description('Save a base URL and API key in a profile, after checking them with GET /me')
+    .addHelpText('after', LOGIN_HELP)
+    .action(async function (this: Command) {
+      await withRuntime(this, login);
+    });
+
+  auth
+    .command('status')
+    .description('Show the account, key, scopes and rate limit in use, and where the credential came from')
+    .action(async function (this: Command) {
+      await withRuntime(this, status);
+    });
+
+  auth
+    .command('token')
+    .description('Print the bearer credential in use (for other tools; handle with care)')
+    .action(async function (this: Command) {
+      await withRuntime(this, async (rt) => {
+        const client = await rt.client();
+        void client;
+        const bearer = await rt.auth?.credential?.bearer();
+        if (!bearer) throw new GshError('not logged in', Exit.auth, 'Run `gsh auth login`.');
+        rt.io.stdout.write(`${bearer}\n`);
+      });
+    });
+
+  auth
+    .command('logout')
+    .description("Remove the profile's stored secrets")
+    .action(async function (this: Command) {
+      await withRuntime(this, logout);
+    });
+
+  auth
+    .command('profiles')
+    .alias('ls')
+    .description('List profiles (no secrets)')
+    .action(async function (this: Command) {
+      await withRuntime(this, async (rt) => {
+        const data = readStore(rt.env);
+        const current = data.current ?? DEFAULT_PROFILE;
+        const rows = Object.entries(data.profiles).map(([name, p]) => ({
+          name,
+          current: name === current,
+          base_url: p.base_url,
+          credential: p.api_key ? 'api key' : p.agent ? `agent (${p.agent.method})` : 'none',
+        }));
+        await rt.out.show(rows, { columns: ['name', 'current', 'base_url', 'credential'] });
+      });
+    });
+
+  auth
+    .command('switch')
+    .argument('<profile>', 'profile to make current')
+    .description('Make a profile the current one')
+    .action(async function (this: Command, name: string) {
+      await withRuntime(this, async (rt) => {
+        if (!readStore(rt.env).profiles[name]) throw new UsageError(`no profile named "${name}"`, 'List them with `gsh auth profiles`.');
+        await updateStore((d) => (d.current = name), rt.env);
+        rt.note(`Current profile: ${name}`);
+      });
+    });
+}
+
+async function withRuntime(cmd: Command, fn: (rt: Runtime) => Promise<void>): Promise<void> {
+  const rt = runtimeFor(cmd);
+  try {
+    await fn(rt);
+  } finally {
+    await rt.close();
+  }
+}
+
+async function readApiKey(rt: Runtime): Promise<string> {
+  if (!rt.io.stdinTTY) return (await readAllStdin(rt.io)).trim();
+  if (rt.globals.input === false) throw new UsageError('no API key: pipe it on standard input');
+  return promptHidden(rt.io, 'API key: ');
+}
+
+async function login(rt: Runtime): Promise<void> {
+  const data = readStore(rt.env);
+  const name = profileName(rt.globals.profile, rt.env, data);
+  let baseUrl = rt.globals.baseUrl || rt.env.GSH_BASE_URL || data.profiles[name]?.base_url;
+  if (!baseUrl && rt.interactive) baseUrl = await promptLine(rt.io, 'Base URL (ends in /api/v2): ');
+  if (!baseUrl) throw new UsageError('no base URL', 'Pass --base-url URL or set GSH_BASE_URL.');
+  const key = await readApiKey(rt);
+  if (!key) throw new UsageError('no API key was given', 'Pipe it on standard input or type it at the prompt.');
+  if (/\s/.test(key)) throw new UsageError('the API key contains white space; give the key alone');
+
+  const client = new ApiClient({ baseUrl, credential: staticCredential(key, 'login'), retries: rt.retries, env: rt.env });
+  let me: Me;
+  try {
+    me = ((await client.request<{ data?: Me }>({ method: 'GET', path: '/me' })).body?.data ?? {}) as Me;
+  } finally {
+    await client.close();
+  }
+  await updateStore((d) => {
+    d.profiles[name] = { base_url: client.baseUrl, api_key: key };
+    d.current ??= name;
+  }, rt.env);
+  const who = me.account?.username ?? me.account?.id ?? 'unknown account';
+  rt.note(`Logged in to ${client.baseUrl} as ${String(who)} (profile "${name}", saved in ${configPath(rt.env)}).`);
+}
+
+async function status(rt: Runtime): Promise<void> {
+  const client = await rt.client();
+  const me = ((await client.request<{ data?: Me }>({ method: 'GET', path: '/me' })).body?.data ?? {}) as Me;
+  const data = readStore(rt.env);
+  const profile = rt.auth?.profile ?? DEFAULT_PROFILE;
+  const agent = rt.auth?.source.includes('(agent)') ? data.profiles[profile]?.agent : undefined;
+  const key = me.key ?? {};
+  const summary: Record<string, unknown> = {
+    base_url: client.baseUrl,
+    source: rt.auth?.source,
+    profile,
+    method: agent ? `agent (${agent.method})` : 'api key',
+    account: me.account,
+    key: { ...key },
+  };
+  if (agent) Object.assign(summary, { token_expires_at: agent.expires_at, claimed: agent.claimed });
+  await rt.out.show(summary);
+}
+
+async function logout(rt: Runtime): Promise<void> {
+  const data = readStore(rt.env);
+  const name = profileName(rt.globals.profile, rt.env, data);
+  const profile = data.profiles[name];
+  if (!profile || (!profile.api_key && !profile.agent)) {
+    rt.note(`Profile "${name}" holds no credential.`);
+    return;
+  }
+  await updateStore((d) => {
+    const p = d.profiles[name];
+    if (p) {
+      delete p.api_key;
+      delete p.agent;
+    }
+  }, rt.env);
+  rt.note(`Removed the credential of profile "${name}".`);
+}

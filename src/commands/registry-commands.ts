@@ -1,0 +1,155 @@
+import { type Command, Option } from 'commander';
+import type { Family, Operation } from '../operations/types.js';
+import { flagName } from '../core/values.js';
+import { FORMATS } from '../core/output.js';
+
+// The one builder that turns registry data into commander commands (STYLE.md: stripe-cli's
+// operation.go). Adding an endpoint is adding data; this file never names one.
+
+/** Flags every command inherits from the program; a field must never shadow one. */
+export const GLOBAL_FLAGS = new Set([
+  'profile', 'base-url', 'output', 'json', 'color', 'no-color', 'debug', 'yes', 'input', 'no-input',
+  'idempotency-key', 'retries', 'timeout', 'help', 'version',
+]);
+/** Flags the builder itself adds. */
+export const BUILDER_FLAGS = new Set(['server', 'limit', 'offset', 'all', 'page', 'wait', 'raw-field', 'field', 'input']);
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+const DEFAULT_ALIASES: Record<string, string> = { list: 'ls', delete: 'rm' };
+
+export interface Leaf {
+  op: Operation;
+  /** The verbs-expanded value (`start` for `power start`). */
+  verb?: string;
+  words: string[];
+}
+
+/** Every leaf command of a family, with `verbs` expanded. */
+export function leavesOf(family: Family): Leaf[] {
+  return family.operations.flatMap((op) => {
+    const words = op.command.split(' ');
+    return op.verbs ? op.verbs.values.map((v) => ({ op, verb: v, words: [...words, v] })) : [{ op, words }];
+  });
+}
+
+export function pathParams(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}|<(\w+)>/g)].map((m) => (m[1] ?? m[2]) as string);
+}
+
+export function needsServer(op: Operation): boolean {
+  return op.path.includes('{server_id}');
+}
+
+/** Finds or makes the group command for `words` under `root` (e.g. `files` → `trash`). */
+function group(root: Command, words: readonly string[]): Command {
+  let cur = root;
+  for (const w of words) {
+    let next = cur.commands.find((c) => c.name() === w);
+    if (!next) {
+      next = cur.command(w).description(`${w} commands`);
+      next.helpCommand(false);
+    }
+    cur = next;
+  }
+  return cur;
+}
+
+function kebab(name: string): string {
+  return name.replace(/_/g, '-');
+}
+
+/**
+ * Adds the family's commands under `top` (the command for the first word, already on the
+ * program). Leaves that a hand-written module already defined are left alone.
+ */
+export function addFamilyCommands(top: Command, family: Family): void {
+  for (const leaf of leavesOf(family)) {
+    if (leaf.words[0] !== top.name()) continue;
+    const rest = leaf.words.slice(1);
+    if (rest.length === 0) {
+      configureLeaf(top, leaf);
+      continue;
+    }
+    const parent = group(top, rest.slice(0, -1));
+    const name = rest[rest.length - 1] as string;
+    if (parent.commands.some((c) => c.name() === name)) continue;
+    const cmd = parent.command(name);
+    configureLeaf(cmd, leaf);
+  }
+}
+
+function configureLeaf(cmd: Command, leaf: Leaf): void {
+  const { op, verb } = leaf;
+  const last = leaf.words[leaf.words.length - 1] as string;
+  const aliases = [...(op.aliases ?? []), ...(DEFAULT_ALIASES[last] ? [DEFAULT_ALIASES[last] as string] : [])];
+  if (aliases.length) cmd.aliases(aliases);
+  cmd.description(verb ? `${capitalize(verb)}: ${op.summary}` : op.summary);
+  for (const p of op.params ?? []) cmd.argument(`<${kebab(p.name)}>`, p.description);
+  if (needsServer(op)) cmd.option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER)');
+
+  for (const f of op.query ?? []) addFieldOption(cmd, f, leaf);
+  if (op.paging === 'offset') {
+    cmd.option('--limit <n>', 'items per page (default 25, max 100; the server clamps and echoes it)');
+    cmd.option('--offset <n>', 'items to skip (default 0)');
+    cmd.option('--all', 'fetch every page (concurrently, in order)');
+  } else if (op.paging === 'page') {
+    cmd.option('--page <n>', 'provider page, 1-indexed');
+  }
+  if (BODY_METHODS.has(op.method)) {
+    for (const f of op.body ?? []) if (f.name !== op.verbs?.field) addFieldOption(cmd, f, leaf);
+    cmd.option('-f, --raw-field <key=value>', 'add a string body field (repeatable; a[b]= and a[]= nest)', collect, []);
+    cmd.option('-F, --field <key=value>', 'add a typed body field: true/false/null/numbers, @file, @- (repeatable)', collect, []);
+    cmd.option('--input <file>', 'JSON body from a file, or - for stdin (fields and flags are merged over it)');
+  }
+  if (op.wait) cmd.option('--wait', 'follow the result until it finishes');
+
+  cmd.addHelpText('after', helpFooter(leaf));
+  cmd.action(async function action(this: Command) {
+    const { runOperation } = await import('../core/invoke.js');
+    await runOperation(leaf, this);
+  });
+}
+
+function addFieldOption(cmd: Command, f: import('../operations/types.js').Field, leaf: Leaf): void {
+  const flag = flagName(f);
+  if (GLOBAL_FLAGS.has(flag) || BUILDER_FLAGS.has(flag)) {
+    throw new Error(`registry: ${leaf.op.method} ${leaf.op.path} field ${f.name} shadows the --${flag} flag; give it a "flag"`);
+  }
+  const extras = [
+    f.required ? 'required' : '',
+    f.default !== undefined ? `default ${String(f.default)}` : '',
+    f.min !== undefined || f.max !== undefined ? `${f.clamp ? 'clamped to' : 'range'} ${f.min ?? ''}..${f.max ?? ''}` : '',
+    f.maxItems !== undefined ? `at most ${f.maxItems}` : '',
+  ].filter(Boolean);
+  const desc = `${f.description}${extras.length ? ` (${extras.join('; ')})` : ''}`;
+  if (f.type === 'boolean') {
+    cmd.addOption(new Option(`--${flag}`, desc));
+    cmd.addOption(new Option(`--no-${flag}`, `send ${f.name}=false`).hideHelp());
+    return;
+  }
+  const valueName = f.type === 'string[]' ? 'items' : f.type === 'integer' || f.type === 'number' ? 'n' : 'value';
+  const opt = new Option(`--${flag} <${valueName}>`, desc);
+  if (f.choices && !f.open) opt.choices(f.choices as string[]);
+  if (f.type === 'string[]') opt.argParser(collect).default(undefined);
+  cmd.addOption(opt);
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+function capitalize(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function helpFooter({ op, verb }: Leaf): string {
+  const example = verb ? op.example.replace(new RegExp(`^gsh ${op.command} \\S+`), `gsh ${op.command} ${verb}`) : op.example;
+  const lines = ['', 'Example:', `  ${example}`, '', 'API:'];
+  lines.push(`  ${op.method} ${op.path}${verb && op.verbs ? `  (${op.verbs.field}=${verb})` : ''}`);
+  if (op.auth === 'none') lines.push('  no credential needed');
+  if (op.scope) lines.push(`  scope: ${op.scope}`);
+  if (op.permission) lines.push(`  server permission: ${op.permission}`);
+  if (op.destructive) lines.push('  destructive: asks for confirmation on a terminal, needs --yes otherwise');
+  lines.push(`  output: -o ${FORMATS.join('|')}`);
+  return `${lines.join('\n')}\n`;
+}

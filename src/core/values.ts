@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import type { Field } from '../operations/types.js';
+import { CHECKS } from './checks.js';
+import { UsageError } from './errors.js';
+import type { Json } from './fields.js';
+
+// A declared field's flag text → the JSON value the API gets, with the registry's checks (type,
+// choices, ranges, item counts, named rules). Violations are usage errors (exit 2), never sent.
+
+export function flagName(field: Field): string {
+  return field.flag ?? field.name.replace(/_/g, '-');
+}
+
+export function convertField(field: Field, raw: unknown): Json | undefined {
+  if (raw === undefined) return undefined;
+  const flag = `--${flagName(field)}`;
+  const fail = (why: string): never => {
+    throw new UsageError(`${flag} ${why}`);
+  };
+  switch (field.type) {
+    case 'boolean': {
+      if (typeof raw === 'boolean') return raw;
+      const s = String(raw).toLowerCase();
+      if (s === 'true') return true;
+      if (s === 'false') return false;
+      return fail(`takes true or false (got "${String(raw)}")`);
+    }
+    case 'integer':
+    case 'number': {
+      const s = String(raw).trim();
+      const n = Number(s);
+      if (s === '' || !Number.isFinite(n) || (field.type === 'integer' && !Number.isInteger(n))) {
+        return fail(`takes ${field.type === 'integer' ? 'a whole number' : 'a number'} (got "${s}")`);
+      }
+      if (!field.clamp) {
+        if (field.min !== undefined && n < field.min) fail(`must be at least ${field.min}`);
+        if (field.max !== undefined && n > field.max) fail(`must be at most ${field.max}`);
+      }
+      checkChoice(field, s, flag);
+      return n;
+    }
+    case 'string[]': {
+      const items = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
+      if (field.maxItems !== undefined && items.length > field.maxItems) fail(`takes at most ${field.maxItems} items (got ${items.length})`);
+      for (const item of items) {
+        checkChoice(field, item, flag);
+        checkNamed(field, item, flag);
+      }
+      return items;
+    }
+    case 'json': {
+      const s = String(raw);
+      const text = s.startsWith('@') ? readFlagFile(s.slice(1), flag) : s;
+      try {
+        return JSON.parse(text) as Json;
+      } catch {
+        return fail('takes JSON (or @file with JSON)');
+      }
+    }
+    case 'string': {
+      const s = String(raw);
+      checkChoice(field, s, flag);
+      checkNamed(field, s, flag);
+      return s;
+    }
+  }
+}
+
+function checkChoice(field: Field, value: string, flag: string): void {
+  if (field.choices && !field.open && !field.choices.includes(value)) {
+    throw new UsageError(`${flag} must be one of: ${field.choices.join(', ')} (got "${value}")`);
+  }
+}
+
+function checkNamed(field: Field, value: string, flag: string): void {
+  const problem = field.check ? CHECKS[field.check](value) : undefined;
+  if (problem) throw new UsageError(`${flag} ${problem} (got "${value}")`);
+}
+
+function readFlagFile(path: string, flag: string): string {
+  try {
+    return readFileSync(path === '-' ? 0 : path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`${flag}: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
