@@ -51,7 +51,7 @@ export default defineFamily({
       method: 'POST', path: '/servers/{server_id}/reinstall', command: 'servers reinstall',
       summary: 'Re-run the install script, optionally wiping files first',
       example: 'gsh servers reinstall -s lobby --wipe --yes --wait',
-      scope: 'servers:reinstall', permission: 'file.delete',
+      scope: 'servers:reinstall', permission: 'file.delete', destructive: true,
       body: [{ name: 'wipe', type: 'boolean', destructive: true, description: 'Delete the server files first (asks for confirmation)' }],
       wait: { kind: 'server-status' },
     },

@@ -28,7 +28,7 @@ export default defineFamily({
       method: 'PATCH', path: '/servers/{server_id}/settings', command: 'settings update',
       summary: 'Change any subset of the writable fields; returns the updated settings',
       example: 'gsh settings update -s lobby --name "Lobby" --stop-command stop',
-      scope: 'servers:settings:write', permission: 'per field (see each flag)',
+      scope: 'servers:settings:write', permission: 'per field: settings.rename, settings.description, settings.edit, control.console, file.update, file.read',
       // Types of auto_stop, autoupdate_mode and the message-of-the-day fields are not shown.
       body: [
         { name: 'name', type: 'string', description: 'Display name (needs settings.rename)' },
