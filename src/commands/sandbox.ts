@@ -1,0 +1,182 @@
+import { spawn } from 'node:child_process';
+import { constants as osConstants } from 'node:os';
+import type { Command } from 'commander';
+import { GshError, UsageError } from '../core/errors.js';
+import type { Sandbox, SandboxOptions } from '../sandbox/index.js';
+
+// `gsh sandbox start` and `gsh sandbox exec -- CMD ...` (DESIGN.md "Sandbox"). The emulator itself
+// is src/sandbox/; it is imported only when one of these runs.
+
+interface SandboxFlags {
+  port?: string;
+  servers?: string;
+  seed?: string;
+  timeScale?: string;
+  rateLimit?: string;
+  quiet?: boolean;
+}
+
+function intFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  }
+  return Number(value);
+}
+
+export function sandboxOptions(flags: SandboxFlags): SandboxOptions {
+  const opts: SandboxOptions = {};
+  const port = intFlag('port', flags.port, 0, 65535);
+  const servers = intFlag('servers', flags.servers, 0, 1000);
+  const seed = intFlag('seed', flags.seed, 0, 2 ** 31 - 1);
+  const rateLimit = intFlag('rate-limit', flags.rateLimit, 1, 1_000_000);
+  if (port !== undefined) opts.port = port;
+  if (servers !== undefined) opts.servers = servers;
+  if (seed !== undefined) opts.seed = seed;
+  if (rateLimit !== undefined) opts.rateLimit = rateLimit;
+  if (flags.timeScale !== undefined) {
+    const x = Number(flags.timeScale);
+    if (flags.timeScale.trim() === '' || !Number.isFinite(x) || x < 0) {
+      throw new UsageError(`--time-scale must be a number of 0 or more, got ${JSON.stringify(flags.timeScale)}`);
+    }
+    opts.timeScale = x;
+  }
+  return opts;
+}
+
+async function start(opts: SandboxOptions): Promise<Sandbox> {
+  const { startSandbox } = await import('../sandbox/index.js');
+  try {
+    return await startSandbox(opts);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new GshError(`port ${opts.port} is already in use`, 1, 'Pick another --port, or 0 for a free one.');
+    throw err;
+  }
+}
+
+function addCommonOptions(cmd: Command): Command {
+  return cmd
+    .option('--servers <n>', 'number of demo servers (default 3)')
+    .option('--seed <n>', 'seed for demo data and probabilistic faults (default 1)')
+    .option('--time-scale <x>', 'multiplier for simulated delays; 0.1 is ten times faster (default 1)')
+    .option('--rate-limit <n>', 'requests per minute of the demo keys (default 1000)');
+}
+
+/** Exit code of a child as a shell reports it: its code, or 128 + signal number. */
+export function childExitCode(code: number | null, signal: NodeJS.Signals | null): number {
+  if (code !== null) return code;
+  const n = signal ? osConstants.signals[signal] : undefined;
+  return 128 + (n ?? 1);
+}
+
+/** Runs CMD against a fresh sandbox and resolves with CMD's exit code. */
+export async function runExec(opts: SandboxOptions, command: string, args: readonly string[]): Promise<number> {
+  const sandbox = await start({ ...opts, port: 0 });
+  try {
+    return await new Promise<number>((resolve, reject) => {
+      const child = spawn(command, args, {
+        stdio: 'inherit',
+        env: { ...process.env, GSH_BASE_URL: sandbox.baseUrl, GSH_API_KEY: sandbox.keys.all },
+      });
+      // Ctrl-C reaches the child through the terminal; we wait for it rather than die first.
+      const ignore = () => {};
+      const forward = (sig: NodeJS.Signals) => () => child.kill(sig);
+      const onTerm = forward('SIGTERM');
+      const onHup = forward('SIGHUP');
+      process.on('SIGINT', ignore);
+      process.on('SIGTERM', onTerm);
+      process.on('SIGHUP', onHup);
+      const cleanup = () => {
+        process.off('SIGINT', ignore);
+        process.off('SIGTERM', onTerm);
+        process.off('SIGHUP', onHup);
+      };
+      child.once('error', (err: NodeJS.ErrnoException) => {
+        cleanup();
+        if (err.code === 'ENOENT') reject(new GshError(`command not found: ${command}`, 127));
+        else if (err.code === 'EACCES') reject(new GshError(`permission denied: ${command}`, 126));
+        else reject(new GshError(`could not run ${command}: ${err.message}`, 1));
+      });
+      child.once('exit', (code, signal) => {
+        cleanup();
+        resolve(childExitCode(code, signal));
+      });
+    });
+  } finally {
+    await sandbox.close();
+  }
+}
+
+export function register(cmd: Command): void {
+  // exec passes everything after CMD through untouched; commander needs positional options here.
+  cmd.enablePositionalOptions();
+
+  addCommonOptions(
+    cmd
+      .command('start')
+      .description('Run the sandbox in the foreground and print its base URL and API keys')
+      .option('--port <n>', 'port on 127.0.0.1 (default 0: a free port)')
+      .option('-q, --quiet', 'do not print a line per request'),
+  )
+    .addHelpText('after', `
+The sandbox emulates the API on 127.0.0.1 with demo data: an all-scopes key (*) and a read-only
+key are printed, plus the lines to paste into another shell. Stop it with Ctrl-C.
+Creating a server with -f fail=true makes its creation job fail (for trying --wait).
+Admin API for scripts (no credential): http://127.0.0.1:PORT/__sandbox (log, faults, inject,
+keys, state).
+
+Examples:
+  gsh sandbox start
+  gsh sandbox start --port 8765 --servers 10 --seed 42
+  gsh sandbox start --time-scale 0.1     # ten times faster jobs and power transitions`)
+    .action(async (flags: SandboxFlags) => {
+      const sandbox = await start(sandboxOptions(flags));
+      const out = process.stdout;
+      out.write(`gsh sandbox listening on ${sandbox.baseUrl}\n`);
+      out.write(`  all-scopes key: ${sandbox.keys.all}\n`);
+      out.write(`  read-only key:  ${sandbox.keys.readOnly}\n`);
+      out.write(`  admin API:      ${sandbox.origin}/__sandbox\n\n`);
+      out.write(`export GSH_BASE_URL=${sandbox.baseUrl} GSH_API_KEY=${sandbox.keys.all}\n\n`);
+      out.write('Press Ctrl-C to stop.\n');
+      if (!flags.quiet) {
+        sandbox.onRequest((e) => {
+          process.stderr.write(`${e.method} ${e.path} → ${e.status ?? 'dropped'}${e.fault ? ` [${e.fault}]` : ''}${e.replayed ? ' [replayed]' : ''}\n`);
+        });
+      }
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          resolve();
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      await sandbox.close();
+      process.stderr.write('sandbox stopped\n');
+    });
+
+  addCommonOptions(
+    cmd
+      .command('exec')
+      .description('Run CMD against a fresh sandbox (GSH_BASE_URL and GSH_API_KEY set), then stop it')
+      .argument('<cmd...>', 'command and its arguments, after --')
+      .passThroughOptions(),
+  )
+    .addHelpText('after', `
+The sandbox listens on a free port for as long as CMD runs; CMD inherits the terminal. gsh exits
+with CMD's exit code (128+n when CMD dies of signal n; 127 when CMD is not found).
+Put -- before CMD so that CMD's own flags are not read as gsh flags.
+
+Examples:
+  gsh sandbox exec -- gsh servers list
+  gsh sandbox exec --servers 5 -- sh -c 'gsh power start -s lobby --wait && gsh servers status -s lobby'
+  gsh sandbox exec --time-scale 0.05 -- npm run e2e`)
+    .action(async (argv: string[], flags: SandboxFlags) => {
+      const [command, ...args] = argv;
+      if (!command) throw new UsageError('missing CMD', 'Usage: gsh sandbox exec [options] -- CMD [ARGS...]');
+      const code = await runExec(sandboxOptions(flags), command, args);
+      process.exitCode = code;
+    });
+}

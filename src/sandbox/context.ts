@@ -1,0 +1,59 @@
+import type { Operation } from '../operations/types.js';
+import { KeyStore, type ApiKeyRecord } from './auth.js';
+import { Clock } from './clock.js';
+import { FaultPlan } from './faults.js';
+import { IdempotencyStore } from './idempotency.js';
+import { Lifecycle } from './lifecycle.js';
+import { RequestLog } from './log.js';
+import { Prng } from './prng.js';
+import { RateLimiter } from './rate-limit.js';
+import type { Router } from './router.js';
+import { seedState, type SandboxState } from './state.js';
+import type { SandboxOptions } from './types.js';
+
+// Everything one sandbox instance owns, handed to handlers. Two PRNG streams: demo data/ids and
+// faults, so turning faults on does not change the ids a seed produces.
+
+export class SandboxContext {
+  readonly clock: Clock;
+  readonly rng: Prng;
+  readonly faultRng: Prng;
+  readonly state: SandboxState;
+  readonly keys = new KeyStore();
+  readonly rate = new RateLimiter();
+  readonly idempotency = new IdempotencyStore();
+  readonly log = new RequestLog();
+  readonly faults: FaultPlan;
+  readonly lifecycle: Lifecycle;
+  readonly defaultRateLimit: number;
+  readonly demoKeys: { all: ApiKeyRecord; readOnly: ApiKeyRecord };
+  /** Set once listening: `http://127.0.0.1:PORT`. */
+  origin = '';
+  router!: Router;
+  operations: readonly Operation[] = [];
+
+  constructor(opts: SandboxOptions, readOnlyScopes: readonly string[]) {
+    const seed = opts.seed ?? 1;
+    this.clock = new Clock(opts.timeScale !== undefined && opts.timeScale >= 0 ? opts.timeScale : 1);
+    this.rng = new Prng(seed);
+    this.faultRng = new Prng(seed * 7919 + 17);
+    this.state = seedState(this.rng, Math.max(0, Math.trunc(opts.servers ?? 3)));
+    this.faults = new FaultPlan(opts.faults, this.faultRng);
+    this.defaultRateLimit = opts.rateLimit ?? 1000;
+    const yearFromNow = Date.now() + 365 * 86_400_000;
+    this.demoKeys = {
+      all: this.keys.create(['*'], { name: 'sandbox all scopes', rateLimit: this.defaultRateLimit, expiresAt: yearFromNow }),
+      readOnly: this.keys.create([...readOnlyScopes], { name: 'sandbox read-only', rateLimit: this.defaultRateLimit, expiresAt: yearFromNow }),
+    };
+    this.lifecycle = new Lifecycle(this.state, this.clock, this.rng, (id) => `${this.origin}/__sandbox/ad?server_id=${encodeURIComponent(id)}`);
+  }
+
+  get baseUrl(): string {
+    return `${this.origin}/api/v2`;
+  }
+
+  /** doc_url base of error envelopes. */
+  get docBase(): string {
+    return `${this.baseUrl}/docs`;
+  }
+}

@@ -1,0 +1,98 @@
+import type { AddressInfo, Socket } from 'node:net';
+import { loadAllFamilies } from '../operations/index.js';
+import type { Operation } from '../operations/types.js';
+import { READ_SCOPES, hasScope, type CredentialResolver } from './auth.js';
+import { SandboxContext } from './context.js';
+import { handlerMaps } from './handlers/index.js';
+import { Router } from './router.js';
+import { createHttpServer, type UpgradeHandler } from './server.js';
+import type { SandboxState } from './state.js';
+import type { Faults, Injection, RequestLogEntry, SandboxOptions } from './types.js';
+
+// The sandbox: a local emulator of the Game Server Hosting Public API v2 on 127.0.0.1, following
+// spec/01-general-contract.md and the endpoint documents. See DESIGN.md "Sandbox". Admin API for
+// out-of-process control: admin.ts.
+
+export type { Faults, Injection, RequestLogEntry, SandboxOptions } from './types.js';
+export type { SandboxState, ServerRecord, CreationJob, PowerAction } from './state.js';
+export type { UpgradeHandler } from './server.js';
+export type { CredentialResolver, Principal } from './auth.js';
+export { READ_SCOPES, EXPLICIT_GRANT_SCOPES, KEY_PREFIX, hasScope } from './auth.js';
+
+export interface Sandbox {
+  /** http://127.0.0.1:PORT/api/v2 */
+  readonly baseUrl: string;
+  /** http://127.0.0.1:PORT (admin API under /__sandbox). */
+  readonly origin: string;
+  readonly keys: { all: string; readOnly: string };
+  readonly log: RequestLogEntry[];
+  readonly state: SandboxState;
+  setFaults(f: Partial<Faults>): void;
+  /** One-shot faults: 'drop' destroys the connection before processing, 'lost' after executing. */
+  inject(f: Injection): void;
+  createKey(scopes: string[], opts?: { rateLimit?: number; name?: string; expiresAt?: number }): string;
+  /** Revokes a key (it then gets 401). */
+  revokeKey(secret: string): boolean;
+  /** Called with each completed log entry; returns an unsubscribe function. */
+  onRequest(listener: (e: RequestLogEntry) => void): () => void;
+  /** Extension points for later features (console node WebSocket, agent access tokens). */
+  readonly extensions: { upgrade: UpgradeHandler[]; credentials: CredentialResolver[]; context: SandboxContext };
+  /** Closes all sockets and clears all timers. */
+  close(): Promise<void>;
+}
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const ctx = new SandboxContext(opts, READ_SCOPES);
+  const families = await loadAllFamilies();
+  const ops: Operation[] = families.flatMap((f) => f.operations);
+  ctx.operations = ops;
+  ctx.router = new Router(ops, handlerMaps);
+
+  const upgrade: UpgradeHandler[] = [];
+  const server = createHttpServer(ctx, upgrade);
+  const sockets = new Set<Socket>();
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  ctx.origin = `http://127.0.0.1:${port}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl: ctx.baseUrl,
+    origin: ctx.origin,
+    keys: { all: ctx.demoKeys.all.secret, readOnly: ctx.demoKeys.readOnly.secret },
+    log: ctx.log.entries,
+    state: ctx.state,
+    setFaults: (f) => ctx.faults.set(f),
+    inject: (f) => ctx.faults.inject(f),
+    createKey: (scopes, o = {}) =>
+      ctx.keys.create(scopes, {
+        rateLimit: o.rateLimit ?? ctx.defaultRateLimit,
+        ...(o.name !== undefined ? { name: o.name } : {}),
+        ...(o.expiresAt !== undefined ? { expiresAt: o.expiresAt } : {}),
+      }).secret,
+    revokeKey: (secret) => ctx.keys.revoke(secret),
+    onRequest: (l) => ctx.log.onEntry(l),
+    extensions: { upgrade, credentials: ctx.keys.resolvers, context: ctx },
+    close: () =>
+      (closing ??= new Promise<void>((resolve) => {
+        ctx.clock.close();
+        ctx.state.events.removeAllListeners();
+        server.close(() => resolve());
+        server.closeAllConnections();
+        for (const s of sockets) s.destroy();
+      })),
+  };
+}
+
+/** True when `scopes` grant `required` (`*`, exact, or `servers:*` outside the explicit-grant list). */
+export const scopeCovers = hasScope;
