@@ -12,7 +12,7 @@ export default defineFamily({
     {
       method: 'GET', path: '/servers/{server_id}/addons', command: 'addons list',
       summary: 'Installed plugins, mods and datapacks',
-      example: 'gsh addons list -s lobby --detailed=false',
+      example: 'gsh addons list -s lobby --no-detailed',
       scope: 'servers:addons:read', permission: 'file.read',
       query: [{ name: 'detailed', type: 'boolean', default: true,
         description: 'true: matched by file hash with metadata and update availability; false: bare listing' }],
@@ -26,7 +26,7 @@ export default defineFamily({
     {
       method: 'POST', path: '/servers/{server_id}/addons/dependencies', command: 'addons dependencies',
       summary: 'Marketplace metadata for a list of project ids (unresolvable ids dropped)',
-      example: 'gsh addons dependencies -s lobby -F ids=\'["P7dR8mSH"]\'',
+      example: 'gsh addons dependencies -s lobby -f \'ids[]=P7dR8mSH\'',
       scope: 'servers:addons:read', permission: 'file.read',
     },
     {
@@ -67,11 +67,11 @@ export default defineFamily({
     {
       method: 'GET', path: '/servers/{server_id}/software/versions', command: 'addons software-versions',
       summary: 'Version catalogue: all software, one software\'s versions, or a version\'s builds',
-      example: 'gsh addons software-versions -s lobby --software paper --version 1.21.4',
+      example: 'gsh addons software-versions -s lobby --software paper --software-version 1.21.4',
       scope: 'servers:addons:read', permission: 'file.read',
       query: [
         { name: 'software', type: 'string', description: 'Software key; alone lists its versions' },
-        { name: 'version', type: 'string', description: 'With software: list that version\'s builds' },
+        { name: 'version', type: 'string', flag: 'software-version', description: 'With software: list that version\'s builds' },
       ],
     },
   ],

@@ -51,7 +51,7 @@ export default defineFamily({
     {
       method: 'PATCH', path: '/servers/{server_id}/advertisement/comments/{comment_id}', command: 'advertisement comments update',
       summary: 'Hide or restore a comment',
-      example: 'gsh advertisement comments update -s lobby cmt_123 -f hidden=true',
+      example: 'gsh advertisement comments update -s lobby cmt_123 -F hidden=true',
       params: [{ name: 'comment_id', description: 'Comment id from advertisement comments list' }],
     },
     {

@@ -35,7 +35,7 @@ export default defineFamily({
     {
       method: 'POST', path: '/agent/identity/claim', command: 'agent claim', auth: 'none',
       summary: 'Start a claim of an anonymous account, or refresh its code (same token and e-mail)',
-      example: 'gsh agent claim --email alex@example.com',
+      example: 'gsh agent claim --email alex@example.com --claim-token-file claim-token.txt',
       body: [
         { name: 'claim_token', type: 'string', required: true, secret: true, description: 'The claim token (clm_…)' },
         { name: 'email', type: 'string', required: true, description: 'E-mail of the person who completes the claim' },
@@ -44,7 +44,7 @@ export default defineFamily({
     {
       method: 'POST', path: '/oauth2/token', command: 'agent token', auth: 'none', form: true,
       summary: 'Poll a claim, or exchange the identity assertion for a one-hour access token',
-      example: 'gsh agent token --grant-type urn:ietf:params:oauth:grant-type:jwt-bearer',
+      example: 'gsh agent token --grant-type urn:ietf:params:oauth:grant-type:jwt-bearer --assertion-file -',
       body: [
         { name: 'grant_type', type: 'string', required: true,
           choices: ['urn:vendor:agent-auth:grant-type:claim', 'urn:ietf:params:oauth:grant-type:jwt-bearer'],
@@ -57,7 +57,7 @@ export default defineFamily({
     {
       method: 'POST', path: '/oauth2/revoke', command: 'agent revoke', auth: 'none', form: true,
       summary: 'Revoke one access token',
-      example: 'gsh agent revoke',
+      example: 'gsh agent revoke --token-file -',
       body: [{ name: 'token', type: 'string', required: true, secret: true, description: 'The access token to revoke' }],
     },
   ],

@@ -14,7 +14,7 @@ export default defineFamily({
     {
       method: 'PATCH', path: '/servers/{server_id}/backups/auto-settings', command: 'backups auto update',
       summary: 'Change automatic backup settings',
-      example: 'gsh backups auto update -s lobby -f enabled=true',
+      example: 'gsh backups auto update -s lobby -F enabled=true',
     },
     {
       method: 'GET', path: '/servers/{server_id}/backups/scheduled', command: 'backups scheduled list',

@@ -49,7 +49,7 @@ export default defineFamily({
     {
       method: 'POST', path: '/servers/{server_id}/backups/{backup_uuid}/restore/selective', command: 'backups restore-selective',
       summary: 'Restore selected files from a backup',
-      example: 'gsh backups restore-selective -s lobby 8c1e6f8a-1b2c-4d3e-9f00-0a1b2c3d4e5f -F files=\'["world"]\' --yes --wait',
+      example: 'gsh backups restore-selective -s lobby 8c1e6f8a-1b2c-4d3e-9f00-0a1b2c3d4e5f --input restore.json --yes --wait',
       params: backupUuid, destructive: true, wait: { kind: 'server-status' },
     },
   ],

@@ -34,7 +34,7 @@ export default defineFamily({
     {
       method: 'POST', path: '/account/billing/top-up', command: 'billing top-up',
       summary: 'Create a hosted checkout session that adds funds',
-      example: 'gsh billing top-up -f amount=10',
+      example: 'gsh billing top-up -F amount=10',
     },
   ],
 });

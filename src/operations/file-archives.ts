@@ -36,7 +36,7 @@ export default defineFamily({
     {
       method: 'PUT', path: '/servers/{server_id}/files/nbt', command: 'files nbt update',
       summary: 'Write a tree back to such a file (body up to 4 MB, else 413)',
-      example: 'gsh files nbt update -s lobby -f path=/world/level.dat -F data=@level.json',
+      example: 'gsh files nbt update -s lobby --input level.json',
     },
   ],
 });

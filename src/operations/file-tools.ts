@@ -8,7 +8,7 @@ export default defineFamily({
     {
       method: 'POST', path: '/servers/{server_id}/files/chmod', command: 'files chmod',
       summary: 'Change file modes (octal strings such as 644 or 0755, validated before the node call)',
-      example: 'gsh files chmod -s lobby --mode 0755 -F files=\'["/start.sh"]\'',
+      example: 'gsh files chmod -s lobby --mode 0755 -f \'files[]=/start.sh\'',
       scope: 'servers:files:write', permission: 'file.update',
       // Field name not shown; inferred from the 400 wording ("bad path, mode, or no files").
       body: [{ name: 'mode', type: 'string', check: 'octal-mode', description: 'Octal mode, e.g. 644 or 0755' }],
@@ -16,7 +16,7 @@ export default defineFamily({
     {
       method: 'POST', path: '/servers/{server_id}/files/compress', command: 'files compress',
       summary: 'Pack paths into a tar.gz archive in directory',
-      example: 'gsh files compress -s lobby --directory / -F files=\'["world","plugins"]\'',
+      example: 'gsh files compress -s lobby --directory / -f \'files[]=world\' -f \'files[]=plugins\'',
       scope: 'servers:files:write', permission: 'file.create',
       body: [{ name: 'directory', type: 'string', description: 'Where the paths are and the archive goes' }],
     },

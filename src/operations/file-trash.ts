@@ -15,7 +15,7 @@ export default defineFamily({
     {
       method: 'POST', path: '/servers/{server_id}/files/trash/delete', command: 'files trash delete',
       summary: 'Permanently remove the listed trash entries',
-      example: 'gsh files trash delete -s lobby -F entries=\'["trash_1"]\' --yes',
+      example: 'gsh files trash delete -s lobby -f \'entries[]=trash_1\' --yes',
       scope: 'servers:files:write', permission: 'file.delete', destructive: true,
     },
     {
@@ -27,7 +27,7 @@ export default defineFamily({
     {
       method: 'POST', path: '/servers/{server_id}/files/trash/restore', command: 'files trash restore',
       summary: 'Restore entries to their original paths (suffixed name on collision)',
-      example: 'gsh files trash restore -s lobby -F entries=\'["trash_1"]\'',
+      example: 'gsh files trash restore -s lobby -f \'entries[]=trash_1\'',
       scope: 'servers:files:write', permission: 'file.update',
     },
   ],

@@ -35,7 +35,7 @@ export default defineFamily({
     {
       method: 'POST', path: '/servers/{server_id}/files/delete', command: 'files delete',
       summary: 'Delete the listed files immediately, with no trash',
-      example: 'gsh files delete -s lobby -F files=\'["/logs/old.log"]\' --yes',
+      example: 'gsh files delete -s lobby -f \'files[]=/logs/old.log\' --yes',
       scope: 'servers:files:write', permission: 'file.delete', destructive: true,
     },
     {

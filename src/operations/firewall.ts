@@ -38,7 +38,7 @@ export default defineFamily({
     {
       method: 'POST', path: '/servers/{server_id}/firewall/toggle', command: 'firewall toggle',
       summary: 'Turn the firewall on or off',
-      example: 'gsh firewall toggle -s lobby -f enabled=true',
+      example: 'gsh firewall toggle -s lobby -F enabled=true',
     },
   ],
 });

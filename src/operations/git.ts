@@ -76,7 +76,7 @@ export default defineFamily({
     {
       method: 'PUT', path: '/servers/{server_id}/git/trigger-schedules', command: 'git trigger-schedules',
       summary: 'Set which schedules a deployment triggers',
-      example: 'gsh git trigger-schedules -s web -F schedules=\'["sch_123"]\'',
+      example: 'gsh git trigger-schedules -s web -f \'schedules[]=sch_123\'',
     },
   ],
 });

@@ -14,7 +14,7 @@ export default defineFamily({
     {
       method: 'PUT', path: '/servers/{server_id}/internal-network', command: 'network update',
       summary: 'Set the internal network configuration',
-      example: 'gsh network update -s lobby -f enabled=true',
+      example: 'gsh network update -s lobby -F enabled=true',
     },
     {
       method: 'POST', path: '/servers/{server_id}/internal-network/peers', command: 'network peers create',

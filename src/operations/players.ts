@@ -70,13 +70,13 @@ export default defineFamily({
     {
       method: 'PATCH', path: '/servers/{server_id}/players/{uuid}/inventory', command: 'players inventory update',
       summary: 'Edit the inventory through console commands (clear, give, move, delete-item, clear-enderchest)',
-      example: 'gsh players inventory update -s lobby 069a79f4-44e9-4726-a5be-fca90e38aaf5 -F edits=@edit.json',
+      example: 'gsh players inventory update -s lobby 069a79f4-44e9-4726-a5be-fca90e38aaf5 --input edit.json',
       scope: 'servers:players:write', permission: 'control.console', params: uuid,
     },
     {
       method: 'PATCH', path: '/servers/{server_id}/players/{uuid}/nbt', command: 'players nbt update',
       summary: 'Up to 50 field updates of the player data, with optional type coercion',
-      example: 'gsh players nbt update -s lobby 069a79f4-44e9-4726-a5be-fca90e38aaf5 -F updates=@nbt.json',
+      example: 'gsh players nbt update -s lobby 069a79f4-44e9-4726-a5be-fca90e38aaf5 --input nbt.json',
       scope: 'servers:players:write', permission: 'file.update', params: uuid,
     },
     {

@@ -17,7 +17,7 @@ export default defineFamily({
     {
       method: 'PUT', path: '/servers/{server_id}/properties', command: 'properties update',
       summary: 'Bulk key/value merge: only sent keys change, comments and ordering kept',
-      example: 'gsh properties update -s lobby -f motd="Welcome" -f max-players=40',
+      example: 'gsh properties update -s lobby -f motd="Welcome" -F max-players=40',
       scope: 'servers:properties:write', permission: 'file.update',
     },
     {
@@ -35,7 +35,7 @@ export default defineFamily({
     {
       method: 'PUT', path: '/servers/{server_id}/properties/configs/{config_type}', command: 'properties configs update',
       summary: 'Dot-notation merge update preserving unsent content (not server.properties)',
-      example: 'gsh properties configs update -s lobby bukkit -f settings.allow-end=false',
+      example: 'gsh properties configs update -s lobby bukkit -F settings.allow-end=false',
       scope: 'servers:properties:write', permission: 'file.update', params: configType,
     },
   ],

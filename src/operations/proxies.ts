@@ -16,12 +16,12 @@ export default defineFamily({
     {
       method: 'POST', path: '/servers/{server_id}/proxies', command: 'proxies create',
       summary: 'Create a proxy',
-      example: 'gsh proxies create -s web -f domain=map.example.com -f port=8123',
+      example: 'gsh proxies create -s web -f domain=map.example.com -F port=8123',
     },
     {
       method: 'PATCH', path: '/servers/{server_id}/proxies/{proxy_id}', command: 'proxies update',
       summary: 'Update a proxy',
-      example: 'gsh proxies update -s web prx_123 -f port=8100',
+      example: 'gsh proxies update -s web prx_123 -F port=8100',
       params: proxyId,
     },
     {

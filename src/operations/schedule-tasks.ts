@@ -18,13 +18,13 @@ export default defineFamily({
     {
       method: 'POST', path: '/servers/{server_id}/schedules/{schedule_id}/tasks/reorder', command: 'schedules tasks reorder',
       summary: "Reorder a schedule's tasks",
-      example: 'gsh schedules tasks reorder -s lobby sch_123 -F order=\'["task_2","task_1"]\'',
+      example: 'gsh schedules tasks reorder -s lobby sch_123 -f \'order[]=task_2\' -f \'order[]=task_1\'',
       params: [scheduleId],
     },
     {
       method: 'PATCH', path: '/servers/{server_id}/schedules/{schedule_id}/tasks/{task_id}', command: 'schedules tasks update',
       summary: 'Update a task',
-      example: 'gsh schedules tasks update -s lobby sch_123 task_1 -f time_offset=60',
+      example: 'gsh schedules tasks update -s lobby sch_123 task_1 -F time_offset=60',
       params: task,
     },
     {

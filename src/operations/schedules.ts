@@ -37,7 +37,7 @@ export default defineFamily({
     {
       method: 'PATCH', path: '/servers/{server_id}/schedules/{schedule_id}', command: 'schedules update',
       summary: 'Update a schedule',
-      example: 'gsh schedules update -s lobby sch_123 -f only_when_online=true',
+      example: 'gsh schedules update -s lobby sch_123 -F only_when_online=true',
       params: scheduleId,
     },
     {

@@ -15,7 +15,7 @@ export default defineFamily({
     {
       method: 'PUT', path: '/servers/{server_id}/resources', command: 'settings resources update',
       summary: 'Adjust CPU, RAM and disk within the plan allowance (premium plans)',
-      example: 'gsh settings resources update -s lobby -f memory=4096',
+      example: 'gsh settings resources update -s lobby -F memory=4096',
       scope: 'servers:settings:write', permission: 'settings.resources',
     },
     {
@@ -45,11 +45,11 @@ export default defineFamily({
     {
       method: 'PUT', path: '/servers/{server_id}/settings/application', command: 'settings application update',
       summary: 'Give exactly one of application (switch game: resets variables, reinstalls), version or image',
-      example: 'gsh settings application update -s lobby --version 1.21.4',
+      example: 'gsh settings application update -s lobby --runtime-version 1.21.4',
       scope: 'servers:settings:write', permission: 'file.delete (application) or startup.update (version, image)',
       body: [
         { name: 'application', type: 'string', description: 'Switch game type: resets variables and reinstalls' },
-        { name: 'version', type: 'string', description: 'Runtime version key' },
+        { name: 'version', type: 'string', flag: 'runtime-version', description: 'Runtime version key' },
         { name: 'image', type: 'string', description: 'Docker image from the current egg' },
       ],
     },

@@ -56,7 +56,7 @@ export default defineFamily({
     {
       method: 'PUT', path: '/servers/{server_id}/worlds/nbt', command: 'worlds nbt update',
       summary: 'Apply NBT path updates to a world (body up to 4 MB, else 413)',
-      example: 'gsh worlds nbt update -s lobby -f world=world -F updates=@updates.json',
+      example: 'gsh worlds nbt update -s lobby --input updates.json',
       scope: 'servers:worlds:write', permission: 'file.update',
     },
     {

@@ -23,9 +23,10 @@ const CHECKS: Record<CheckName, true> = {
   'octal-mode': true, uuid: true, 'https-url': true, 'http-url': true, 'single-line': true, 'absolute-path': true,
 };
 
-// DESIGN "Command grammar" and "Requests": global flags and the flags the runtime adds.
+// DESIGN "Command grammar" and "Requests": global flags and the flags the command builder adds
+// (src/commands/registry-commands.ts). `limit`/`offset`/`page` are the runtime's only with `paging`.
 const GLOBAL_FLAGS = ['server', 'profile', 'base-url', 'output', 'json', 'no-color', 'color', 'debug', 'yes',
-  'idempotency-key', 'retries', 'timeout', 'wait', 'all', 'help'];
+  'input', 'no-input', 'idempotency-key', 'retries', 'timeout', 'help', 'version', 'wait', 'all', 'raw-field', 'field'];
 
 interface Entry { family: Family; key: FamilyName; op: Operation }
 
