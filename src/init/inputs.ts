@@ -1,0 +1,93 @@
+// Turns `gsh init lint` arguments into the manifests to lint. A directory means every *.yaml and
+// *.yml under it that is a manifest; `-` is stdin.
+
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { HEADER } from './vocabulary.js';
+
+export interface Input {
+  /** The name shown in reports. */
+  name: string;
+  /** A path to read, or undefined for stdin. */
+  path?: string;
+  /** The contents, when already read (directory entries are read to look at their header). */
+  bytes?: Uint8Array;
+}
+
+export interface Expansion {
+  inputs: Input[];
+  /** Arguments that could not be read (exit 2), with the reason. */
+  errors: string[];
+  /** Directories in which no manifest was found. */
+  emptyDirs: string[];
+}
+
+/** Directories no manifest lives in, skipped to keep a walk of a checkout fast. */
+const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
+
+const NEAR_HEADER = /^\s*#\s*service[-_ ]?init/i;
+
+/**
+ * Whether a file is meant as a manifest: it starts with the header, or its first line is a near
+ * miss of it (`# service-init`, a byte order mark before it) that the header rule should report.
+ */
+export function looksLikeManifest(bytes: Uint8Array): boolean {
+  const head = Buffer.from(bytes.subarray(0, 64)).toString('utf8').replace(/^\uFEFF/, '');
+  return head.startsWith(HEADER) || NEAR_HEADER.test(head.split('\n')[0] ?? '');
+}
+
+function walk(dir: string, found: string[]): void {
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (!SKIPPED_DIRS.has(entry.name)) walk(path, found);
+    } else if (entry.isFile() && /\.ya?ml$/i.test(entry.name)) {
+      found.push(path);
+    }
+  }
+}
+
+function reason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'no such file or directory';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function expandInputs(args: readonly string[], stdinName: string): Expansion {
+  const result: Expansion = { inputs: [], errors: [], emptyDirs: [] };
+  for (const arg of args) {
+    if (arg === '-') {
+      result.inputs.push({ name: stdinName });
+      continue;
+    }
+    try {
+      if (!statSync(arg).isDirectory()) {
+        result.inputs.push({ name: arg, path: arg });
+        continue;
+      }
+      const files: string[] = [];
+      walk(arg, files);
+      let count = 0;
+      for (const file of files) {
+        const bytes = readFileSync(file);
+        if (!looksLikeManifest(bytes)) continue;
+        result.inputs.push({ name: file, path: file, bytes });
+        count++;
+      }
+      if (count === 0) result.emptyDirs.push(arg);
+    } catch (error) {
+      result.errors.push(`cannot read ${arg}: ${reason(error)}`);
+    }
+  }
+  return result;
+}
+
+export function readInput(path: string): Uint8Array | string {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    return `cannot read ${path}: ${reason(error)}`;
+  }
+}

@@ -1,0 +1,93 @@
+// `gsh init lint`: options and I/O around lintBytes, kept apart from commander so tests can drive
+// it without a process. Exit codes (DESIGN.md "Exit codes"): 0 clean (warnings alone do not fail
+// unless --max-warnings is exceeded), 1 problems found, 2 usage or I/O error.
+
+import { Exit, UsageError } from '../core/errors.js';
+import { DEFAULT_TIER, TIERS, type Tier } from './caps.js';
+import { FORMAT_NAMES, FORMATTERS, type FormatName } from './format/index.js';
+import { countBySeverity, type FileReport } from './format/report.js';
+import { expandInputs, looksLikeManifest, readInput } from './inputs.js';
+import { lintBytes } from './lint.js';
+
+export interface LintOptions {
+  inputs: string[];
+  format?: string;
+  tier?: string;
+  quiet?: boolean;
+  maxWarnings?: string | number;
+  stdinFilename?: string;
+  onlyManifests?: boolean;
+}
+
+export interface LintIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Whether stdout is a terminal: picks the default format. */
+  isTTY: boolean;
+  /** ANSI colour in the stylish format (decided by core/io.ts colorEnabled). */
+  color: boolean;
+  readStdin: () => Promise<Uint8Array>;
+}
+
+interface Settings {
+  format: FormatName;
+  tier: Tier;
+  maxWarnings: number | undefined;
+  color: boolean;
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${flag} must be one of ${allowed.join(', ')}; got '${value}'`);
+}
+
+function settings(opts: LintOptions, io: LintIo): Settings {
+  if (opts.inputs.length === 0) {
+    throw new UsageError('give a manifest file, a directory or - for stdin', 'Example: gsh init lint server.yaml');
+  }
+  if (opts.inputs.filter((input) => input === '-').length > 1) throw new UsageError('stdin (-) can be read only once');
+  if (opts.stdinFilename !== undefined && !opts.inputs.includes('-')) {
+    throw new UsageError('--stdin-filename names stdin; add - to the inputs');
+  }
+  let maxWarnings: number | undefined;
+  if (opts.maxWarnings !== undefined) {
+    maxWarnings = Number(opts.maxWarnings);
+    if (!Number.isInteger(maxWarnings) || maxWarnings < 0) {
+      throw new UsageError(`--max-warnings must be a whole number of at least 0; got '${String(opts.maxWarnings)}'`);
+    }
+  }
+  return {
+    format: oneOf(opts.format ?? (io.isTTY ? 'stylish' : 'compact'), FORMAT_NAMES, '--format'),
+    tier: oneOf(opts.tier ?? DEFAULT_TIER, TIERS, '--tier'),
+    maxWarnings,
+    color: io.color,
+  };
+}
+
+export async function runLint(opts: LintOptions, io: LintIo): Promise<number> {
+  const config = settings(opts, io);
+  const expansion = expandInputs(opts.inputs, opts.stdinFilename ?? '<stdin>');
+  const reports: FileReport[] = [];
+  const ioErrors = [...expansion.errors];
+  for (const input of expansion.inputs) {
+    const bytes = input.bytes ?? (input.path === undefined ? await io.readStdin() : readInput(input.path));
+    if (typeof bytes === 'string') {
+      ioErrors.push(bytes);
+      continue;
+    }
+    if (opts.onlyManifests && !looksLikeManifest(bytes)) continue;
+    const { problems, lines } = lintBytes(bytes, config.tier);
+    reports.push({ file: input.name, problems, lines });
+  }
+  const { errors, warnings } = countBySeverity(reports);
+  const shown = opts.quiet
+    ? reports.map((report) => ({ ...report, problems: report.problems.filter((p) => p.severity === 'error') }))
+    : reports;
+  io.stdout(FORMATTERS[config.format](shown, { color: config.color }));
+  for (const dir of expansion.emptyDirs) io.stderr(`gsh init lint: no manifests (files starting with #service-init) under ${dir}\n`);
+  for (const message of ioErrors) io.stderr(`gsh init lint: ${message}\n`);
+  const tooManyWarnings = config.maxWarnings !== undefined && warnings > config.maxWarnings;
+  if (tooManyWarnings) io.stderr(`gsh init lint: ${warnings} warnings exceed --max-warnings ${config.maxWarnings}\n`);
+  if (ioErrors.length > 0) return Exit.usage;
+  return errors > 0 || tooManyWarnings ? Exit.error : Exit.ok;
+}

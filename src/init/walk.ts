@@ -1,0 +1,322 @@
+// Walks a parsed YAML document against the manifest schema (manifest-schema.ts), reporting shape
+// and value problems at the node they concern. Returns the plain value of everything that had the
+// right type (wrong-typed values become undefined) and the span of every field, for aggregate.ts.
+
+import {
+  isAlias, isMap, isScalar, isSeq, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq,
+} from 'yaml';
+import { capValue, formatCap, type Tier } from './caps.js';
+import { CHECKS, envNameProblem, type Finding } from './checks.js';
+import { formatPath, type PathSegment } from './field-path.js';
+import type { Span } from './problem.js';
+import type { RuleId } from './rules.js';
+import type {
+  ArraySchema, IntegerSchema, MapSchema, ObjectSchema, Schema, ScalarSchema, StringSchema, TaggedSchema,
+} from './schema-types.js';
+import { didYouMean } from './suggest.js';
+
+export type Emit = (rule: RuleId, path: readonly PathSegment[], span: Span, message: string) => void;
+
+export type PlainObject = Record<string, unknown>;
+
+type Kind = 'null' | 'string' | 'integer' | 'number' | 'boolean' | 'map' | 'list' | 'other';
+
+const DESCRIBE: Record<Kind, string> = {
+  null: 'nothing (an empty value)', string: 'a string', integer: 'an integer', number: 'a number',
+  boolean: 'a boolean', map: 'a map', list: 'a list', other: 'an unsupported value',
+};
+
+function kindOf(node: Node | null | undefined): Kind {
+  if (node == null) return 'null';
+  if (isMap(node)) return 'map';
+  if (isSeq(node)) return 'list';
+  if (!isScalar(node)) return 'other';
+  const value = node.value;
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return 'string';
+  if (typeof value === 'boolean') return 'boolean';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return 'other';
+}
+
+function label(path: readonly PathSegment[]): string {
+  return path.length === 0 ? 'the document' : `\`${formatPath(path)}\``;
+}
+
+export class Walker {
+  readonly spans = new Map<string, Span>();
+  private readonly ancestors = new Set<Node>();
+
+  constructor(
+    private readonly doc: Document,
+    private readonly text: string,
+    private readonly tier: Tier,
+    private readonly emit: Emit,
+  ) {}
+
+  spanOf(node: Node | null | undefined, fallback: Span): Span {
+    const range = node?.range;
+    if (!range || range[1] <= range[0]) return fallback;
+    let end = range[1];
+    while (end > range[0] && /\s/.test(this.text[end - 1] ?? '')) end--;
+    return { start: range[0], end };
+  }
+
+  walk(schema: Schema, written: Node | null | undefined, path: readonly PathSegment[], anchor: Span): unknown {
+    this.spans.set(formatPath(path), anchor);
+    const node = isAlias(written) ? written.resolve(this.doc) : written;
+    if (node !== undefined && node !== null && this.ancestors.has(node)) {
+      this.emit('type', path, anchor, `${label(path)} is an alias of a value that contains it`);
+      return undefined;
+    }
+    if (node) this.ancestors.add(node);
+    try {
+      return this.walkResolved(schema, node, path, anchor);
+    } finally {
+      if (node) this.ancestors.delete(node);
+    }
+  }
+
+  private walkResolved(schema: Schema, node: Node | null | undefined, path: readonly PathSegment[], anchor: Span): unknown {
+    const kind = kindOf(node);
+    switch (schema.type) {
+      case 'object':
+        return kind === 'map' ? this.object(schema, node as unknown as MapNode, path, anchor) : this.wrongType(path, anchor, kind, 'a map');
+      case 'tagged':
+        return kind === 'map' ? this.tagged(schema, node as unknown as MapNode, path, anchor) : this.wrongType(path, anchor, kind, 'a map');
+      case 'array':
+        return kind === 'list' ? this.array(schema, node as unknown as SeqNode, path, anchor) : this.wrongType(path, anchor, kind, 'a list');
+      case 'map':
+        return kind === 'map' ? this.map(schema, node as unknown as MapNode, path, anchor) : this.wrongType(path, anchor, kind, 'a map');
+      case 'list-or-object':
+        if (kind === 'list') return this.array(schema.list, node as unknown as SeqNode, path, anchor);
+        if (kind === 'map') return this.object(schema.object, node as unknown as MapNode, path, anchor);
+        return this.wrongType(path, anchor, kind, 'a list of commands or a map with `commands`');
+      case 'string':
+        return this.string(schema, node, kind, path, anchor);
+      case 'integer':
+        return this.integer(schema, node, kind, path, anchor);
+      case 'boolean':
+        if (kind === 'boolean') return (node as ScalarNode).value;
+        return this.wrongType(path, anchor, kind, 'true or false', booleanHint(node, kind));
+      case 'scalar':
+        return this.scalar(schema, node, kind, path, anchor);
+    }
+  }
+
+  private wrongType(path: readonly PathSegment[], anchor: Span, kind: Kind, expected: string, hint = ''): undefined {
+    this.emit('type', path, anchor, `${label(path)} must be ${expected}, found ${DESCRIBE[kind]}${hint}`);
+    return undefined;
+  }
+
+  private keyName(pair: Pair): string | undefined {
+    const key = pair.key as Node | null;
+    if (isScalar(key)) return String(key.value);
+    return undefined;
+  }
+
+  private keySpan(pair: Pair, fallback: Span): Span {
+    return this.spanOf(pair.key as Node | null, fallback);
+  }
+
+  /** Where problems about a field's value point: the scalar itself, or the key of a collection. */
+  private valueAnchor(pair: Pair, keySpan: Span): Span {
+    const value = pair.value as Node | null;
+    if (value && (isScalar(value) || isAlias(value))) return this.spanOf(value, keySpan);
+    return keySpan;
+  }
+
+  /** Pairs with usable keys, reporting duplicates and non-scalar keys once. */
+  private *pairs(node: MapNode, path: readonly PathSegment[], anchor: Span): Generator<[string, Pair, Span]> {
+    const seen = new Map<string, Span>();
+    for (const pair of node.items) {
+      const keySpan = this.keySpan(pair, anchor);
+      const name = this.keyName(pair);
+      if (name === undefined) {
+        this.emit('unknown-key', path, keySpan, `keys in ${label(path)} must be plain names, not a list or map`);
+        continue;
+      }
+      if (seen.has(name)) {
+        this.emit('duplicate-key', [...path, name], keySpan, `\`${name}\` appears twice in ${label(path)}; only one is allowed`);
+        continue;
+      }
+      seen.set(name, keySpan);
+      yield [name, pair, keySpan];
+    }
+  }
+
+  private object(schema: ObjectSchema, node: MapNode, path: readonly PathSegment[], anchor: Span, foreignKeys?: (key: string) => string | undefined): PlainObject {
+    const result: PlainObject = Object.create(null) as PlainObject;
+    const present = new Map<string, Span>();
+    const allowed = Object.keys(schema.properties);
+    for (const [name, pair, keySpan] of this.pairs(node, path, anchor)) {
+      const property = schema.properties[name];
+      present.set(name, keySpan);
+      if (property === undefined) {
+        const where = path.length === 0 ? 'at the top level' : `in ${label(path)}`;
+        const reason = foreignKeys?.(name) ?? didYouMean(name, allowed);
+        this.emit('unknown-key', [...path, name], keySpan, `unknown key \`${name}\` ${where}${reason}`);
+        continue;
+      }
+      result[name] = this.walk(property, pair.value as Node | null, [...path, name], this.valueAnchor(pair, keySpan));
+    }
+    for (const name of schema.required ?? []) {
+      if (!present.has(name)) this.emit('required', [...path, name], anchor, `${label([...path, name])} is required`);
+    }
+    this.alternatives(schema, present, path, anchor);
+    return result;
+  }
+
+  private alternatives(schema: ObjectSchema, present: Map<string, Span>, path: readonly PathSegment[], anchor: Span): void {
+    const choice = schema.exactlyOne ?? schema.atLeastOne;
+    if (choice === undefined) return;
+    const names = (conjunction: string): string =>
+      choice.map((name) => `\`${name}\``).join(', ').replace(/, ([^,]*)$/, ` ${conjunction} $1`);
+    const given = choice.filter((name) => present.has(name));
+    const [, second] = given;
+    if (given.length === 0) {
+      const how = schema.exactlyOne ? 'exactly one' : 'one';
+      this.emit('one-of', path, anchor, `${label(path)} needs ${how} of ${names('or')}`);
+    } else if (second !== undefined) {
+      const span = present.get(second) ?? anchor;
+      if (schema.exactlyOne) this.emit('one-of', [...path, second], span, `${label(path)} takes only one of ${names('or')}`);
+      else this.emit('redundant-key', [...path, second], span, `${label(path)} gives both ${names('and')}; one is enough`);
+    }
+  }
+
+  private tagged(schema: TaggedSchema, node: MapNode, path: readonly PathSegment[], anchor: Span): PlainObject {
+    const variants = Object.keys(schema.variants);
+    const tagPair = node.items.find((pair) => this.keyName(pair) === schema.tag);
+    const tagNode = tagPair?.value as Node | null | undefined;
+    const tagValue = isScalar(tagNode) ? tagNode.value : undefined;
+    const chosen = typeof tagValue === 'string' ? schema.variants[tagValue] : undefined;
+    if (chosen !== undefined) {
+      const foreign = (key: string): string | undefined =>
+        variants.some((v) => v !== tagValue && key in (schema.variants[v]?.properties ?? {}))
+          ? `; it is not used with \`${schema.tag}: ${String(tagValue)}\`` : undefined;
+      return this.object(chosen, node, path, anchor, foreign);
+    }
+    const list = variants.map((v) => `\`${v}\``).join(' or ');
+    if (tagPair === undefined) {
+      this.emit('required', [...path, schema.tag], anchor, `${label([...path, schema.tag])} is required (${list})`);
+    } else if (typeof tagValue === 'string') {
+      const span = this.valueAnchor(tagPair, this.keySpan(tagPair, anchor));
+      this.emit('enum', [...path, schema.tag], span, `${label([...path, schema.tag])} must be ${list}, found \`${tagValue}\`${didYouMean(tagValue, variants)}`);
+    }
+    // Without a usable tag, check the keys against the variant they suggest, or all variants.
+    const keys = new Set(node.items.map((pair) => this.keyName(pair)));
+    const guess = Object.values(schema.variants).find((variant) =>
+      (variant.required ?? []).some((name) => name !== schema.tag && keys.has(name)));
+    const base = guess ?? { ...schema.variants[variants[0] ?? ''], properties: Object.assign({}, ...Object.values(schema.variants).map((v) => v.properties)) as ObjectSchema['properties'] };
+    const loose: ObjectSchema = {
+      type: 'object',
+      description: schema.description,
+      properties: { ...base.properties, [schema.tag]: { type: 'string', description: 'tag' } },
+      required: guess ? (guess.required ?? []).filter((name) => name !== schema.tag) : [],
+    };
+    return this.object(loose, node, path, anchor);
+  }
+
+  private array(schema: ArraySchema, node: SeqNode, path: readonly PathSegment[], anchor: Span): unknown[] {
+    const items = node.items.map((item, i) =>
+      this.walk(schema.items, item as Node | null, [...path, i], this.spanOf(item as Node | null, anchor)));
+    if (schema.maxItems !== undefined && items.length > schema.maxItems) {
+      this.emit('range', path, anchor, `${label(path)} has ${items.length} entries; at most ${schema.maxItems} are allowed`);
+    }
+    if (schema.maxItemsCap !== undefined) this.cap(schema.maxItemsCap, items.length, path, anchor);
+    return items;
+  }
+
+  private map(schema: MapSchema, node: MapNode, path: readonly PathSegment[], anchor: Span): PlainObject {
+    const result: PlainObject = Object.create(null) as PlainObject;
+    let count = 0;
+    for (const [name, pair, keySpan] of this.pairs(node, path, anchor)) {
+      count++;
+      for (const finding of envNameProblem(name)) this.emit(finding.rule, [...path, name], keySpan, finding.message);
+      result[name] = this.walk(schema.values, pair.value as Node | null, [...path, name], this.valueAnchor(pair, keySpan));
+    }
+    if (schema.maxKeysCap !== undefined) this.cap(schema.maxKeysCap, count, path, anchor);
+    return result;
+  }
+
+  cap(name: Parameters<typeof capValue>[0], actual: number, path: readonly PathSegment[], anchor: Span): void {
+    if (actual <= capValue(name, this.tier)) return;
+    this.emit('plan-cap', path, anchor, `${label(path)} has ${actual} entries; the ${this.tier} plan allows ${formatCap(name, this.tier)}`);
+  }
+
+  private string(schema: StringSchema, node: Node | null | undefined, kind: Kind, path: readonly PathSegment[], anchor: Span): string | undefined {
+    if (kind !== 'string') {
+      if (schema.numberWarns && (kind === 'integer' || kind === 'number')) {
+        const written = this.text.slice(anchor.start, anchor.end);
+        this.emit('unquoted-version', path, anchor, `${label(path)} is written as a number, which YAML reads as ${String((node as ScalarNode).value)}; quote it: '${written}'`);
+        return String((node as ScalarNode).value);
+      }
+      return this.wrongType(path, anchor, kind, 'a string', stringHint(schema, kind));
+    }
+    const value = (node as ScalarNode).value as string;
+    if (schema.minLength !== undefined && value.length < schema.minLength) {
+      this.emit('length', path, anchor, value.length === 0
+        ? `${label(path)} must not be empty`
+        : `${label(path)} has ${value.length} characters; at least ${schema.minLength} are required`);
+    } else if (schema.maxLength !== undefined && value.length > schema.maxLength) {
+      this.emit('length', path, anchor, `${label(path)} has ${value.length} characters; at most ${schema.maxLength} are allowed`);
+    }
+    if (schema.enum !== undefined && !schema.enum.includes(value)) {
+      const list = schema.enum.map((v) => `\`${v}\``).join(', ');
+      this.emit('enum', path, anchor, `${label(path)} must be one of ${list}, found \`${value}\`${didYouMean(value, schema.enum)}`);
+    }
+    if (schema.check !== undefined) this.findings(CHECKS[schema.check](value), path, anchor);
+    return value;
+  }
+
+  private findings(findings: Finding[], path: readonly PathSegment[], anchor: Span): void {
+    for (const finding of findings) this.emit(finding.rule, path, anchor, finding.message);
+  }
+
+  private integer(schema: IntegerSchema, node: Node | null | undefined, kind: Kind, path: readonly PathSegment[], anchor: Span): number | undefined {
+    if (kind !== 'integer') {
+      if (schema.const !== undefined) {
+        this.emit('version', path, anchor, `${label(path)} must be the integer ${schema.const}, found ${DESCRIBE[kind]}`);
+        return undefined;
+      }
+      return this.wrongType(path, anchor, kind, 'an integer');
+    }
+    const value = (node as ScalarNode).value as number;
+    if (schema.const !== undefined && value !== schema.const) {
+      this.emit('version', path, anchor, `${label(path)} must be ${schema.const}, found ${value}`);
+    } else if (schema.minimum !== undefined && value < schema.minimum) {
+      this.emit('range', path, anchor, `${label(path)} must be at least ${schema.minimum}, found ${value}`);
+    } else if (schema.maximum !== undefined && value > schema.maximum) {
+      this.emit('range', path, anchor, `${label(path)} must be at most ${schema.maximum}, found ${value}`);
+    } else if (schema.maximumCap !== undefined && value > capValue(schema.maximumCap, this.tier)) {
+      this.emit('plan-cap', path, anchor, `${label(path)} is ${value.toLocaleString('en-US')} bytes; the ${this.tier} plan allows ${formatCap(schema.maximumCap, this.tier)} per download`);
+    }
+    return value;
+  }
+
+  private scalar(schema: ScalarSchema, node: Node | null | undefined, kind: Kind, path: readonly PathSegment[], anchor: Span): unknown {
+    const accepted = schema.of.includes(kind as never) || (kind === 'integer' && schema.of.includes('number'));
+    if (accepted) return (node as ScalarNode).value;
+    const expected = schema.of.map((t) => (t === 'integer' ? 'an integer' : `a ${t}`)).join(' or ').replace(/ or (?=.* or )/g, ', ');
+    return this.wrongType(path, anchor, kind, expected);
+  }
+}
+
+function booleanHint(node: Node | null | undefined, kind: Kind): string {
+  if (kind !== 'string') return '';
+  const value = String((node as ScalarNode).value).toLowerCase();
+  return ['yes', 'no', 'on', 'off', 'y', 'n'].includes(value)
+    ? ` (YAML 1.2 reads \`${String((node as ScalarNode).value)}\` as a string; write true or false)`
+    : '';
+}
+
+function stringHint(schema: StringSchema, kind: Kind): string {
+  if (schema.check === 'file-mode' && kind === 'integer') {
+    return " (YAML reads an unquoted 0644 as the decimal number 644; quote it: '0644')";
+  }
+  return kind === 'integer' || kind === 'number' || kind === 'boolean' ? ' (quote it to make it a string)' : '';
+}
+
+type ScalarNode = Scalar<unknown>;
+type MapNode = YAMLMap<unknown, unknown>;
+type SeqNode = YAMLSeq<unknown>;
