@@ -161,6 +161,7 @@ Examples:
     cmd
       .command('exec')
       .description('Run CMD against a fresh sandbox (GSH_BASE_URL and GSH_API_KEY set), then stop it')
+      .usage('[options] -- CMD [ARGS...]')
       .argument('<cmd...>', 'command and its arguments, after --')
       .passThroughOptions(),
   )
@@ -171,7 +172,7 @@ Put -- before CMD so that CMD's own flags are not read as gsh flags.
 
 Examples:
   gsh sandbox exec -- gsh servers list
-  gsh sandbox exec --servers 5 -- sh -c 'gsh power start -s lobby --wait && gsh servers status -s lobby'
+  gsh sandbox exec --servers 5 -- sh -c 'gsh servers list && gsh me'
   gsh sandbox exec --time-scale 0.05 -- npm run e2e`)
     .action(async (argv: string[], flags: SandboxFlags) => {
       const [command, ...args] = argv;

@@ -1,0 +1,49 @@
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { childExitCode, register, runExec, sandboxOptions } from '../../src/commands/sandbox.js';
+import { UsageError } from '../../src/core/errors.js';
+
+// `gsh sandbox start|exec` (issue 2, item 7; DESIGN.md "Sandbox").
+
+const node = process.execPath;
+
+describe('gsh sandbox exec', () => {
+  it('runs CMD with GSH_BASE_URL and GSH_API_KEY of a fresh sandbox and returns its exit code', async () => {
+    const script = `
+      const r = await fetch(process.env.GSH_BASE_URL + '/me', { headers: { authorization: 'Bearer ' + process.env.GSH_API_KEY } });
+      const body = await r.json();
+      process.exit(r.status === 200 && body.data.key.scopes[0] === '*' ? 7 : 1);`;
+    expect(await runExec({ servers: 1 }, node, ['--input-type=module', '-e', script])).toBe(7);
+  });
+
+  it('reports death by signal as 128+n and a missing command as a GshError 127', async () => {
+    expect(await runExec({}, node, ['-e', "process.kill(process.pid, 'SIGTERM')"])).toBe(143);
+    await expect(runExec({}, '/nonexistent/gsh-test-cmd', [])).rejects.toMatchObject({ exitCode: 127 });
+    expect(childExitCode(0, null)).toBe(0);
+    expect(childExitCode(null, 'SIGKILL')).toBe(137);
+  });
+
+  it('registers start and exec; exec passes CMD flags through after --', async () => {
+    const program = new Command('gsh').exitOverride().option('--json');
+    const sandbox = program.command('sandbox').exitOverride();
+    register(sandbox);
+    expect(sandbox.commands.map((c) => c.name()).sort()).toEqual(['exec', 'start']);
+    const before = process.exitCode;
+    try {
+      await program.parseAsync(['sandbox', 'exec', '--servers', '2', '--', node, '-e', 'process.exit(process.argv.includes("--json") ? 5 : 1)', 'arg', '--json'], { from: 'user' });
+      expect(process.exitCode).toBe(5);
+    } finally {
+      process.exitCode = before;
+    }
+  });
+});
+
+describe('option parsing', () => {
+  it('validates numbers and maps flags to SandboxOptions', () => {
+    expect(sandboxOptions({ port: '0', servers: '5', seed: '9', timeScale: '0.5', rateLimit: '60' }))
+      .toEqual({ port: 0, servers: 5, seed: 9, timeScale: 0.5, rateLimit: 60 });
+    for (const bad of [{ port: '70000' }, { servers: '-1' }, { seed: 'x' }, { timeScale: 'fast' }, { timeScale: '' }]) {
+      expect(() => sandboxOptions(bad)).toThrow(UsageError);
+    }
+  });
+});
