@@ -115,12 +115,12 @@ function duplicatePaths(manifest: PlainObject, report: Report): void {
   }
 }
 
-/** Reports the second and later occurrence of each key. */
-function duplicates(items: [PathSegment[], string | undefined][], what: string, report: Report): void {
+/** Reports the second and later occurrence of each key; `shown` names it in the message. */
+function duplicates(items: [path: PathSegment[], key: string | undefined, shown?: string][], what: string, report: Report): void {
   const seen = new Set<string>();
-  for (const [path, key] of items) {
+  for (const [path, key, shown = key] of items) {
     if (key === undefined) continue;
-    if (seen.has(key)) report('duplicate-entry', path, `${what} \`${key}\` is listed twice`);
+    if (seen.has(key)) report('duplicate-entry', path, `${what} \`${shown}\` is listed twice`);
     seen.add(key);
   }
 }
@@ -130,8 +130,10 @@ function scalarKey(value: unknown): string | undefined {
 }
 
 function duplicateEntries(manifest: PlainObject, report: Report): void {
-  duplicates(contentEntries(manifest).map(([path, entry]) =>
-    [path, entry['source'] === 'url' ? scalarKey(entry['url']) : scalarKey(entry['id'])]), 'download', report);
+  duplicates(contentEntries(manifest).map(([path, entry]) => {
+    const what = scalarKey(entry['source'] === 'url' ? entry['url'] : entry['id']);
+    return [path, what === undefined ? undefined : `${String(entry['source'])} ${what}`, what];
+  }), 'download', report);
   duplicates(list(manifest['schedules']).map((item, i) =>
     [['schedules', i, 'name'], scalarKey(object(item)?.['name'])]), 'schedule name', report);
   for (const [i, item] of list(manifest['hooks']).entries()) {

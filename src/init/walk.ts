@@ -23,7 +23,7 @@ type Kind = 'null' | 'string' | 'integer' | 'number' | 'boolean' | 'map' | 'list
 
 const DESCRIBE: Record<Kind, string> = {
   null: 'nothing (an empty value)', string: 'a string', integer: 'an integer', number: 'a number',
-  boolean: 'a boolean', map: 'a map', list: 'a list', other: 'an unsupported value',
+  boolean: 'a boolean', map: 'a map', list: 'a list', other: 'a value of another YAML type (a tag such as !!binary)',
 };
 
 function kindOf(node: Node | null | undefined): Kind {
