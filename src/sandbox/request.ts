@@ -39,6 +39,10 @@ export function readBody(req: IncomingMessage): Promise<Buffer | ApiFailure> {
       resolve(tooLarge ? new ApiFailure(413, 'payload_too_large', `Body exceeds ${MAX_BODY_BYTES} bytes`) : Buffer.concat(chunks)),
     );
     req.on('error', () => resolve(fail.badRequest('Could not read the request body')));
+    // An aborted upload never ends; settle anyway (the first resolve wins).
+    req.on('close', () => {
+      if (!req.complete) resolve(fail.badRequest('The request body was cut off'));
+    });
   });
 }
 

@@ -106,7 +106,7 @@ describe('generic resources (webhooks as the example)', () => {
     }));
 
   it('202 operations followed through server status set lifecycle_status, then clear it', () =>
-    withSandbox({}, async (sb) => {
+    withSandbox({ timeScale: 0.3 }, async (sb) => {
       const [id] = serverIds(sb);
       const r = await call(sb, 'POST', `/servers/${id}/importer`, { body: {} });
       expect(r.status).toBe(202);

@@ -5,6 +5,9 @@ import { call, until, withSandbox } from './helpers.js';
 // 02-endpoints-part-a.md "Power": body field `signal`, 202 with power_state applied | queued |
 // transferring, 400 unknown signal, 409 state conflict or action in progress.
 
+// Tests that observe an intermediate state run slower so a loaded machine cannot skip it.
+const SLOW = 0.3;
+
 const status = async (sb: Sandbox, id: string) => (await call(sb, 'GET', `/servers/${id}/status`)).body.data;
 const power = (sb: Sandbox, id: string, signal: unknown) => call(sb, 'POST', `/servers/${id}/power`, { body: { signal } });
 const find = (sb: Sandbox, pred: (s: { startupQueue: boolean; stored: boolean; state: string }) => boolean) =>
@@ -12,7 +15,7 @@ const find = (sb: Sandbox, pred: (s: { startupQueue: boolean; stored: boolean; s
 
 describe('power state machine', () => {
   it('offline → starting → running, then running → stopping → offline', () =>
-    withSandbox({ servers: 4 }, async (sb) => {
+    withSandbox({ servers: 4, timeScale: SLOW }, async (sb) => {
       const id = find(sb, (s) => s.state === 'offline' && !s.startupQueue && !s.stored);
       const r = await power(sb, id, 'start');
       expect(r.status).toBe(202);
@@ -30,7 +33,7 @@ describe('power state machine', () => {
     }));
 
   it('restart leaves running and comes back; kill is immediate from any state', () =>
-    withSandbox({}, async (sb) => {
+    withSandbox({ timeScale: SLOW }, async (sb) => {
       const id = find(sb, (s) => s.state === 'running');
       expect((await power(sb, id, 'restart')).status).toBe(202);
       expect((await status(sb, id)).state).toBe('stopping');
@@ -45,7 +48,7 @@ describe('power state machine', () => {
     }));
 
   it('a startup-queue node answers queued; a stored server answers transferring; both end running', () =>
-    withSandbox({ servers: 4 }, async (sb) => {
+    withSandbox({ servers: 4, timeScale: SLOW }, async (sb) => {
       const queued = find(sb, (s) => s.startupQueue && s.state === 'offline');
       const stored = find(sb, (s) => s.stored);
       expect((await power(sb, queued, 'start')).body.data.power_state).toBe('queued');

@@ -84,7 +84,7 @@ describe('GET /applications', () => {
 
 describe('server creation', () => {
   it('POST /servers answers 202 with a job that goes queued → running → ready, and the server appears', () =>
-    withSandbox({}, async (sb) => {
+    withSandbox({ timeScale: 0.2 }, async (sb) => {
       const r = await call(sb, 'POST', '/servers', { body: { name: 'new-lobby', application: 'minecraft', init: '#service-init\nversion: 1\n' } });
       expect(r.status).toBe(202);
       const job = r.body.data;
@@ -165,7 +165,7 @@ describe('server item operations', () => {
     }));
 
   it('reinstall: 202, lifecycle_status shows progress then disappears; power meanwhile is 409 server_installing', () =>
-    withSandbox({}, async (sb) => {
+    withSandbox({ timeScale: 0.3 }, async (sb) => {
       const [id] = serverIds(sb);
       const r = await call(sb, 'POST', `/servers/${id}/reinstall`, { body: { wipe: true } });
       expect(r.status).toBe(202);
