@@ -5,6 +5,7 @@ import { READ_SCOPES, hasScope, type CredentialResolver } from './auth.js';
 import { SandboxContext } from './context.js';
 import { handlerMaps } from './handlers/index.js';
 import { Router } from './router.js';
+import { installConsoleNode } from './console-node/index.js';
 import { createHttpServer, type UpgradeHandler } from './server.js';
 import type { SandboxState } from './state.js';
 import type { Faults, Injection, RequestLogEntry, SandboxOptions } from './types.js';
@@ -50,6 +51,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   const upgrade: UpgradeHandler[] = [];
   const server = createHttpServer(ctx, upgrade);
+  const consoleNode = installConsoleNode(ctx, upgrade, opts.consoleTokenTtlMs !== undefined ? { tokenTtlMs: opts.consoleTokenTtlMs } : {});
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {
     sockets.add(s);
@@ -86,6 +88,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         ctx.clock.close();
+        consoleNode.close();
         ctx.state.events.removeAllListeners();
         server.close(() => resolve());
         server.closeAllConnections();

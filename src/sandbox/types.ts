@@ -24,6 +24,8 @@ export interface SandboxOptions {
   /** Per-minute rate limit of the demo keys and of keys made without one (default 1000). */
   rateLimit?: number;
   faults?: Partial<Faults>;
+  /** Lifetime of console session tokens in real ms (default 10 minutes). */
+  consoleTokenTtlMs?: number;
 }
 
 export type InjectedFaultKind = 502 | 503 | 504 | 'lost' | 'drop' | 429;

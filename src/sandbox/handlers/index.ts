@@ -3,9 +3,10 @@ import { handlers as system } from './system.js';
 import { handlers as applications } from './applications.js';
 import { handlers as servers } from './servers.js';
 import { handlers as power } from './power.js';
+import { handlers as consoleNode } from '../console-node/handlers.js';
 
 // Specific handlers by family. A new family file (e.g. hooks.ts) exports `handlers` keyed by
 // "METHOD /path/template" and is added here; its keys then win over the generic handler.
-export const handlerMaps: readonly HandlerMap[] = [system, applications, servers, power];
+export const handlerMaps: readonly HandlerMap[] = [system, applications, servers, power, consoleNode];
 
 export { genericHandler } from './generic.js';
