@@ -11,8 +11,10 @@ export const GLOBAL_FLAGS = new Set([
   'profile', 'base-url', 'output', 'json', 'color', 'no-color', 'debug', 'yes', 'input', 'no-input',
   'idempotency-key', 'retries', 'timeout', 'help', 'version',
 ]);
-/** Flags the builder itself adds. */
-export const BUILDER_FLAGS = new Set(['server', 'limit', 'offset', 'all', 'page', 'wait', 'raw-field', 'field', 'input']);
+/** Flags the builder itself adds to every command that could carry them. */
+export const BUILDER_FLAGS = new Set(['server', 'wait', 'raw-field', 'field', 'input']);
+/** Flags the builder adds to paged commands only; an unpaged op may declare its own `limit`. */
+const PAGING_FLAGS = { offset: ['limit', 'offset', 'all'], page: ['page'] } as const;
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const DEFAULT_ALIASES: Record<string, string> = { list: 'ls', delete: 'rm' };
@@ -112,7 +114,8 @@ function configureLeaf(cmd: Command, leaf: Leaf): void {
 
 function addFieldOption(cmd: Command, f: import('../operations/types.js').Field, leaf: Leaf): void {
   const flag = flagName(f);
-  if (GLOBAL_FLAGS.has(flag) || BUILDER_FLAGS.has(flag)) {
+  const paging: readonly string[] = leaf.op.paging ? PAGING_FLAGS[leaf.op.paging] : [];
+  if (GLOBAL_FLAGS.has(flag) || BUILDER_FLAGS.has(flag) || paging.includes(flag)) {
     throw new Error(`registry: ${leaf.op.method} ${leaf.op.path} field ${f.name} shadows the --${flag} flag; give it a "flag"`);
   }
   const extras = [
@@ -125,6 +128,11 @@ function addFieldOption(cmd: Command, f: import('../operations/types.js').Field,
   if (f.type === 'boolean') {
     cmd.addOption(new Option(`--${flag}`, desc));
     cmd.addOption(new Option(`--no-${flag}`, `send ${f.name}=false`).hideHelp());
+    return;
+  }
+  if (f.secret) {
+    // Secrets never travel on argv: the flag names a file (or - for stdin) holding the value.
+    cmd.addOption(new Option(`--${flag}-file <file>`, `${desc}; read from a file, or - for stdin`));
     return;
   }
   const valueName = f.type === 'string[]' ? 'items' : f.type === 'integer' || f.type === 'number' ? 'n' : 'value';

@@ -3,21 +3,20 @@ import type { Leaf } from '../commands/registry-commands.js';
 import { needsServer, pathParams } from '../commands/registry-commands.js';
 import type { Field, Operation } from '../operations/types.js';
 import { confirmDestructive } from './confirm.js';
-import { UsageError } from './errors.js';
+import { Exit, GshError, UsageError } from './errors.js';
 import { type JsonObject, parseFields, readInputBody, readStdinText } from './fields.js';
 import type { ApiClient, QueryValue, RequestSpec } from './http.js';
 import { fetchAll, fetchPage } from './paging.js';
 import { type Runtime, runtimeFor } from './runtime.js';
 import { resolveServer, serverFlag } from './server-ref.js';
-import { convertField, flagName } from './values.js';
-import { targetState, waitForJob, waitForServerState } from './wait.js';
+import { CHECKS } from './checks.js';
+import { convertField, flagName, optionKey, readSecretFlag } from './values.js';
+import { pollUntil, targetState, waitForJob, waitForServerState } from './wait.js';
 
 // Runs one registry leaf: flags → request → output, with paging and --wait. Every generated
 // command goes through here, so the request logic exists once.
 
 type Local = Record<string, unknown>;
-
-const camel = (flag: string) => flag.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
 export async function runOperation(leaf: Leaf, cmd: Command): Promise<void> {
   const rt = runtimeFor(cmd);
@@ -33,7 +32,8 @@ function declaredValues(fields: readonly Field[] | undefined, local: Local, skip
   const out: JsonObject = {};
   for (const f of fields ?? []) {
     if (f.name === skip) continue;
-    const value = convertField(f, local[camel(flagName(f))]);
+    const raw = local[optionKey(f)];
+    const value = f.secret ? readSecretFlag(f, raw) : convertField(f, raw);
     if (value !== undefined) out[f.name] = value;
     else if (f.required) throw new UsageError(`--${flagName(f)} is required`);
   }
@@ -87,7 +87,12 @@ async function execute(rt: Runtime, leaf: Leaf, local: Local, args: string[]): P
 
   const params: Record<string, string> = {};
   const names = (op.params ?? []).map((p) => p.name);
-  names.forEach((n, i) => (params[n] = args[i] as string));
+  (op.params ?? []).forEach((p, i) => {
+    const value = args[i] as string;
+    const problem = p.check ? CHECKS[p.check](value) : undefined;
+    if (problem) throw new UsageError(`<${p.name.replace(/_/g, '-')}> ${problem} (got "${value}")`);
+    params[p.name] = value;
+  });
   const serverRef = needsServer(op) ? serverFlag(local.server as string | undefined, rt.env) : undefined;
   const missing = pathParams(op.path).filter((p) => p !== 'server_id' && !names.includes(p));
   if (missing.length) throw new Error(`registry: ${op.path} does not declare ${missing.join(', ')}`);
@@ -105,7 +110,7 @@ async function execute(rt: Runtime, leaf: Leaf, local: Local, args: string[]): P
     method: op.method,
     path: fillPath(op, params),
     query,
-    body,
+    ...(op.form && body ? { form: formValues(body) } : { body }),
     auth: op.auth !== 'none',
     idempotencyKey: rt.globals.idempotencyKey,
     ...(op.raw ? { headers: { accept: '*/*' } } : {}),
@@ -128,6 +133,16 @@ async function execute(rt: Runtime, leaf: Leaf, local: Local, args: string[]): P
   }
   await rt.out.show(data, { columns: Array.isArray(data) ? op.columns : undefined });
   if (op.wait && res.status === 202 && rt.io.stderrTTY) rt.note('Add --wait to follow it to the end.');
+}
+
+/** Form-encoded bodies (the OAuth endpoints) carry flat string values. */
+function formValues(body: JsonObject): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(body)) {
+    if (v !== null && typeof v === 'object') throw new UsageError(`field ${k}: a form body takes plain values`);
+    if (v !== null) out[k] = String(v);
+  }
+  return out;
 }
 
 async function list(
@@ -189,9 +204,45 @@ async function follow(
       await rt.out.show(status);
       return;
     }
+    case 'pull': {
+      const started = fromBody.id ?? fromBody.download_id ?? fromBody.uuid;
+      const statusPath = `/servers/${encodeURIComponent(params.server_id as string)}/files/pull/status`;
+      await pollUntil(
+        rt,
+        'download',
+        async () => (await client.request<{ data?: unknown }>({ method: 'GET', path: statusPath })).body?.data,
+        (active) => !activeDownloads(active).some((d) => started === undefined || Object.values(d).includes(started as never)),
+        (active) => `${activeDownloads(active).length} active`,
+      );
+      rt.note('Download finished.');
+      return;
+    }
+    case 'transfer': {
+      const statusPath = `/servers/${encodeURIComponent(params.server_id as string)}/settings/transfer/status`;
+      const final = await pollUntil(
+        rt,
+        'transfer',
+        async () => ((await client.request<{ data?: Record<string, unknown> }>({ method: 'GET', path: statusPath })).body?.data ?? {}),
+        (t) => transferState(t) !== 'in_progress',
+        (t) => transferState(t) ?? 'unknown',
+      );
+      if (transferState(final) === 'failed') throw new GshError(`transfer failed${final.message ? `: ${String(final.message)}` : ''}`, Exit.error);
+      await rt.out.show(final);
+      return;
+    }
     case 'init': {
       await rt.out.show(await waitForJob(rt, client, `/servers/${encodeURIComponent(params.server_id as string)}/init`, 'provisioning'));
       return;
     }
   }
+}
+
+function activeDownloads(data: unknown): Record<string, unknown>[] {
+  const list = Array.isArray(data) ? data : data && typeof data === 'object' && Array.isArray((data as { downloads?: unknown }).downloads) ? (data as { downloads: unknown[] }).downloads : [];
+  return list.filter((d): d is Record<string, unknown> => d !== null && typeof d === 'object');
+}
+
+function transferState(t: Record<string, unknown>): string | undefined {
+  const v = t.state ?? t.status;
+  return typeof v === 'string' ? v : undefined;
 }

@@ -29,8 +29,9 @@ export class Output {
         for (const item of Array.isArray(data) ? data : [data]) this.io.stdout.write(`${JSON.stringify(item ?? null)}\n`);
         return;
       case 'yaml': {
-        const { stringify } = await import('yaml');
-        this.io.stdout.write(stringify(data ?? null));
+        // `default`: a bundled dynamic import of a CommonJS package exposes only module.exports.
+        const { default: YAML } = await import('yaml');
+        this.io.stdout.write(YAML.stringify(data ?? null));
         return;
       }
       case 'table':

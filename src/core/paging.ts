@@ -59,7 +59,12 @@ export async function fetchAll(
   const pages: (unknown[] | undefined)[] = new Array(offsets.length);
   let emitted = 0;
   const emitReady = () => {
-    while (emitted < pages.length && pages[emitted] !== undefined) opts.onPage?.(pages[emitted++] as unknown[]);
+    // Optional chaining would skip evaluating the argument, so advance outside the call.
+    while (emitted < pages.length && pages[emitted] !== undefined) {
+      const page = pages[emitted] as unknown[];
+      emitted++;
+      opts.onPage?.(page);
+    }
   };
   let next = 0;
   const worker = async () => {

@@ -11,6 +11,20 @@ export function flagName(field: Field): string {
   return field.flag ?? field.name.replace(/_/g, '-');
 }
 
+/** The camelCase key commander stores a field's flag under (`--free-tier` → freeTier). */
+export function optionKey(field: Field): string {
+  const flag = field.secret ? `${flagName(field)}-file` : flagName(field);
+  return flag.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/** A secret field's value: the named file's text (or stdin's for -), trimmed. */
+export function readSecretFlag(field: Field, file: unknown): string | undefined {
+  if (file === undefined) return undefined;
+  const value = readFlagFile(String(file), `--${flagName(field)}-file`).trim();
+  if (!value) throw new UsageError(`--${flagName(field)}-file: ${String(file)} is empty`);
+  return value;
+}
+
 export function convertField(field: Field, raw: unknown): Json | undefined {
   if (raw === undefined) return undefined;
   const flag = `--${flagName(field)}`;

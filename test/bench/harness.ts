@@ -1,0 +1,94 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Startup benchmarks as ratios to `node -e 0` measured in the same run, paired: each sample runs
+// the baseline and the command back to back (alternating which goes first), so machine load hits
+// both. Peak memory comes from separate runs that report process.resourceUsage().maxRSS at exit.
+
+export const GSH = fileURLToPath(new URL('../../bin/gsh.js', import.meta.url));
+
+export interface BenchCase {
+  name: string;
+  /** Arguments after `node`, e.g. [GSH, '--version']. */
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+  input?: string;
+  runs?: number;
+  /** Exit status the command must end with (a usage error bench expects 2). */
+  expectStatus?: number;
+}
+
+export interface BenchResult {
+  name: string;
+  runs: number;
+  medianMs: number;
+  baselineMedianMs: number;
+  ratio: number;
+  peakRssMiB: number;
+}
+
+function timeOnce(args: string[], env: NodeJS.ProcessEnv, input?: string): { ms: number; status: number | null } {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { env, input, stdio: ['pipe', 'ignore', 'pipe'] });
+  return { ms: Number(process.hrtime.bigint() - t0) / 1e6, status: r.status };
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
+
+const RSS_PRELOAD =
+  "import { writeFileSync } from 'node:fs'; process.on('exit', () => writeFileSync(process.env.GSH_BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));";
+
+/** Peak resident memory of one run, in MiB. */
+export function peakRss(args: string[], env: NodeJS.ProcessEnv, input?: string): number {
+  const dir = mkdtempSync(join(tmpdir(), 'gsh-bench-'));
+  try {
+    const file = join(dir, 'rss');
+    spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(RSS_PRELOAD)}`, ...args], {
+      env: { ...env, GSH_BENCH_RSS_FILE: file }, input, stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    return Number(readFileSync(file, 'utf8')) / 1024;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function bench(c: BenchCase): BenchResult {
+  const runs = c.runs ?? 15;
+  const env = { ...process.env, NO_COLOR: '1', ...c.env };
+  // Warm the file cache for both sides.
+  timeOnce(['-e', '0'], env);
+  const warm = timeOnce(c.args, env, c.input);
+  if (c.expectStatus !== undefined && warm.status !== c.expectStatus) {
+    throw new Error(`${c.name}: exit ${warm.status}, expected ${c.expectStatus}`);
+  }
+  const base: number[] = [];
+  const cmd: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    if (i % 2 === 0) {
+      base.push(timeOnce(['-e', '0'], env).ms);
+      cmd.push(timeOnce(c.args, env, c.input).ms);
+    } else {
+      cmd.push(timeOnce(c.args, env, c.input).ms);
+      base.push(timeOnce(['-e', '0'], env).ms);
+    }
+  }
+  const result: BenchResult = {
+    name: c.name,
+    runs,
+    medianMs: median(cmd),
+    baselineMedianMs: median(base),
+    ratio: median(cmd) / median(base),
+    peakRssMiB: Math.max(peakRss(c.args, env, c.input), peakRss(c.args, env, c.input)),
+  };
+  process.stdout.write(
+    `${result.name.padEnd(34)} median ${result.medianMs.toFixed(1)} ms  node -e 0 ${result.baselineMedianMs.toFixed(1)} ms  ratio ${result.ratio.toFixed(2)}x  peak ${result.peakRssMiB.toFixed(1)} MiB  (${runs} paired runs)\n`,
+  );
+  return result;
+}
