@@ -31,9 +31,9 @@ export default defineFamily({
       example: 'gsh llms-full | less',
     },
     {
-      method: 'GET', path: '/openapi.json', command: 'openapi', auth: 'none',
-      summary: 'Machine-readable specification of the API',
-      example: 'gsh openapi --json > openapi.json',
+      method: 'GET', path: '/openapi.json', command: 'openapi', auth: 'none', raw: true,
+      summary: 'Machine-readable specification of the API (printed as served)',
+      example: 'gsh openapi > openapi.json',
     },
   ],
 });
