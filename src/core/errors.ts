@@ -61,6 +61,8 @@ export class ApiError extends GshError {
   readonly requestId: string | undefined;
   readonly fieldErrors: FieldError[];
   readonly actionUrl: string | undefined;
+  /** The response's WWW-Authenticate header (a 401 names the protected-resource document there). */
+  wwwAuthenticate: string | undefined;
   constructor(
     readonly status: number,
     readonly body: ApiErrorBody,
@@ -81,6 +83,7 @@ export class ApiError extends GshError {
 const PERSON_MUST_ACT = new Set([
   'approval_required', 'approval_pending', 'ad_required', 'insufficient_funds',
   'interaction_required', 'login_required', 'authorization_pending', 'expired_token',
+  'free_plan_restricted', 'integration_not_connected',
 ]);
 
 export function exitCodeForApi(status: number, code: string | undefined): number {

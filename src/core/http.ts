@@ -287,15 +287,28 @@ function parseBody(text: string, contentType: string | undefined): unknown {
 
 /** The error envelope, or one made from the status when a proxy or gateway answered instead. */
 export function toApiError(res: ApiResponse<unknown>): ApiError {
-  const body = res.body as { error?: ApiErrorBody; request_id?: string } | string | undefined;
+  const body = res.body as { error?: ApiErrorBody | string; request_id?: string } | string | undefined;
   const envelope = typeof body === 'object' && body?.error && typeof body.error === 'object' ? body.error : undefined;
-  const errorBody: ApiErrorBody = envelope ?? {
+  const errorBody: ApiErrorBody = envelope ?? oauthError(body) ?? {
     code: `http_${res.status}`,
     message: typeof body === 'string' && body.trim() && body.length < 200 ? body.trim() : `HTTP ${res.status}`,
   };
   const requestId = (typeof body === 'object' && typeof body?.request_id === 'string' ? body.request_id : undefined) ?? res.requestId;
   const retryAfter = parseRetryAfter(res.headers['retry-after']);
-  return new ApiError(res.status, errorBody, requestId, retryAfter === undefined ? undefined : retryAfter / 1000);
+  const err = new ApiError(res.status, errorBody, requestId, retryAfter === undefined ? undefined : retryAfter / 1000);
+  err.wwwAuthenticate = res.headers['www-authenticate'];
+  return err;
+}
+
+/**
+ * The OAuth endpoints may answer in RFC 6749 form, `{error: "slow_down", error_description, ...}`,
+ * rather than the envelope; their code and other members (e.g. `claim`) are kept the same way.
+ */
+function oauthError(body: unknown): ApiErrorBody | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { error, error_description: description, ...rest } = body as Record<string, unknown>;
+  if (typeof error !== 'string' || !error) return undefined;
+  return { ...rest, code: error, message: typeof description === 'string' && description ? description : error };
 }
 
 function isNetworkError(err: unknown): boolean {

@@ -30,6 +30,11 @@ export const DEFAULT_WAIT_MS = 10 * 60_000;
 export class Runtime {
   readonly format: Format;
   readonly out: Output;
+  /**
+   * The running command was given `--wait`: where a person must act, poll for them instead of
+   * exiting 7 when there is no terminal (set by runtimeFor from the command's own options).
+   */
+  waitRequested = false;
   private clientPromise: Promise<ApiClient> | undefined;
   private resolved: Resolved | undefined;
 
@@ -116,5 +121,7 @@ export function runtimeFor(cmd: Command, io?: Streams): Runtime {
   let root = cmd;
   while (root.parent) root = root.parent;
   const globals = root.opts<Globals>();
-  return new Runtime(globals, io ?? processStreams({ noColor: globals.color === false }));
+  const rt = new Runtime(globals, io ?? processStreams({ noColor: globals.color === false }));
+  rt.waitRequested = cmd.opts<{ wait?: unknown }>().wait === true;
+  return rt;
 }
