@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
+import { Ajv } from 'ajv';
+import formats from 'ajv-formats';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { CAPS, type Tier } from '../../src/init/caps.js';
@@ -16,7 +16,7 @@ const CORPUS = fileURLToPath(new URL('./corpus/', import.meta.url));
 function compile(tier: Tier) {
   // strictRequired would flag `oneOf: [{required: [a]}, {required: [b]}]`, the draft-07 idiom for "exactly one of".
   const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
-  addFormats(ajv);
+  formats.default(ajv);
   return ajv.compile(manifestJsonSchema(tier));
 }
 
