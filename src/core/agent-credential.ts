@@ -1,11 +1,66 @@
-import type { CredentialProvider } from './http.js';
-import { readStore } from './store.js';
+import { AgentAuth, applyGrant, forgetAgent } from './agent-flow.js';
+import { CLAIM_GRANT } from './discovery.js';
+import { ApiError, Exit, GshError } from './errors.js';
+import { ApiClient, type CredentialProvider } from './http.js';
+import { type AgentIdentity, readStore, updateStore } from './store.js';
 
-// An agent identity's bearer: the stored access token. Renewal with the jwt-bearer grant is
-// added by the agent-flow work; until then an expired token surfaces as a 401.
-export function agentCredential(profile: string, _baseUrl: string, env: NodeJS.ProcessEnv): CredentialProvider {
+// An agent identity's bearer (DESIGN.md "Auth store"): the stored access token, renewed with the
+// jwt-bearer grant and the stored identity assertion shortly before it expires, or once after a
+// 401 (01-general-contract.md "Agent registration flow": no refresh token; repeat with the same
+// assertion on expiry). `invalid_grant` means the connection was closed: the secrets go, exit 3.
+
+/** Renew this long before expiry: a fifth of the lifetime, at most a minute (short sandbox lifetimes). */
+export function renewMarginMs(agent: AgentIdentity): number {
+  return Math.min(60_000, ((agent.expires_in ?? 3600) * 1000) / 5);
+}
+
+export function needsRenewal(agent: AgentIdentity, now = Date.now()): boolean {
+  if (!agent.access_token) return true;
+  const expires = agent.expires_at ? Date.parse(agent.expires_at) : NaN;
+  return Number.isFinite(expires) && expires - renewMarginMs(agent) <= now;
+}
+
+export const DISCONNECTED_HINT =
+  'Its local secrets were removed. Register again: `gsh auth login --agent --email YOU@example.com` (or --anonymous, --assertion FILE).';
+
+async function renew(profile: string, baseUrl: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const agent = readStore(env).profiles[profile]?.agent;
+  if (!agent?.identity_assertion) {
+    throw new GshError(`profile "${profile}" holds no agent identity to renew its token with`, Exit.auth, 'Run `gsh auth login --agent` again.');
+  }
+  const client = new ApiClient({ baseUrl, env });
+  try {
+    const grant = await new AgentAuth(client, agent.auth_url ?? client.baseUrl, agent.claim_grant_type ?? CLAIM_GRANT).exchange(agent.identity_assertion);
+    await updateStore((d) => {
+      const stored = d.profiles[profile]?.agent;
+      if (stored) applyGrant(stored, grant);
+    }, env);
+    return grant.access_token;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'invalid_grant') {
+      await forgetAgent(profile, env);
+      throw new GshError('the agent was disconnected: its connection to the account was closed', Exit.auth, DISCONNECTED_HINT);
+    }
+    throw err;
+  } finally {
+    await client.close();
+  }
+}
+
+export function agentCredential(profile: string, baseUrl: string, env: NodeJS.ProcessEnv): CredentialProvider {
+  // Concurrent requests (paging with --all) share one renewal.
+  let renewing: Promise<string> | undefined;
+  const renewOnce = () => (renewing ??= renew(profile, baseUrl, env).finally(() => (renewing = undefined)));
   return {
     source: `profile "${profile}" (agent)`,
-    bearer: async () => readStore(env).profiles[profile]?.agent?.access_token ?? '',
+    bearer: async () => {
+      const agent = readStore(env).profiles[profile]?.agent;
+      if (agent?.access_token && !needsRenewal(agent)) return agent.access_token;
+      return renewOnce();
+    },
+    renewAfterUnauthorized: async () => {
+      await renewOnce();
+      return true;
+    },
   };
 }

@@ -1,10 +1,144 @@
-import type { ApiError } from './errors.js';
+import { openBrowser } from './browser.js';
+import { documentOf } from './discovery.js';
+import { ApiError, Exit, GshError } from './errors.js';
 import type { PersonMustActHandler, RequestSpec } from './http.js';
+import { promptLine } from './prompt.js';
 import type { Runtime } from './runtime.js';
+import { pollUntil } from './wait.js';
 
-// When the API answers that a person must act (approval, ad view, payment), the request core
-// asks this handler whether to repeat the identical request. Until the interactive flows exist,
-// the error is reported with its action_url and the command exits 7.
-export function personMustAct(_rt: Runtime): PersonMustActHandler {
-  return async (_err: ApiError, _spec: RequestSpec) => false;
+// When the API answers that a person must act (01-general-contract.md "Agent registration flow":
+// Approvals; "Errors"; "States and transitions"), the request core asks this handler whether to
+// repeat the identical request (same body, same Idempotency-Key). A person can be waited for on
+// a terminal, or anywhere when the command was given --wait (Runtime.waitRequested); otherwise
+// the URL is printed and the command exits 7.
+
+/** The error as reported, with the next step as its hint. */
+export class PersonMustActError extends ApiError {
+  constructor(
+    from: ApiError,
+    override readonly hint: string,
+    message = from.message,
+  ) {
+    super(from.status, { ...from.body, message }, from.requestId, from.retryAfter);
+  }
+}
+
+const DEFAULT_APPROVAL_POLL_S = 2;
+/** Without a status URL, an ad view is noticed by repeating the request this often (with --wait). */
+export const AD_RETRY_MS = 2000;
+const TERMINAL_APPROVAL = new Set(['approved', 'rejected', 'denied', 'expired', 'cancelled', 'canceled']);
+
+function canWait(rt: Runtime): boolean {
+  return rt.interactive || rt.waitRequested;
+}
+
+function keyHint(spec: RequestSpec): string {
+  return spec.idempotencyKey ? ` --idempotency-key ${spec.idempotencyKey}` : '';
+}
+
+export function personMustAct(rt: Runtime, sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))): PersonMustActHandler {
+  // Per request: when the person was first waited for (the --timeout budget covers all rounds).
+  const since = new WeakMap<RequestSpec, number>();
+  return async (err, spec) => {
+    const first = !since.has(spec);
+    if (first) since.set(spec, Date.now());
+    const deadline = since.get(spec)! + rt.waitLimitMs;
+    switch (err.code) {
+      case 'approval_required':
+      case 'approval_pending':
+        return awaitApproval(rt, err, spec, sleep);
+      case 'ad_required':
+        return awaitAdView(rt, err, first, deadline, sleep);
+      case 'insufficient_funds':
+        throw new PersonMustActError(err, 'The balance cannot cover this purchase: add funds at the checkout or top-up URL above, then run the command again.');
+      case 'free_plan_restricted':
+        throw new PersonMustActError(err, "Not available on the free plan: upgrade the plan in the dashboard (or choose a paid plan), then try again.");
+      case 'integration_not_connected':
+        throw new PersonMustActError(err, 'Link the integration in the dashboard first; `gsh integrations get` shows what is connected.');
+      default:
+        return false;
+    }
+  };
+}
+
+/** Approval status URLs are polled with the same bearer, so they must be on the API's own origin. */
+function statusUrlOf(baseUrl: string, raw: string): string {
+  const base = new URL(baseUrl);
+  const url = /^https?:\/\//.test(raw) ? new URL(raw) : new URL(raw.startsWith(base.pathname) ? raw : `${base.pathname}${raw.startsWith('/') ? '' : '/'}${raw}`, base.origin);
+  if (url.origin !== base.origin) {
+    throw new GshError(`the approval status URL is on another host (${url.origin}); not sending the credential there`, Exit.personMustAct);
+  }
+  return url.href;
+}
+
+async function awaitApproval(rt: Runtime, err: ApiError, spec: RequestSpec, sleep: (ms: number) => Promise<void>): Promise<boolean> {
+  const approval = documentOf(err.body.approval);
+  const rawStatusUrl = typeof approval.status_url === 'string' ? approval.status_url : undefined;
+  const who = "the account owner's approval";
+  if (!rawStatusUrl || !canWait(rt)) {
+    throw new PersonMustActError(
+      err,
+      `This needs ${who}${err.actionUrl ? ' at the URL above' : ''}. Once approved, repeat the identical request within 10 minutes:` +
+        ` run the same command with --wait${keyHint(spec)} (--wait also waits for the approval).`,
+    );
+  }
+  const client = await rt.client();
+  const statusUrl = statusUrlOf(client.baseUrl, rawStatusUrl);
+  rt.io.stderr.write(`This request needs ${who}${err.code === 'approval_pending' ? ' (already requested)' : ''}.\n`);
+  if (err.actionUrl) {
+    rt.io.stderr.write(`  Approve at: ${err.actionUrl}\n`);
+    await openBrowser(rt, err.actionUrl);
+  }
+  const intervalS = typeof approval.interval === 'number' && approval.interval > 0 ? approval.interval : DEFAULT_APPROVAL_POLL_S;
+  const fetchStatus = async (): Promise<string> => {
+    const once = async () => {
+      const bearer = await rt.auth?.credential?.bearer();
+      const res = await client.request({ method: 'GET', path: statusUrl, headers: bearer ? { authorization: `Bearer ${bearer}` } : {} });
+      return String(documentOf(res.body).status ?? 'unknown');
+    };
+    try {
+      return await once();
+    } catch (e) {
+      // The token may have expired between polls: the credential renews, then one more try.
+      if (e instanceof ApiError && e.status === 401 && (await rt.auth?.credential?.renewAfterUnauthorized?.())) return once();
+      throw e;
+    }
+  };
+  const status = await pollUntil(rt, 'approval', fetchStatus, (s) => TERMINAL_APPROVAL.has(s), (s) => s, {
+    intervalMs: Math.max(100, intervalS * 1000),
+    sleep,
+  });
+  if (status === 'approved') {
+    rt.note('Approved; sending the request again.');
+    return true;
+  }
+  throw new PersonMustActError(
+    err,
+    status === 'expired' ? 'Run the command again to ask for a new approval.' : 'The request was not sent again. Talk to the account owner before trying again.',
+    status === 'expired' ? 'the approval expired before anyone decided' : `the account owner ${status === 'rejected' ? 'rejected' : status} this request`,
+  );
+}
+
+async function awaitAdView(
+  rt: Runtime,
+  err: ApiError,
+  first: boolean,
+  deadline: number,
+  sleep: (ms: number) => Promise<void>,
+): Promise<boolean> {
+  const next = 'Open the URL above, watch the ad, then run the same command again within 5 minutes (or add --wait to wait here).';
+  if (!canWait(rt) || !err.actionUrl) throw new PersonMustActError(err, next);
+  if (Date.now() >= deadline) {
+    throw new GshError('timed out waiting for the ad view', Exit.timedOut, 'Raise --timeout, or watch the ad and run the command again.');
+  }
+  if (rt.interactive) {
+    rt.io.stderr.write(`Starting this free server needs an ad view.\n  Watch it at: ${err.actionUrl}\n`);
+    await openBrowser(rt, err.actionUrl);
+    await promptLine(rt.io, 'Press Enter once the ad has played… ');
+    return true;
+  }
+  // --wait without a terminal: the person acts elsewhere; repeat the request until it passes.
+  if (first) rt.io.stderr.write(`Waiting for an ad view at ${err.actionUrl}\n`);
+  await sleep(Math.min(AD_RETRY_MS, Math.max(0, deadline - Date.now())));
+  return true;
 }

@@ -13,8 +13,16 @@ export interface AgentIdentity {
   access_token?: string;
   /** ISO 8601. */
   expires_at?: string;
+  /** Lifetime of the current access token in seconds (how early to renew it). */
+  expires_in?: number;
+  /** {auth_url}: where the registration and token endpoints live (the base URL unless discovery says otherwise). */
+  auth_url?: string;
+  /** The claim grant type as discovery names it. */
+  claim_grant_type?: string;
   claim_token?: string;
   claimed?: boolean;
+  /** When an unclaimed temporary account is deleted, if the service said (ISO 8601). */
+  account_expires_at?: string;
   account?: { id?: number; username?: string };
   scopes?: string[];
   /** Unfinished `auth login --agent --no-wait` state. */
