@@ -5,10 +5,12 @@ import { Exit, GshError, UsageError } from '../core/errors.js';
 import { promptHidden, promptLine, readAllStdin } from '../core/prompt.js';
 import { type Runtime, runtimeFor } from '../core/runtime.js';
 import { configPath, DEFAULT_PROFILE, profileName, readStore, updateStore } from '../core/store.js';
+import type { AgentLoginOptions } from '../core/agent-login.js';
 
 // `gsh auth …` (issue: "Auth store"). API keys are read from stdin or a hidden prompt, never
-// argv, and verified with GET /me before anything is saved. The agent device-claim flow adds
-// its own subcommands and options beside these.
+// argv, and verified with GET /me before anything is saved. `login --agent` and `claim` run the
+// agent registration flow (src/core/agent-login.ts).
+
 
 interface Me {
   account?: { id?: number; username?: string; [k: string]: unknown };
@@ -24,20 +26,73 @@ Examples:
   $ gsh auth login --base-url https://api.example.com/api/v2
   $ printf '%s' "$KEY" | gsh auth login --base-url https://api.example.com/api/v2 --profile ci
   $ gsh --profile ci auth status
+
+Agents (--agent) register instead of using a key, with one of three methods:
+  --email E          a person with that e-mail signs in and enters the code shown (opened in a
+                     browser on an interactive desktop; never under CI or with --no-browser)
+  --anonymous        a temporary account with one free server, deleted after 7 days unless
+                     claimed with \`gsh auth claim --email E\`
+  --assertion FILE   an identity assertion (ID-JAG) from a trusted identity provider, read from
+                     FILE or from standard input with -
+The identity assertion, access token and expiry are saved in the profile (mode 0600); the token
+is renewed silently before it expires.
+
+  $ gsh auth login --agent --email alex@example.com --base-url https://api.example.com/api/v2
+  $ gsh auth login --agent --anonymous
+  $ gsh auth login --agent --assertion id-jag.txt
+  $ gsh auth login --agent --email alex@example.com --no-wait   # prints {user_code, ..., resume}
+  $ gsh auth login --agent --resume                               # finishes it
 `;
 
 export function register(auth: Command): void {
   auth
     .command('login')
-    .description('Save a base URL and API key in a profile, after checking them with GET /me')
+    .description('Save a base URL and API key in a profile (checked with GET /me), or register as an agent')
+    .option('--agent', 'register as an agent (with --email, --anonymous or --assertion)')
+    .option('--email <email>', 'agent: the person with this e-mail enters a code (service auth)')
+    .option('--anonymous', 'agent: a temporary account with one free server')
+    .option('--assertion <file>', 'agent: identity assertion (ID-JAG) from FILE, or - for stdin')
+    .option('--no-browser', 'agent: never open a browser')
+    .option('--no-wait', 'agent: print the code as one JSON object and exit; finish with --resume')
+    .option('--resume', 'agent: finish a login started with --no-wait')
     .addHelpText('after', LOGIN_HELP)
     .action(async function (this: Command) {
-      await withRuntime(this, login);
+      const opts = this.opts<AgentLoginOptions & { agent?: boolean }>();
+      await withRuntime(this, async (rt) => {
+        if (opts.agent) {
+          const { agentLogin } = await import('../core/agent-login.js');
+          return agentLogin(rt, opts);
+        }
+        const agentOnly = [opts.email !== undefined && '--email', opts.anonymous && '--anonymous', opts.assertion !== undefined && '--assertion',
+          opts.resume && '--resume', opts.wait === false && '--no-wait'].filter(Boolean);
+        if (agentOnly.length) throw new UsageError(`${agentOnly.join(', ')} needs --agent`, 'Example: gsh auth login --agent --email alex@example.com');
+        return login(rt);
+      });
+    });
+
+  auth
+    .command('claim')
+    .description('Claim the temporary (anonymous) agent account for a person, then wait until they do')
+    .requiredOption('--email <email>', 'e-mail of the person who completes the claim')
+    .option('--no-browser', 'never open a browser')
+    .option('--no-wait', 'print the code as one JSON object and exit; finish with `gsh auth login --agent --resume`')
+    .addHelpText('after', `
+Only the person signed in with that e-mail can complete the claim; the account and its server
+then move into their account. Running it again refreshes the code (codes last 10 minutes).
+
+Example:
+  $ gsh auth claim --email alex@example.com`)
+    .action(async function (this: Command) {
+      const opts = this.opts<AgentLoginOptions & { email: string }>();
+      await withRuntime(this, async (rt) => {
+        const { agentClaim } = await import('../core/agent-login.js');
+        await agentClaim(rt, opts.email, opts);
+      });
     });
 
   auth
     .command('status')
-    .description('Show the account, key, scopes and rate limit in use, and where the credential came from')
+    .description('Show the method (API key or agent), account, key or token expiry, and where the credential came from')
     .action(async function (this: Command) {
       await withRuntime(this, status);
     });
@@ -57,7 +112,7 @@ export function register(auth: Command): void {
 
   auth
     .command('logout')
-    .description("Remove the profile's stored secrets")
+    .description("Revoke the agent's access token, if any, and remove the profile's stored secrets")
     .action(async function (this: Command) {
       await withRuntime(this, logout);
     });
@@ -136,19 +191,23 @@ async function login(rt: Runtime): Promise<void> {
 async function status(rt: Runtime): Promise<void> {
   const client = await rt.client();
   const me = ((await client.request<{ data?: Me }>({ method: 'GET', path: '/me' })).body?.data ?? {}) as Me;
+  // Read after the request: the agent token may just have been renewed.
   const data = readStore(rt.env);
   const profile = rt.auth?.profile ?? DEFAULT_PROFILE;
   const agent = rt.auth?.source.includes('(agent)') ? data.profiles[profile]?.agent : undefined;
-  const key = me.key ?? {};
   const summary: Record<string, unknown> = {
     base_url: client.baseUrl,
     source: rt.auth?.source,
     profile,
     method: agent ? `agent (${agent.method})` : 'api key',
     account: me.account,
-    key: { ...key },
   };
-  if (agent) Object.assign(summary, { token_expires_at: agent.expires_at, claimed: agent.claimed });
+  if (me.key) summary.key = { ...me.key };
+  if (agent) {
+    Object.assign(summary, { token_expires_at: agent.expires_at, claimed: agent.claimed === true });
+    if (!agent.claimed) summary.note = 'temporary account: deleted after 7 days unless claimed (`gsh auth claim --email E`)';
+    if (agent.account_expires_at) summary.account_expires_at = agent.account_expires_at;
+  }
   await rt.out.show(summary);
 }
 
@@ -160,6 +219,12 @@ async function logout(rt: Runtime): Promise<void> {
     rt.note(`Profile "${name}" holds no credential.`);
     return;
   }
+  const agent = profile.agent;
+  let revoked = false;
+  if (agent?.access_token && profile.base_url) {
+    const { revokeAccessToken } = await import('../core/agent-logout.js');
+    revoked = await revokeAccessToken(rt, profile.base_url, agent);
+  }
   await updateStore((d) => {
     const p = d.profiles[name];
     if (p) {
@@ -167,5 +232,5 @@ async function logout(rt: Runtime): Promise<void> {
       delete p.agent;
     }
   }, rt.env);
-  rt.note(`Removed the credential of profile "${name}".`);
+  rt.note(`${revoked ? "Revoked the agent's access token and removed" : 'Removed'} the credential of profile "${name}".`);
 }
