@@ -12,5 +12,6 @@ export interface HandWritten {
 export const handWritten: Record<string, HandWritten> = {
   auth: { summary: 'Log in with an API key, manage profiles, show the credential in use', load: () => import('./auth.js') },
   api: { summary: 'Send any request to the API through the request core', load: () => import('./api.js') },
+  console: { summary: 'Console commands, EULA, queue, status and socket sessions', load: () => import('./console.js') },
   sandbox: { summary: 'Run a local emulator of the API for trying gsh and for tests', load: () => import('./sandbox.js') },
 };

@@ -4,6 +4,7 @@
 
 import { Exit, UsageError } from '../core/errors.js';
 import { DEFAULT_TIER, TIERS, type Tier } from './caps.js';
+import { choice } from './choice.js';
 import { FORMAT_NAMES, FORMATTERS, type FormatName } from './format/index.js';
 import { countBySeverity, type FileReport } from './format/report.js';
 import { expandInputs, looksLikeManifest, readInput } from './inputs.js';
@@ -36,11 +37,6 @@ interface Settings {
   color: boolean;
 }
 
-function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
-  if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new UsageError(`${flag} must be one of ${allowed.join(', ')}; got '${value}'`);
-}
-
 function settings(opts: LintOptions, io: LintIo): Settings {
   if (opts.inputs.length === 0) {
     throw new UsageError('give a manifest file, a directory or - for stdin', 'Example: gsh init lint server.yaml');
@@ -57,8 +53,8 @@ function settings(opts: LintOptions, io: LintIo): Settings {
     }
   }
   return {
-    format: oneOf(opts.format ?? (io.isTTY ? 'stylish' : 'compact'), FORMAT_NAMES, '--format'),
-    tier: oneOf(opts.tier ?? DEFAULT_TIER, TIERS, '--tier'),
+    format: choice(opts.format ?? (io.isTTY ? 'stylish' : 'compact'), FORMAT_NAMES, '--format'),
+    tier: choice(opts.tier ?? DEFAULT_TIER, TIERS, '--tier'),
     maxWarnings,
     color: io.color,
   };

@@ -5,7 +5,7 @@
 import {
   isAlias, isMap, isScalar, isSeq, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq,
 } from 'yaml';
-import { capValue, formatCap, type Tier } from './caps.js';
+import { capValue, formatCap, type CapName, type Tier } from './caps.js';
 import { CHECKS, envNameProblem, type Finding } from './checks.js';
 import { formatPath, type PathSegment } from './field-path.js';
 import type { Span } from './problem.js';
@@ -239,7 +239,7 @@ export class Walker {
     return result;
   }
 
-  cap(name: Parameters<typeof capValue>[0], actual: number, path: readonly PathSegment[], anchor: Span): void {
+  private cap(name: CapName, actual: number, path: readonly PathSegment[], anchor: Span): void {
     if (actual <= capValue(name, this.tier)) return;
     this.emit('plan-cap', path, anchor, `${label(path)} has ${actual} entries; the ${this.tier} plan allows ${formatCap(name, this.tier)}`);
   }
