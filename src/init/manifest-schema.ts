@@ -114,6 +114,7 @@ export const MANIFEST_SCHEMA: ObjectSchema = {
     startup: {
       type: 'object',
       description: 'Startup settings.',
+      required: ['command'],
       properties: { command: { type: 'string', description: 'Startup command.' } },
     },
     files: {

@@ -254,12 +254,13 @@ export class Walker {
       return this.wrongType(path, anchor, kind, 'a string', stringHint(schema, kind));
     }
     const value = (node as ScalarNode).value as string;
-    if (schema.minLength !== undefined && value.length < schema.minLength) {
-      this.emit('length', path, anchor, value.length === 0
+    const length = codePoints(value);
+    if (schema.minLength !== undefined && length < schema.minLength) {
+      this.emit('length', path, anchor, length === 0
         ? `${label(path)} must not be empty`
-        : `${label(path)} has ${value.length} characters; at least ${schema.minLength} are required`);
-    } else if (schema.maxLength !== undefined && value.length > schema.maxLength) {
-      this.emit('length', path, anchor, `${label(path)} has ${value.length} characters; at most ${schema.maxLength} are allowed`);
+        : `${label(path)} has ${length} characters; at least ${schema.minLength} are required`);
+    } else if (schema.maxLength !== undefined && length > schema.maxLength) {
+      this.emit('length', path, anchor, `${label(path)} has ${length} characters; at most ${schema.maxLength} are allowed`);
     }
     if (schema.enum !== undefined && !schema.enum.includes(value)) {
       const list = schema.enum.map((v) => `\`${v}\``).join(', ');
@@ -300,6 +301,13 @@ export class Walker {
     const expected = schema.of.map((t) => (t === 'integer' ? 'an integer' : `a ${t}`)).join(' or ').replace(/ or (?=.* or )/g, ', ');
     return this.wrongType(path, anchor, kind, expected);
   }
+}
+
+/** Characters as people (and JSON Schema's minLength) count them: code points, not UTF-16 units. */
+function codePoints(value: string): number {
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
 }
 
 function booleanHint(node: Node | null | undefined, kind: Kind): string {
