@@ -133,7 +133,7 @@ class ManifestGenerator {
       plugins: () => this.list(25, () => this.contentEntry()),
       mods: () => this.list(25, () => this.contentEntry()),
       env: () => Object.fromEntries(this.list(32, (i) => [`VAR_${i}`, this.v(['x', 25565, true], [null, [1]])] as const)),
-      startup: () => this.some({ command: () => this.v(['java -jar server.jar'], [5]) }),
+      startup: () => this.some({ command: () => this.v(['java -jar server.jar'], [5]) }, 0.6, ['command']),
       files: () => this.list(15, () => ({
         ...this.some({
           path: () => this.v(['server.properties', 'config/a.txt'], ['', 5]),
