@@ -59,8 +59,9 @@ async function openSession(t: Target, onFrame: (f: Frame) => void): Promise<Cons
   return session;
 }
 
+/** Settles with what `body` hands to settle, or fails on timeout (exit 10) or the session's end. */
 function wait<T>(session: ConsoleSession, ms: number, what: string, body: (settle: (v: T) => void) => void): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
+  const p = new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new GshError(`${what} within ${ms / 1000}s`, Exit.timedOut)), ms);
     const settle = (v: T) => {
       clearTimeout(timer);
@@ -78,6 +79,10 @@ function wait<T>(session: ConsoleSession, ms: number, what: string, body: (settl
     );
     body(settle);
   });
+  // The caller may fail before awaiting it (a refused POST); closing the session must not then
+  // surface as an unhandled rejection.
+  p.catch(() => {});
+  return p;
 }
 
 async function withTarget(cmd: Command, server: string | undefined, fn: (t: Target) => Promise<void>): Promise<void> {
@@ -215,7 +220,7 @@ Examples:
           if (f.event === 'history output' || f.event === 'daemon error') reply?.(f);
         });
         try {
-          const frame = await wait<Frame>(session, REPLY_TIMEOUT_MS, 'the console node did not answer send history', (settle) => (reply = settle));
+          const frame = wait<Frame>(session, REPLY_TIMEOUT_MS, 'the console node did not answer send history', (settle) => (reply = settle));
           session.send('send history', ...historyArgs(flags.cursor, limit));
           const f = await frame;
           if (f.event === 'daemon error') throw new GshError(`the console node refused: ${f.args?.[0] ?? ''}`, Exit.error);
@@ -259,7 +264,7 @@ Examples:
         });
         try {
           if (!flags.watch) {
-            const arg = await wait<string | undefined>(session, REPLY_TIMEOUT_MS, 'the console node sent no stats', (settle) => (onStats = settle));
+            const arg = wait<string | undefined>(session, REPLY_TIMEOUT_MS, 'the console node sent no stats', (settle) => (onStats = settle));
             session.send('send stats');
             const stats = parseStats(await arg);
             if (!stats) throw new GshError('the console node sent stats that are not a JSON object', Exit.error);
