@@ -3,6 +3,9 @@ import type { SandboxContext } from './context.js';
 import { readBody } from './request.js';
 import { serverObject, sortedServers } from './state.js';
 import type { Faults, Injection } from './types.js';
+import { createSubuserKey } from './permissions.js';
+import { familyState } from './node/slots.js';
+import { emitEvent } from './node/webhooks.js';
 
 // Out-of-process control of a running sandbox for scripts, e2e tests and the README. It lives
 // outside /api/v2, needs no credential (the sandbox binds 127.0.0.1 only) and is never faulted
@@ -16,7 +19,12 @@ import type { Faults, Injection } from './types.js';
 //   POST   /__sandbox/inject          {kind: 502|503|504|429|"lost"|"drop", method?, path?,
 //                                      path_regex?, count?, retry_after?}
 //   DELETE /__sandbox/inject          forget pending injections
-//   POST   /__sandbox/keys            {scopes: [...], rate_limit?, name?} → {data:{key, id}}
+//   POST   /__sandbox/keys            {scopes: [...], rate_limit?, name?, subuser?: {server_id,
+//                                      permissions: [...]}} → {data:{key, id}}; with subuser the
+//                                      key acts as a new panel user, subuser of that server
+//   POST   /__sandbox/webhooks        {allow_local: bool} sandbox-only: let hooks target
+//                                      http(s)://127.0.0.1|localhost (the contract forbids it)
+//   POST   /__sandbox/hooks/emit      {server_id, event, data?} deliver an event to the hooks
 //   GET    /__sandbox/state           servers with live status, creation jobs, effect counters
 //   GET    /__sandbox/ad?server_id=X  records an ad view (the ad_required action_url)
 
@@ -53,7 +61,7 @@ export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, res
         data: {
           base_url: ctx.baseUrl,
           keys: { all: ctx.demoKeys.all.secret, read_only: ctx.demoKeys.readOnly.secret },
-          endpoints: ['log', 'faults', 'inject', 'keys', 'state', 'ad'].map((p) => `${ctx.origin}${ADMIN_PREFIX}/${p}`),
+          endpoints: ['log', 'faults', 'inject', 'keys', 'webhooks', 'hooks/emit', 'state', 'ad'].map((p) => `${ctx.origin}${ADMIN_PREFIX}/${p}`),
         },
       });
     case `GET ${ADMIN_PREFIX}/log`: {
@@ -100,11 +108,33 @@ export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, res
       if (!body || !Array.isArray(body.scopes) || !body.scopes.every((s) => typeof s === 'string')) {
         return bad(res, 'scopes must be an array of strings');
       }
-      const key = ctx.keys.create(body.scopes as string[], {
+      const opts = {
         rateLimit: typeof body.rate_limit === 'number' && body.rate_limit > 0 ? body.rate_limit : ctx.defaultRateLimit,
         ...(typeof body.name === 'string' ? { name: body.name } : {}),
-      });
+      };
+      const sub = body.subuser as { server_id?: unknown; permissions?: unknown } | undefined;
+      if (sub !== undefined) {
+        if (typeof sub?.server_id !== 'string' || !Array.isArray(sub.permissions) || !sub.permissions.every((x) => typeof x === 'string')) {
+          return bad(res, 'subuser needs server_id and permissions (array of strings)');
+        }
+        const made = createSubuserKey(ctx, body.scopes as string[], { serverId: sub.server_id, permissions: sub.permissions as string[] }, opts);
+        return json(res, 201, { data: { key: made.secret, user_id: made.userId, scopes: body.scopes } });
+      }
+      const key = ctx.keys.create(body.scopes as string[], opts);
       return json(res, 201, { data: { key: key.secret, id: key.id, scopes: key.scopes, rate_limit: key.rateLimit } });
+    }
+    case `POST ${ADMIN_PREFIX}/webhooks`: {
+      const body = await jsonBody(req);
+      if (typeof body?.allow_local !== 'boolean') return bad(res, 'allow_local must be a boolean');
+      familyState(ctx).allowLocalWebhooks = body.allow_local;
+      return json(res, 200, { data: { allow_local: body.allow_local } });
+    }
+    case `POST ${ADMIN_PREFIX}/hooks/emit`: {
+      const body = await jsonBody(req);
+      if (typeof body?.server_id !== 'string' || typeof body.event !== 'string') return bad(res, 'server_id and event are required');
+      if (!ctx.state.servers.has(body.server_id)) return json(res, 404, { error: { code: 'not_found', message: 'Server not found' } });
+      const data = body.data && typeof body.data === 'object' ? (body.data as Record<string, unknown>) : {};
+      return json(res, 200, { data: { deliveries_started: emitEvent(ctx, body.server_id, body.event, data) } });
     }
     case `GET ${ADMIN_PREFIX}/state`:
       return json(res, 200, {

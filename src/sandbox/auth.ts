@@ -42,6 +42,8 @@ export interface ApiKeyRecord {
   expiresAt?: number;
   lastUsedAt?: number;
   revoked: boolean;
+  /** Panel user the key acts as; undefined: the account owner (permissions.ts). */
+  userId?: number;
 }
 
 /** Who is calling. `kind` lets later credential types (agent tokens) coexist with API keys. */
@@ -52,6 +54,8 @@ export interface Principal {
   scopes: string[];
   rateLimit: number;
   key?: ApiKeyRecord;
+  /** Panel user acting; undefined: the account owner, who passes every server permission. */
+  userId?: number;
 }
 
 /** Given a bearer token, returns a principal, or undefined when the token is not of its kind/unknown. */
@@ -67,11 +71,11 @@ export class KeyStore {
       const key = this.bySecret.get(token);
       if (!key || key.revoked) return undefined;
       if (key.expiresAt !== undefined && key.expiresAt <= Date.now()) return undefined;
-      return { kind: 'api_key', id: key.id, scopes: key.scopes, rateLimit: key.rateLimit, key };
+      return { kind: 'api_key', id: key.id, scopes: key.scopes, rateLimit: key.rateLimit, key, ...(key.userId !== undefined ? { userId: key.userId } : {}) };
     });
   }
 
-  create(scopes: string[], opts: { name?: string; rateLimit: number; expiresAt?: number }): ApiKeyRecord {
+  create(scopes: string[], opts: { name?: string; rateLimit: number; expiresAt?: number; userId?: number }): ApiKeyRecord {
     this.seq += 1;
     const record: ApiKeyRecord = {
       id: `key_${this.seq}`,
@@ -82,6 +86,7 @@ export class KeyStore {
       createdAt: Date.now(),
       revoked: false,
       ...(opts.expiresAt !== undefined ? { expiresAt: opts.expiresAt } : {}),
+      ...(opts.userId !== undefined ? { userId: opts.userId } : {}),
     };
     this.bySecret.set(record.secret, record);
     return record;

@@ -7,6 +7,8 @@ import { handlerMaps } from './handlers/index.js';
 import { Router } from './router.js';
 import { installConsoleNode } from './console-node/index.js';
 import { createHttpServer, type UpgradeHandler } from './server.js';
+import { createSubuserKey } from './permissions.js';
+import { disposeFamilies, familyState } from './node/slots.js';
 import type { SandboxState } from './state.js';
 import type { Faults, Injection, RequestLogEntry, SandboxOptions } from './types.js';
 
@@ -31,7 +33,10 @@ export interface Sandbox {
   setFaults(f: Partial<Faults>): void;
   /** One-shot faults: 'drop' destroys the connection before processing, 'lost' after executing. */
   inject(f: Injection): void;
-  createKey(scopes: string[], opts?: { rateLimit?: number; name?: string; expiresAt?: number }): string;
+  /** `subuser`: the key acts as a new panel user who is a subuser of that server with those permissions. */
+  createKey(scopes: string[], opts?: { rateLimit?: number; name?: string; expiresAt?: number; subuser?: { serverId: string; permissions: string[] } }): string;
+  /** Sandbox-only switches of the families with real semantics (see node/slots.ts). */
+  readonly families: { allowLocalWebhooks(on: boolean): void; setSignedUrlTtl(ms: number): void };
   /** Revokes a key (it then gets 401). */
   revokeKey(secret: string): boolean;
   /** Called with each completed log entry; returns an unsubscribe function. */
@@ -77,17 +82,22 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     setFaults: (f) => ctx.faults.set(f),
     inject: (f) => ctx.faults.inject(f),
     createKey: (scopes, o = {}) =>
-      ctx.keys.create(scopes, {
+      o.subuser ? createSubuserKey(ctx, scopes, o.subuser, { rateLimit: o.rateLimit ?? ctx.defaultRateLimit, ...(o.name !== undefined ? { name: o.name } : {}) }).secret : ctx.keys.create(scopes, {
         rateLimit: o.rateLimit ?? ctx.defaultRateLimit,
         ...(o.name !== undefined ? { name: o.name } : {}),
         ...(o.expiresAt !== undefined ? { expiresAt: o.expiresAt } : {}),
       }).secret,
+    families: {
+      allowLocalWebhooks: (on) => { familyState(ctx).allowLocalWebhooks = on; },
+      setSignedUrlTtl: (ms) => { familyState(ctx).signedUrlTtlMs = ms; },
+    },
     revokeKey: (secret) => ctx.keys.revoke(secret),
     onRequest: (l) => ctx.log.onEntry(l),
     extensions: { upgrade, credentials: ctx.keys.resolvers, context: ctx },
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         ctx.clock.close();
+        disposeFamilies(ctx);
         consoleNode.close();
         ctx.state.events.removeAllListeners();
         server.close(() => resolve());

@@ -9,6 +9,9 @@ import { hasScope, type Principal } from './auth.js';
 import { validateIdempotencyKey } from './idempotency.js';
 import { canonical, parseBody, parseQuery, readBody } from './request.js';
 import { handleAdmin, ADMIN_PREFIX } from './admin.js';
+import { handleNode } from './node/http.js';
+import { NODE_PREFIX } from './node/signed-urls.js';
+import { authorizeServer } from './permissions.js';
 import type { FaultTag, RequestLogEntry } from './types.js';
 
 // The HTTP pipeline for /api/v2 (01-general-contract.md throughout). Order per request:
@@ -86,6 +89,10 @@ async function handle(ctx: SandboxContext, req: IncomingMessage, res: ServerResp
   const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
   if (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`)) {
     await handleAdmin(ctx, req, res, url);
+    return;
+  }
+  if (url.pathname.startsWith(`${NODE_PREFIX}/`)) {
+    await handleNode(ctx, req, res, url);
     return;
   }
   const method = (req.method ?? 'GET').toUpperCase();
@@ -182,6 +189,7 @@ async function handle(ctx: SandboxContext, req: IncomingMessage, res: ServerResp
     if (match.params.server_id !== undefined && !ctx.state.servers.has(match.params.server_id)) {
       throw new ApiFailure(404, 'not_found', 'Server not found');
     }
+    if (principal) authorizeServer(ctx, principal, route.op, match.params.server_id);
 
     const hreq: HandlerRequest = {
       method, path, template: route.template, params: match.params, query,

@@ -4,9 +4,8 @@ import { kindOf } from '../../src/sandbox/handlers/generic.js';
 import { handlerMaps } from '../../src/sandbox/handlers/index.js';
 import { TIMESTAMP, call, serverIds, until, withSandbox } from './helpers.js';
 
-// Generic behaviour for registry operations without specific semantics yet: routing by the
-// registry, envelopes of 01-general-contract.md "Envelope rules" 5 and 6, and the webhook
-// endpoints of 02-endpoints-part-a.md "Webhooks" as the worked example.
+// Generic behaviour for registry operations without specific semantics: routing by the
+// registry and the envelopes of 01-general-contract.md "Envelope rules" 5 and 6.
 
 describe('routing by the registry', () => {
   it('every registry operation is routed: no 404/405 for its own method and path', async () => {
@@ -42,53 +41,53 @@ describe('routing by the registry', () => {
   });
 });
 
-describe('generic resources (webhooks as the example)', () => {
-  it('create 201 → list (paged) → patch → delete → 404; items need their collection entry', () =>
+describe('generic resources (families without specific semantics)', () => {
+  it('create 201 → list (paged) → delete → 404; items need their collection entry', () =>
     withSandbox({}, async (sb) => {
-      const [id] = serverIds(sb);
-      const base = `/servers/${id}/hooks`;
-      const created = await call(sb, 'POST', base, { body: { url: 'https://example.com/h', events: ['server.started'] } });
+      const base = '/account/ssh-keys';
+      const created = await call(sb, 'POST', base, { body: { name: 'laptop', public_key: 'ssh-ed25519 AAAA' } });
       expect(created.status).toBe(201);
-      const hook = created.body.data;
-      expect(hook).toMatchObject({ object: 'server_hook', url: 'https://example.com/h' });
-      expect(hook.created_at).toMatch(TIMESTAMP);
-      await call(sb, 'POST', base, { body: { url: 'https://example.com/2', events: ['server.stopped'] } });
+      const key = created.body.data;
+      expect(key).toMatchObject({ object: 'ssh_key', name: 'laptop' });
+      expect(key.created_at).toMatch(TIMESTAMP);
+      await call(sb, 'POST', base, { body: { name: 'desktop', public_key: 'ssh-ed25519 BBBB' } });
       const list = await call(sb, 'GET', `${base}?limit=1`);
       expect(list.body.pagination).toEqual({ total: 2, limit: 1, offset: 0, has_more: true });
-      expect(list.body.data[0].id).toBe(hook.id);
-      const patched = await call(sb, 'PATCH', `${base}/${hook.id}`, { body: { enabled: false } });
-      expect(patched.body.data).toMatchObject({ id: hook.id, url: 'https://example.com/h', enabled: false });
-      expect((await call(sb, 'GET', `${base}/${hook.id}/deliveries`)).status).toBe(200);
-      expect((await call(sb, 'DELETE', `${base}/${hook.id}`)).status).toBe(200);
-      expect((await call(sb, 'PATCH', `${base}/${hook.id}`, { body: { enabled: true } })).status).toBe(404);
-      expect((await call(sb, 'GET', `${base}/${hook.id}/deliveries`)).body.error.code).toBe('not_found');
+      expect(list.body.data[0].id).toBe(key.id);
+      expect((await call(sb, 'DELETE', `${base}/${key.id}`)).status).toBe(200);
+      expect((await call(sb, 'DELETE', `${base}/${key.id}`)).status).toBe(404);
       expect((await call(sb, 'GET', base)).body.pagination.total).toBe(1);
+
+      const [id] = serverIds(sb);
+      const db = (await call(sb, 'POST', `/servers/${id}/databases`, { body: { name: 'main' } })).body.data;
+      expect((await call(sb, 'GET', `/servers/${id}/databases/${db.id}/backups`)).status).toBe(200);
+      expect((await call(sb, 'GET', `/servers/${id}/databases/nope/backups`)).body.error.code).toBe('not_found');
     }));
 
-  it('registry-declared required body fields give 422 validation_failed', () =>
+  it('registry-declared body field types give 422 validation_failed', () =>
     withSandbox({}, async (sb) => {
       const [id] = serverIds(sb);
-      const r = await call(sb, 'POST', `/servers/${id}/hooks`, { body: { events: ['server.started'] } });
+      const r = await call(sb, 'PUT', `/servers/${id}/settings/crash-config`, { body: { max_crashes: 'three' } });
       expect(r.status).toBe(422);
-      expect(r.body.error.errors).toEqual([{ field: 'url', message: expect.any(String) }]);
+      expect(r.body.error.errors).toEqual([{ field: 'max_crashes', message: expect.any(String) }]);
     }));
 
   it('deleting a server forgets its sub-resources', () =>
     withSandbox({}, async (sb) => {
       const [id] = serverIds(sb);
-      await call(sb, 'POST', `/servers/${id}/hooks`, { body: { url: 'https://example.com/h' } });
-      expect(sb.state.generic.collections.get(`/servers/${id}/hooks`)?.size).toBe(1);
+      await call(sb, 'POST', `/servers/${id}/databases`, { body: { name: 'main' } });
+      expect(sb.state.generic.collections.get(`/servers/${id}/databases`)?.size).toBe(1);
       await call(sb, 'DELETE', `/servers/${id}`);
-      expect(sb.state.generic.collections.get(`/servers/${id}/hooks`)).toBeUndefined();
+      expect(sb.state.generic.collections.get(`/servers/${id}/databases`)).toBeUndefined();
     }));
 
   it('singletons: GET gives a default object, PUT/PATCH store it', () =>
     withSandbox({}, async (sb) => {
       const [id] = serverIds(sb);
-      const path = `/servers/${id}/settings`;
-      expect((await call(sb, 'GET', path)).body.data.object).toBe('server_setting');
-      await call(sb, 'PATCH', path, { body: { description: 'hello' } });
-      expect((await call(sb, 'GET', path)).body.data).toMatchObject({ description: 'hello' });
+      const path = `/servers/${id}/backups/auto-settings`;
+      expect((await call(sb, 'GET', path)).body.data.object).toBe('server_auto_setting');
+      await call(sb, 'PATCH', path, { body: { interval_hours: 6 } });
+      expect((await call(sb, 'GET', path)).body.data).toMatchObject({ interval_hours: 6 });
     }));
 
   it('202 operations with a job: the job is polled at the registry path until completed', () =>

@@ -4,9 +4,14 @@ import { handlers as applications } from './applications.js';
 import { handlers as servers } from './servers.js';
 import { handlers as power } from './power.js';
 import { handlers as consoleNode } from '../console-node/handlers.js';
+import { handlers as files } from './files.js';
+import { handlers as fileTools } from './file-tools.js';
+import { handlers as hooks } from './hooks.js';
+import { handlers as subusers } from './subusers.js';
+import { handlers as properties } from './properties.js';
 
 // Specific handlers by family. A new family file (e.g. hooks.ts) exports `handlers` keyed by
 // "METHOD /path/template" and is added here; its keys then win over the generic handler.
-export const handlerMaps: readonly HandlerMap[] = [system, applications, servers, power, consoleNode];
+export const handlerMaps: readonly HandlerMap[] = [system, applications, servers, power, consoleNode, files, fileTools, hooks, subusers, properties];
 
 export { genericHandler } from './generic.js';
