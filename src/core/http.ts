@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import './wasm-flags.js';
 import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import apiRequest from 'undici/lib/api/api-request.js';
@@ -159,7 +159,10 @@ export class ApiClient {
   }
 
   async request<T = unknown>(spec: RequestSpec): Promise<ApiResponse<T>> {
-    const key = MUTATIONS.has(spec.method) ? checkIdempotencyKey(spec.idempotencyKey ?? randomUUID()) : undefined;
+    // node:crypto is loaded only for mutations: reads must not pay for it at startup.
+    const key = MUTATIONS.has(spec.method)
+      ? checkIdempotencyKey(spec.idempotencyKey ?? (await import('node:crypto')).randomUUID())
+      : undefined;
     const keyed: RequestSpec = { ...spec, idempotencyKey: key };
     let renewed = false;
     for (;;) {

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,4 +91,39 @@ export function bench(c: BenchCase): BenchResult {
     `${result.name.padEnd(34)} median ${result.medianMs.toFixed(1)} ms  node -e 0 ${result.baselineMedianMs.toFixed(1)} ms  ratio ${result.ratio.toFixed(2)}x  peak ${result.peakRssMiB.toFixed(1)} MiB  (${runs} paired runs)\n`,
   );
   return result;
+}
+
+export interface ExternalSandbox {
+  baseUrl: string;
+  key: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A sandbox in its own process: the timing loop uses spawnSync, which would starve a sandbox
+ * running on this process's event loop.
+ */
+export async function startExternalSandbox(args: string[] = []): Promise<ExternalSandbox> {
+  const child: ChildProcess = spawn(process.execPath, [GSH, 'sandbox', 'start', '--port', '0', '-q', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  const ready = await new Promise<{ baseUrl: string; key: string }>((resolve, reject) => {
+    child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${out}`)));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /listening on (\S+)/.exec(out)?.[1];
+      const key = /all-scopes key:\s+(\S+)/.exec(out)?.[1];
+      if (url && key) resolve({ baseUrl: url, key });
+    });
+  });
+  return {
+    ...ready,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.removeAllListeners('exit');
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
 }

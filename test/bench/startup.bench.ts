@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { bench, GSH } from './harness.js';
+import { bench, type ExternalSandbox, GSH, startExternalSandbox } from './harness.js';
 
 // Issue 2, item 10: startup budgets as ratios of medians to `node -e 0` in the same run.
 describe('startup budgets', () => {
-  let sandbox: Sandbox;
+  let sandbox: ExternalSandbox;
   beforeAll(async () => {
-    sandbox = await startSandbox({ servers: 50 });
+    sandbox = await startExternalSandbox(['--servers', '50']);
   });
   afterAll(async () => {
-    await sandbox.close();
+    await sandbox.stop();
   });
 
   it('gsh --version: ≤ 1.3x and ≤ 50 MiB', () => {
@@ -29,7 +28,7 @@ describe('startup budgets', () => {
   });
 
   it('gsh servers list --json against a sandbox: ≤ 2.5x and ≤ 70 MiB', () => {
-    const env = { GSH_BASE_URL: sandbox.baseUrl, GSH_API_KEY: sandbox.keys.all, GSH_CONFIG_DIR: '/nonexistent-gsh-bench' };
+    const env = { GSH_BASE_URL: sandbox.baseUrl, GSH_API_KEY: sandbox.key, GSH_CONFIG_DIR: '/nonexistent-gsh-bench' };
     const r = bench({ name: 'gsh servers list --json', args: [GSH, 'servers', 'list', '--json'], env, runs: 20, expectStatus: 0 });
     expect(r.ratio).toBeLessThanOrEqual(2.5);
     expect(r.peakRssMiB).toBeLessThanOrEqual(70);
