@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { fillGap, RecentLines } from '../../src/console/resync.js';
+
+// Issue 5, item 2: after renewal or reconnect "losing no line and duplicating none"; the gap is
+// filled from `send history` (01-general-contract.md "Console socket").
+
+const n = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}`);
+
+describe('fillGap', () => {
+  it('keeps only what follows the last lines seen', () => {
+    expect(fillGap(n(1, 10), n(5, 15), [])).toEqual({ lines: n(11, 15), matched: true });
+  });
+
+  it('drops live lines that the history already holds and keeps the newer ones', () => {
+    expect(fillGap(n(1, 10), n(1, 14), n(13, 16)).lines).toEqual(n(11, 16));
+  });
+
+  it('lines up on the last occurrence when lines repeat', () => {
+    const seen = ['a', 'tick', 'b', 'tick'];
+    const history = ['a', 'tick', 'b', 'tick', 'c', 'tick'];
+    expect(fillGap(seen, history, []).lines).toEqual(['c', 'tick']);
+  });
+
+  it('says so when the last lines seen are not in the history, and keeps all of it', () => {
+    expect(fillGap(['gone'], n(1, 3), [])).toEqual({ lines: n(1, 3), matched: false });
+  });
+
+  it('with nothing seen yet keeps only the live lines', () => {
+    expect(fillGap([], n(1, 5), n(5, 7))).toEqual({ lines: n(6, 7), matched: true });
+  });
+});
+
+describe('RecentLines', () => {
+  it('keeps the newest lines, oldest first', () => {
+    const r = new RecentLines(3);
+    for (const l of n(1, 5)) r.push(l);
+    expect(r.lines()).toEqual(n(3, 5));
+    expect(r.seen).toBe(5);
+  });
+});
