@@ -3,10 +3,28 @@ import type { Command } from 'commander';
 // Hand-written commands (DESIGN.md layout: src/commands/). Each module exports register(cmd),
 // called with the command of its top-level word before the registry's commands are added, so a
 // hand-written verb replaces a generated one of the same name.
+//
+// Operations a hand-written command calls: `gsh reference --json` maps every leaf command to the
+// API operations it reaches. Generated leaves map to their registry operation by themselves (and a
+// hand-written verb replacing a generated one inherits that operation). A module declares the rest
+// with one export, keyed by the full command line, each value "METHOD /path" exactly as in the
+// registry (a test checks both the keys and the operations):
+//
+//   export const operations: OperationUses = { 'auth login': ['GET /me'], 'auth profiles': [] };
+//
+// An empty list says the command reaches no fixed operation (offline, or any path like `gsh api`).
+
+/** Full command line (`console attach`) → the operations it calls (`POST /servers/{server_id}/console/token`). */
+export type OperationUses = Readonly<Record<string, readonly string[]>>;
+
+export interface HandWrittenModule {
+  register(cmd: Command): void | Promise<void>;
+  operations?: OperationUses;
+}
 
 export interface HandWritten {
   summary: string;
-  load: () => Promise<{ register(cmd: Command): void | Promise<void> }>;
+  load: () => Promise<HandWrittenModule>;
 }
 
 export const handWritten: Record<string, HandWritten> = {
@@ -14,4 +32,7 @@ export const handWritten: Record<string, HandWritten> = {
   api: { summary: 'Send any request to the API through the request core', load: () => import('./api.js') },
   console: { summary: 'Console commands, EULA, queue, status and socket sessions', load: () => import('./console.js') },
   sandbox: { summary: 'Run a local emulator of the API for trying gsh and for tests', load: () => import('./sandbox.js') },
+  reference: { summary: 'Every command with its API operations, scope, permission, arguments and flags', load: () => import('./reference.js') },
+  completion: { summary: 'Print the shell completion script for bash, zsh or fish', load: () => import('./completion.js') },
+  man: { summary: 'Print or write the manual pages (gsh.1 and one per command)', load: () => import('./man.js') },
 };

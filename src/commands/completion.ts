@@ -1,0 +1,45 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Argument, type Command } from 'commander';
+import { UsageError } from '../core/errors.js';
+
+// `gsh completion bash|zsh|fish`: prints the completion script, generated from the command tree.
+// `--dir` writes all three under the names each shell looks for (`npm run generate` uses it for
+// completions/).
+
+const HELP = `
+The scripts hold the whole command tree as data: completing never starts gsh or calls the API.
+They complete command words, flags and documented values (signals, output formats, choices of
+the API such as event names and sources).
+
+Install:
+  bash  source <(gsh completion bash)          in ~/.bashrc, or save it as
+        ~/.local/share/bash-completion/completions/gsh
+  zsh   gsh completion zsh > "\${fpath[1]}/_gsh"  then restart zsh (compinit loads it), or
+        source <(gsh completion zsh)          after compinit in ~/.zshrc
+  fish  gsh completion fish > ~/.config/fish/completions/gsh.fish
+
+The same scripts ship in the package's completions/ folder.
+`;
+
+export function register(cmd: Command): void {
+  cmd
+    .addArgument(new Argument('[shell]', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
+    .option('--dir <dir>', 'write all three scripts into this directory instead (gsh.bash, _gsh, gsh.fish)')
+    .addHelpText('after', HELP)
+    .action(async function (this: Command, shell: 'bash' | 'zsh' | 'fish' | undefined) {
+      const { dir } = this.opts<{ dir?: string }>();
+      if (!shell && !dir) throw new UsageError('name a shell: bash, zsh or fish', 'For example: gsh completion bash');
+      const [{ loadDocTree }, { completionScript, COMPLETION_FILES, SHELLS }] = await Promise.all([
+        import('../docs/command-tree.js'),
+        import('../docs/generated-files.js'),
+      ]);
+      const tree = await loadDocTree();
+      if (!dir) {
+        process.stdout.write(completionScript(shell as 'bash', tree));
+        return;
+      }
+      mkdirSync(dir, { recursive: true });
+      for (const s of shell ? [shell] : SHELLS) writeFileSync(join(dir, COMPLETION_FILES[s]), completionScript(s, tree));
+    });
+}

@@ -1,0 +1,38 @@
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { UsageError } from '../core/errors.js';
+
+// `gsh man [command]`: prints a manual page (gsh.1, or gsh-<command>.1) generated from the command
+// tree and help; `--dir` writes every page (`npm run generate` uses it for man/).
+
+const HELP = `
+Examples:
+  $ gsh man servers | man -l -
+  $ gsh man --dir ~/.local/share/man/man1
+
+The same pages ship in the package's man/ folder.
+`;
+
+export function register(cmd: Command): void {
+  cmd
+    .argument('[command]', 'a top-level command such as servers (default: the gsh.1 overview)')
+    .option('--dir <dir>', 'write every page into this directory (and remove gsh-*.1 pages of commands that no longer exist)')
+    .addHelpText('after', HELP)
+    .action(async function (this: Command, word: string | undefined) {
+      const { dir } = this.opts<{ dir?: string }>();
+      const [{ loadDocTree }, { manPages }] = await Promise.all([import('../docs/command-tree.js'), import('../docs/man.js')]);
+      const pages = manPages(await loadDocTree());
+      if (!dir) {
+        const file = word ? `gsh-${word}.1` : 'gsh.1';
+        const page = pages.get(file);
+        if (!page) throw new UsageError(`no command named "${word}"`, 'See gsh --help for the commands.');
+        process.stdout.write(page);
+        return;
+      }
+      if (word) throw new UsageError('--dir writes every page; give no command with it');
+      mkdirSync(dir, { recursive: true });
+      for (const file of readdirSync(dir)) if (/^gsh(-.*)?\.1$/.test(file) && !pages.has(file)) rmSync(join(dir, file));
+      for (const [file, page] of pages) writeFileSync(join(dir, file), page);
+    });
+}

@@ -1,0 +1,28 @@
+import type { Command } from 'commander';
+
+// `gsh reference [--json]`: every leaf command with its operations, scope, permission, arguments
+// and flags. Loads the whole tree, so it is imported only when run.
+
+const HELP = `
+JSON (--json, or -o json): an array with one entry per leaf command:
+  {command, summary, operations: [{method, path}], scope, permission,
+   arguments: [{name, required}], options: [{flags, required, choices}], example}
+Paths are written as in the contract (/servers/{server_id}/files). A required --server may
+also come from GSH_SERVER.
+
+Examples:
+  $ gsh reference | less
+  $ gsh reference --json | jq -r '.[] | select(.scope == "files:write") | .command'
+`;
+
+export function register(cmd: Command): void {
+  cmd.addHelpText('after', HELP).action(async function (this: Command) {
+    const [{ loadDocTree }, { referenceEntries, formatReference }] = await Promise.all([
+      import('../docs/command-tree.js'),
+      import('../docs/reference.js'),
+    ]);
+    const tree = await loadDocTree();
+    const { json, output } = this.optsWithGlobals<{ json?: boolean; output?: string }>();
+    process.stdout.write(json || output === 'json' ? `${JSON.stringify(referenceEntries(tree), null, 2)}\n` : formatReference(tree));
+  });
+}

@@ -1,0 +1,116 @@
+import { VERSION } from '../core/version.js';
+import { type DocArgument, type DocCommand, type DocOption, type DocTree, leaves } from './command-tree.js';
+
+// Manual pages in man(7) roff: gsh.1 (global flags, environment, exit codes, the families) and one
+// gsh-<word>.1 per top-level word with each of its commands: synopsis, arguments, flags and the
+// text its --help prints after them (examples, API, scope, permission). Clean under mandoc -Tlint.
+
+/**
+ * The date in each page's header. Fixed, not today's, so regenerating gives identical files (the
+ * staleness test compares them); move it with the version when releasing.
+ */
+export const MAN_DATE = '2026-11-22';
+
+/** File name → page, for gsh.1 and every top-level word. */
+export function manPages(tree: DocTree): Map<string, string> {
+  const pages = new Map([['gsh.1', mainPage(tree)]]);
+  for (const word of tree.root.children) pages.set(`gsh-${name(word)}.1`, wordPage(word));
+  return pages;
+}
+
+function name(c: DocCommand): string {
+  return c.words[c.words.length - 1] as string;
+}
+
+function mainPage(tree: DocTree): string {
+  const { root } = tree;
+  const words = [...root.children].sort((a, b) => name(a).localeCompare(name(b)));
+  return [
+    header('gsh'),
+    '.SH NAME',
+    `gsh \\- ${text(lowerFirst(root.summary))}`,
+    '.SH SYNOPSIS',
+    '.B gsh',
+    '.RI [ global\\-flags ]',
+    '.I command',
+    '.RI [ subcommand ]',
+    '.RI [ arguments ]',
+    '.RI [ flags ]',
+    '.SH DESCRIPTION',
+    `${text(root.summary)}.`,
+    'Each command has its own page, listed below; every command also accepts the global flags.',
+    '.B gsh reference',
+    'lists every command with the API operations it calls.',
+    '.SH COMMANDS',
+    ...words.flatMap((w) => ['.TP', `.BR gsh\\-${text(name(w))} (1)`, text(w.summary)]),
+    '.SH GLOBAL FLAGS',
+    ...tree.globals.flatMap(optionItem),
+    ...(root.helpAfter ? ['.SH NOTES', ...literal(root.helpAfter)] : []),
+    '.SH SEE ALSO',
+    words.map((w) => `.BR gsh\\-${text(name(w))} (1)${w === words[words.length - 1] ? '' : ' ,'}`).join('\n'),
+  ].join('\n').concat('\n');
+}
+
+function wordPage(word: DocCommand): string {
+  const w = name(word);
+  return [
+    header(`gsh-${w}`),
+    '.SH NAME',
+    `gsh\\-${text(w)} \\- ${text(lowerFirst(word.summary))}`,
+    '.SH SYNOPSIS',
+    ...leaves(word).flatMap((c) => ['.B gsh', synopsis(c), '.br']).slice(0, -1),
+    '.SH DESCRIPTION',
+    `${text(word.summary)}.`,
+    'Every command also accepts the global flags described in',
+    '.BR gsh (1).',
+    '.SH COMMANDS',
+    ...leaves(word).flatMap(commandSection),
+    '.SH SEE ALSO',
+    '.BR gsh (1)',
+  ].join('\n').concat('\n');
+}
+
+function header(page: string): string {
+  return `.TH ${text(page.toUpperCase())} 1 ${MAN_DATE} "gsh ${VERSION}" "User Commands"`;
+}
+
+function synopsis(c: DocCommand): string {
+  const args = c.arguments.map((a) => (a.required ? a.name : `[${a.name}]`));
+  return `.RI "${[...c.words, ...args].map(text).join(' ')}" [ flags ]`;
+}
+
+function commandSection(c: DocCommand): string[] {
+  const title = [...c.words, ...c.arguments.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`))].join(' ');
+  const lines = [`.SS "gsh ${text(title)}"`, `${text(c.summary)}${/[.!?]$/.test(c.summary) ? '' : '.'}`];
+  if (c.aliases.length) lines.push(`Alias: ${c.aliases.map((a) => `\\fB${text(a)}\\fR`).join(', ')}.`);
+  for (const a of c.arguments) lines.push(...argumentItem(a));
+  for (const o of c.options) lines.push(...optionItem(o));
+  if (c.helpAfter) lines.push(...(c.arguments.length || c.options.length ? ['.PP'] : []), ...literal(c.helpAfter));
+  return lines;
+}
+
+function argumentItem(a: DocArgument): string[] {
+  return ['.TP', `.I ${text(a.name)}`, text(`${a.description || 'argument'}${a.required ? '' : ' (optional)'}`)];
+}
+
+function optionItem(o: DocOption): string[] {
+  const value = /[<[]([^>\]]+)[>\]]/.exec(o.flags)?.[1];
+  const term = `${o.names.map((n) => `\\fB${text(n)}\\fR`).join(', ')}${value ? ` \\fI${text(value)}\\fR` : ''}`;
+  const notes = [o.required ? 'Required.' : '', o.choices ? `One of: ${o.choices.join(', ')}.` : ''].filter(Boolean);
+  return ['.TP', term, text([o.description, ...notes].join(' '))];
+}
+
+/** Help text as printed: no filling, indented, each line protected from roff. */
+function literal(help: string): string[] {
+  return ['.RS 4', '.nf', ...help.split('\n').map((l) => (l.trim() === '' ? '' : text(l))), '.fi', '.RE'];
+}
+
+/** Roff-safe text: backslashes and dashes escaped, a leading dot or quote neutralised. */
+function text(s: string): string {
+  const escaped = s.replace(/\\/g, '\\e').replace(/-/g, '\\-');
+  return /^[.']/.test(escaped) ? `\\&${escaped}` : escaped;
+}
+
+function lowerFirst(s: string): string {
+  return /^[A-Z][a-z]/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s;
+}
