@@ -3,6 +3,7 @@ import { constants as osConstants } from 'node:os';
 import type { Command } from 'commander';
 import { GshError, UsageError } from '../core/errors.js';
 import type { Sandbox, SandboxOptions } from '../sandbox/index.js';
+import { registerPersonCommands } from '../sandbox/agent/commands.js';
 
 // `gsh sandbox start` and `gsh sandbox exec -- CMD ...` (DESIGN.md "Sandbox"). The emulator itself
 // is src/sandbox/; it is imported only when one of these runs.
@@ -111,6 +112,7 @@ export async function runExec(opts: SandboxOptions, command: string, args: reado
 export function register(cmd: Command): void {
   // exec passes everything after CMD through untouched; commander needs positional options here.
   cmd.enablePositionalOptions();
+  registerPersonCommands(cmd);
 
   addCommonOptions(
     cmd

@@ -6,6 +6,7 @@ import { SandboxContext } from './context.js';
 import { handlerMaps } from './handlers/index.js';
 import { Router } from './router.js';
 import { installConsoleNode } from './console-node/index.js';
+import { installAgent } from './agent/service.js';
 import { createHttpServer, type UpgradeHandler } from './server.js';
 import { createSubuserKey } from './permissions.js';
 import { disposeFamilies, familyState } from './node/slots.js';
@@ -53,6 +54,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const ops: Operation[] = families.flatMap((f) => f.operations);
   ctx.operations = ops;
   ctx.router = new Router(ops, handlerMaps);
+  installAgent(ctx);
 
   const upgrade: UpgradeHandler[] = [];
   const server = createHttpServer(ctx, upgrade);

@@ -9,6 +9,8 @@ import { hasScope, type Principal } from './auth.js';
 import { validateIdempotencyKey } from './idempotency.js';
 import { canonical, parseBody, parseQuery, readBody } from './request.js';
 import { handleAdmin, ADMIN_PREFIX } from './admin.js';
+import { AGENT_ADMIN_PREFIX, handleAgentAdmin } from './agent/admin.js';
+import { agentGate } from './agent/gate.js';
 import { handleNode } from './node/http.js';
 import { NODE_PREFIX } from './node/signed-urls.js';
 import { authorizeServer } from './permissions.js';
@@ -87,6 +89,10 @@ function send(res: ServerResponse, requestId: string, result: HandlerResult, ext
 
 async function handle(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+  if (url.pathname === AGENT_ADMIN_PREFIX || url.pathname.startsWith(`${AGENT_ADMIN_PREFIX}/`)) {
+    await handleAgentAdmin(ctx, req, res, url);
+    return;
+  }
   if (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`)) {
     await handleAdmin(ctx, req, res, url);
     return;
@@ -220,6 +226,7 @@ async function handle(ctx: SandboxContext, req: IncomingMessage, res: ServerResp
     try {
       if (plan.latencyMs > 0) await ctx.clock.sleepReal(plan.latencyMs);
       const handler = route.spec?.handle ?? genericHandler;
+      agentGate(hreq, ctx); // agent approvals and account reach (agent/gate.ts)
       result = await handler(hreq, ctx);
     } catch (err) {
       const f = err instanceof ApiFailure ? err : new ApiFailure(500, 'internal_error', 'Unexpected sandbox error');

@@ -9,9 +9,10 @@ import { handlers as fileTools } from './file-tools.js';
 import { handlers as hooks } from './hooks.js';
 import { handlers as subusers } from './subusers.js';
 import { handlers as properties } from './properties.js';
+import { handlers as agent } from '../agent/handlers.js';
 
 // Specific handlers by family. A new family file (e.g. hooks.ts) exports `handlers` keyed by
 // "METHOD /path/template" and is added here; its keys then win over the generic handler.
-export const handlerMaps: readonly HandlerMap[] = [system, applications, servers, power, consoleNode, files, fileTools, hooks, subusers, properties];
+export const handlerMaps: readonly HandlerMap[] = [system, applications, servers, power, consoleNode, files, fileTools, hooks, subusers, properties, agent];
 
 export { genericHandler } from './generic.js';
