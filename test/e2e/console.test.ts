@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleNodeOf } from '../../src/sandbox/console-node/index.js';
+import type { ServerRecord } from '../../src/sandbox/index.js';
+import { setup, type E2E } from './helpers.js';
+import { floodNumbers, spawnGsh } from './console-helpers.js';
+
+// `gsh console attach|send` end to end against the sandbox console node (issue 5, items 1 to 3;
+// 01-general-contract.md "Console socket"; 02-endpoints-part-a.md "Console"). stdin and stdout
+// are pipes: each stdin line is sent, output is stripped of ANSI.
+
+let e: E2E;
+beforeAll(async () => {
+  // Short-lived tokens: `token expiring` after ~0.8 s, expiry at 1.2 s, so attaches renew often.
+  e = await setup({ servers: 8, consoleTokenTtlMs: 1200 });
+});
+afterAll(async () => {
+  await e.close();
+});
+
+const runningServers = () => [...e.sandbox.state.servers.values()].filter((s) => s.state === 'running');
+let nextFree = 0;
+/** A running server no other test uses (parallel-safe within the file). */
+async function freshRunning(): Promise<ServerRecord> {
+  const s = [...e.sandbox.state.servers.values()].filter((x) => !x.stored)[nextFree++]!;
+  if (s.state !== 'running') {
+    e.sandbox.extensions.context.lifecycle.power(s, 'start');
+    const end = Date.now() + 10_000;
+    while (s.state !== 'running' && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+  }
+  return s;
+}
+const sequence = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+
+describe('gsh console attach', () => {
+  it('replays recent output, sends a typed command and shows its echo, without ANSI on a pipe; Ctrl-C detaches', async () => {
+    const s = await freshRunning();
+    const run = spawnGsh(e, ['console', 'attach', '-s', s.id]);
+    await run.waitForLine((l) => l.includes('Done (3.214s)! For help, type "help"'));
+    run.write('say hello from e2e\n');
+    await run.waitForLine((l) => l === '> say hello from e2e');
+    await run.waitForLine((l) => l.endsWith('[Server] hello from e2e'));
+    run.proc.kill('SIGINT');
+    const r = await run.proc;
+    expect(r.exitCode).toBe(130);
+    expect(run.stdoutLines().join('\n')).not.toContain('\x1b[');
+    expect(run.stderr()).toMatch(/attached to/);
+    expect(s.state).toBe('running');
+  });
+
+  it('keeps every line exactly once across token renewals (lifetime 1.2 s) and a forced expiry', async () => {
+    const s = await freshRunning();
+    const node = consoleNodeOf(e.sandbox);
+    const run = spawnGsh(e, ['console', 'attach', '-s', s.id, '--no-history', '--read-only']);
+    await run.waitForStderr(/attached to/);
+    const flood = node.game(s.id)!.flood(400, { everyMs: 8 });
+    await run.waitForLine((l) => l.includes('flood 150/400 '));
+    node.expireTokens(s.id);
+    await flood;
+    await run.waitForLine((l) => l.includes('flood 400/400 '));
+    run.proc.kill('SIGINT');
+    await run.proc;
+    expect(floodNumbers(run.stdoutLines(), 400)).toEqual(sequence(400));
+  });
+
+  it('reconnects after the node drops the socket, says so, and fills the gap from history', async () => {
+    const s = await freshRunning();
+    const node = consoleNodeOf(e.sandbox);
+    const run = spawnGsh(e, ['console', 'attach', '-s', s.id, '--no-history']);
+    await run.waitForStderr(/attached to/);
+    const flood = node.game(s.id)!.flood(300, { everyMs: 5 });
+    await run.waitForLine((l) => l.includes('flood 60/300 '));
+    node.drop(s.id);
+    await flood;
+    await run.waitForLine((l) => l.includes('flood 300/300 '));
+    run.proc.kill('SIGINT');
+    await run.proc;
+    expect(run.stderr()).toMatch(/connection lost .*reconnecting in/);
+    expect(run.stderr()).toMatch(/reconnected/);
+    expect(floodNumbers(run.stdoutLines(), 300)).toEqual(sequence(300));
+  });
+
+  it('ends with exit 5 and a clear message when the server is deleted', async () => {
+    const s = await freshRunning();
+    const run = spawnGsh(e, ['console', 'attach', '-s', s.id, '--no-history']);
+    await run.waitForStderr(/attached to/);
+    const del = await e.gsh(['servers', 'delete', '-s', s.id, '--yes']);
+    expect(del.exitCode).toBe(0);
+    const r = await run.proc;
+    expect(r.exitCode).toBe(5);
+    expect(run.stderr()).toMatch(/was deleted/);
+  });
+
+  it('--json writes every socket event as one JSON object per line', async () => {
+    const s = await freshRunning();
+    const run = spawnGsh(e, ['console', 'attach', '-s', s.id, '--no-history', '--json']);
+    await run.waitForLine((l) => l === '{"event":"auth success"}');
+    run.write('say json\n');
+    await run.waitForLine((l) => l === JSON.stringify({ event: 'console output', args: ['> say json'] }));
+    run.proc.kill('SIGINT');
+    await run.proc;
+    for (const line of run.stdoutLines()) expect(typeof (JSON.parse(line) as { event: unknown }).event).toBe('string');
+  });
+
+  it('streams a flood of 100,000 lines to a pipe: each line once, in order, or accounted as skipped', async () => {
+    const s = await freshRunning();
+    const run = spawnGsh(e, ['console', 'attach', '-s', s.id, '--no-history']);
+    await run.waitForStderr(/attached to/);
+    run.write('flood 100000\n');
+    await run.waitForLine((l) => l.includes('flood 100000/100000 '), 60_000);
+    run.proc.kill('SIGINT');
+    await run.proc;
+    const seen = floodNumbers(run.stdoutLines(), 100_000);
+    const skipped = [...run.stderr().matchAll(/(\d+) console lines skipped \(slow connection\)/g)].reduce((a, m) => a + Number(m[1]), 0);
+    expect(seen.length + skipped).toBe(100_000);
+    expect(seen.every((v, i) => i === 0 || v > seen[i - 1]!)).toBe(true);
+  }, 90_000);
+});
+
+describe('gsh console send', () => {
+  it('--expect prints the first matching line and exits 0', async () => {
+    const s = runningServers()[0]!;
+    const r = await e.gsh(['console', 'send', '-s', s.id, 'list', '--expect', 'players online']);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/There are 0 of a max of 20 players online/);
+  });
+
+  it('--expect exits 10 when nothing matches within --timeout', async () => {
+    const s = runningServers()[0]!;
+    const r = await e.gsh(['console', 'send', '-s', s.id, 'list', '--expect', 'never printed', '--timeout', '1s']);
+    expect(r.exitCode).toBe(10);
+    expect(r.stderr).toMatch(/no console line matched/);
+  });
+
+  it('refuses multi-line input as a usage error (no batches)', async () => {
+    const s = runningServers()[0]!;
+    const r = await e.gsh(['console', 'send', '-s', s.id, 'say a\nsay b']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
