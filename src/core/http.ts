@@ -122,11 +122,19 @@ function headerRecord(raw: Record<string, string | string[] | undefined>): Recor
 }
 
 async function makeDispatcher(env: NodeJS.ProcessEnv): Promise<Dispatcher> {
-  const proxied = env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy;
-  if (proxied) {
-    // Loaded only when a proxy is configured; it honours NO_PROXY itself.
-    const { default: EnvHttpProxyAgent } = await import('undici/lib/dispatcher/env-http-proxy-agent.js');
-    return new EnvHttpProxyAgent();
+  const httpProxy = env.HTTP_PROXY || env.http_proxy;
+  const httpsProxy = env.HTTPS_PROXY || env.https_proxy;
+  if (httpProxy || httpsProxy) {
+    // Loaded only when a proxy is configured, from the package index: the proxy agent needs the
+    // API methods the index attaches to every dispatcher. It applies NO_PROXY itself; the values
+    // are passed explicitly because it would otherwise read process.env, not the given env.
+    const { default: undici } = await import('undici');
+    const { EnvHttpProxyAgent } = undici;
+    return new EnvHttpProxyAgent({
+      httpProxy,
+      httpsProxy: httpsProxy ?? httpProxy,
+      noProxy: env.NO_PROXY ?? env.no_proxy ?? '',
+    });
   }
   return new Agent({ keepAliveTimeout: 4_000, connections: 16 });
 }

@@ -5,11 +5,6 @@ declare module 'undici/lib/dispatcher/agent.js' {
   const AgentCtor: typeof Agent;
   export default AgentCtor;
 }
-declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
-  import type { EnvHttpProxyAgent } from 'undici';
-  const EnvHttpProxyAgentCtor: typeof EnvHttpProxyAgent;
-  export default EnvHttpProxyAgentCtor;
-}
 declare module 'undici/lib/api/api-request.js' {
   import type { Dispatcher } from 'undici';
   function request(this: Dispatcher, opts: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;

@@ -10,7 +10,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); })));
 });
 
-async function listServer(total: number, opts: { noTotal?: boolean; delays?: Record<number, number> } = {}) {
+async function listServer(total: number, opts: { noTotal?: boolean; delays?: Record<number, number>; remaining?: number; resetIn?: number } = {}) {
   const seen: number[] = [];
   const srv = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -20,7 +20,8 @@ async function listServer(total: number, opts: { noTotal?: boolean; delays?: Rec
     const data = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_v, i) => ({ n: offset + i }));
     const body = { data, pagination: { ...(opts.noTotal ? {} : { total }), limit, offset, has_more: offset + limit < total } };
     setTimeout(() => {
-      res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '90', 'x-ratelimit-reset': '0' });
+      const reset = opts.resetIn === undefined ? 0 : Math.ceil(Date.now() / 1000) + opts.resetIn;
+      res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': String(opts.remaining ?? 90), 'x-ratelimit-reset': String(reset) });
       res.end(JSON.stringify(body));
     }, opts.delays?.[offset] ?? 0);
   });
@@ -53,5 +54,23 @@ describe('fetchAll', () => {
     await client.close();
     expect(items).toHaveLength(230);
     expect(seen).toEqual([0, 100, 200]);
+  });
+
+  it('waits for the rate-limit window when the key is nearly out of requests (DESIGN.md "Requests")', async () => {
+    const { client } = await listServer(250, { remaining: 2, resetIn: 5 });
+    const sleeps: number[] = [];
+    const { items } = await fetchAll(client, { method: 'GET', path: '/servers' }, { sleep: async (ms) => void sleeps.push(ms) });
+    await client.close();
+    expect(items).toHaveLength(250);
+    expect(sleeps.length).toBeGreaterThan(0);
+    for (const ms of sleeps) expect(ms).toBeGreaterThan(3000);
+  });
+
+  it('does not wait while requests remain', async () => {
+    const { client } = await listServer(250, { remaining: 50, resetIn: 5 });
+    const sleeps: number[] = [];
+    await fetchAll(client, { method: 'GET', path: '/servers' }, { sleep: async (ms) => void sleeps.push(ms) });
+    await client.close();
+    expect(sleeps).toEqual([]);
   });
 });
