@@ -1,0 +1,49 @@
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GSH, setup, type E2E } from './helpers.js';
+
+// `gsh console attach` under a real pseudo-terminal (issue 5, item 6), made by `script` from
+// util-linux (present on Linux machines without installing anything): the prompt appears, a typed
+// command is sent as `send command` (01-general-contract.md "Console socket") and its output is
+// shown, and Ctrl-D detaches with exit 0 while the server keeps running.
+
+let e: E2E;
+beforeAll(async () => {
+  e = await setup();
+});
+afterAll(async () => {
+  await e.close();
+});
+
+describe('gsh console attach on a terminal', () => {
+  it('sends what is typed at the prompt, shows the answer, and detaches on Ctrl-D', async () => {
+    const s = [...e.sandbox.state.servers.values()].find((x) => x.state === 'running')!;
+    const command = `'${process.execPath}' '${GSH}' console attach -s ${s.id} --no-history`;
+    const proc = execa('script', ['-qfec', command, '/dev/null'], {
+      env: e.env({ TERM: 'xterm-256color', NO_COLOR: undefined }), extendEnv: true, reject: false, timeout: 30_000, stdin: 'pipe', buffer: false,
+    });
+    let screen = '';
+    proc.stdout!.setEncoding('utf8');
+    proc.stdout!.on('data', (d: string) => (screen += d));
+    const waitFor = async (re: RegExp) => {
+      const end = Date.now() + 15_000;
+      while (!re.test(screen)) {
+        if (Date.now() > end) throw new Error(`terminal never showed ${re}: ${JSON.stringify(screen.slice(-800))}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    };
+    await waitFor(/attached to/);
+    await waitFor(/> /);
+    proc.stdin!.write('say typed at a terminal\r');
+    await waitFor(/\[Server\] typed at a terminal/);
+    // On a terminal console lines keep their ANSI colours (`tps` answers in green).
+    proc.stdin!.write('tps\r');
+    await waitFor(/TPS from last 1m, 5m, 15m: \x1b\[32m20\.0/);
+    proc.stdin!.write('\x04');
+    const r = await proc;
+    expect(r.exitCode).toBe(0);
+    // The prompt is drawn again after output arrives.
+    expect(screen).toMatch(/\[Server\] typed at a terminal[^]*> /);
+    expect(s.state).toBe('running');
+  });
+});
