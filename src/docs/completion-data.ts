@@ -46,7 +46,10 @@ export function completionData(tree: DocTree): CompletionData {
     c.children.forEach(visit);
   };
   visit(tree.root);
-  return { nodes, aliases, globals: flagsOf(tree.globals) };
+  const globals = flagsOf(tree.globals);
+  // Commander gives every command -h, --help without listing it among the options.
+  globals.flags.push({ word: '-h', description: 'show help' }, { word: '--help', description: 'show help' });
+  return { nodes, aliases, globals };
 }
 
 function flagsOf(options: DocOption[]): Omit<CompletionNode, 'path' | 'subcommands'> {

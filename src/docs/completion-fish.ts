@@ -18,10 +18,11 @@ export function fishScript(data: CompletionData): string {
   const withValues = <T>(pairs: [string, T[]][]) => pairs.filter(([, v]) => v.length > 0);
   const subs = switchFunction('__gsh_subcommands', 'The subcommands of a command path (word<TAB>description).',
     withValues(data.nodes.map((n) => [n.path, n.subcommands])).map(([p, v]) => [q(p), described(v)]), FAIL);
-  const flags = switchFunction('__gsh_flags', "A command's flags and the program's (word<TAB>description).",
-    data.nodes.map((n) => [q(n.path), described([...n.flags, ...data.globals.flags])]));
-  const valued = switchFunction('__gsh_valued', "The flags of a command path that take a value, and the program's.",
-    data.nodes.map((n) => [q(n.path), words([...n.valued, ...data.globals.valued])]));
+  // The program's flags are the '*' case's, printed for every path after the command's own.
+  const flags = switchFunction('__gsh_flags', "A command's flags (word<TAB>description).",
+    withValues(data.nodes.map((n) => [n.path, n.flags])).map(([p, v]) => [q(p), described(v)]));
+  const valued = switchFunction('__gsh_valued', 'The flags of a command path that take a value.',
+    withValues(data.nodes.map((n) => [n.path, n.valued])).map(([p, v]) => [q(p), words(v)]));
   const choices = switchFunction('__gsh_values', "The documented values of 'PATH FLAG'; fails when there are none.", [
     ...data.nodes.flatMap((n) => [...n.choices].map(([flag, v]): [string, string] => [q(`${n.path} ${flag}`), words(v)])),
     ...[...data.globals.choices].map(([flag, v]): [string, string] => [`'* '${q(flag)}`, words(v)]),
@@ -33,6 +34,14 @@ export function fishScript(data: CompletionData): string {
 
 ${subs}
 ${flags}
+function __gsh_global_flags
+    printf '%s\\n' ${described(data.globals.flags)}
+end
+
+function __gsh_global_valued
+    printf '%s\\n' ${words(data.globals.valued)}
+end
+
 ${valued}
 ${choices}
 ${aliases}
@@ -52,7 +61,7 @@ function __gsh_complete
         switch $word
             case '-*=*'
             case '-*'
-                contains -- $word (__gsh_valued "$cmdpath"); and set skip 1
+                contains -- $word (__gsh_valued "$cmdpath") (__gsh_global_valued); and set skip 1
             case '*'
                 contains -- $word (__gsh_subcommands "$cmdpath" | string replace -r '\\t.*' '')
                 and set cmdpath (__gsh_alias (string trim -- "$cmdpath $word"))
@@ -65,6 +74,7 @@ function __gsh_complete
         __gsh_values "$cmdpath $flag" | string replace -r '^' -- "$flag="
     else if string match -q -- '-*' $cur
         __gsh_flags "$cmdpath"
+        __gsh_global_flags
     else
         __gsh_subcommands "$cmdpath"; or __fish_complete_path $cur
     end

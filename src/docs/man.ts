@@ -25,7 +25,7 @@ function name(c: DocCommand): string {
 function mainPage(tree: DocTree): string {
   const { root } = tree;
   const words = [...root.children].sort((a, b) => name(a).localeCompare(name(b)));
-  return [
+  return wrapPage([
     header('gsh'),
     '.SH NAME',
     `gsh \\- ${text(lowerFirst(root.summary))}`,
@@ -48,17 +48,17 @@ function mainPage(tree: DocTree): string {
     ...(root.helpAfter ? ['.SH NOTES', ...literal(root.helpAfter)] : []),
     '.SH SEE ALSO',
     words.map((w) => `.BR gsh\\-${text(name(w))} (1)${w === words[words.length - 1] ? '' : ' ,'}`).join('\n'),
-  ].join('\n').concat('\n');
+  ]);
 }
 
 function wordPage(word: DocCommand): string {
   const w = name(word);
-  return [
+  return wrapPage([
     header(`gsh-${w}`),
     '.SH NAME',
     `gsh\\-${text(w)} \\- ${text(lowerFirst(word.summary))}`,
     '.SH SYNOPSIS',
-    ...leaves(word).flatMap((c) => ['.B gsh', synopsis(c), '.br']).slice(0, -1),
+    ...leaves(word).flatMap((c) => [...synopsis(c), '.br']).slice(0, -1),
     '.SH DESCRIPTION',
     `${text(word.summary)}.`,
     'Every command also accepts the global flags described in',
@@ -67,21 +67,22 @@ function wordPage(word: DocCommand): string {
     ...leaves(word).flatMap(commandSection),
     '.SH SEE ALSO',
     '.BR gsh (1)',
-  ].join('\n').concat('\n');
+  ]);
 }
 
 function header(page: string): string {
-  return `.TH ${text(page.toUpperCase())} 1 ${MAN_DATE} "gsh ${VERSION}" "User Commands"`;
+  // No hyphenation and a ragged right margin: flag names and paths stay whole and copyable.
+  return `.TH ${text(page.toUpperCase())} 1 ${MAN_DATE} "gsh ${VERSION}" "User Commands"\n.nh\n.ad l`;
 }
 
-function synopsis(c: DocCommand): string {
-  const args = c.arguments.map((a) => (a.required ? a.name : `[${a.name}]`));
-  return `.RI "${[...c.words, ...args].map(text).join(' ')}" [ flags ]`;
+function synopsis(c: DocCommand): string[] {
+  const args = c.arguments.map((a) => (a.required ? `.I ${text(a.name)}` : `.RI [ ${text(a.name)} ]`));
+  return [`.B gsh ${c.words.map(text).join(' ')}`, ...args, '.RI [ flags ]'];
 }
 
 function commandSection(c: DocCommand): string[] {
   const title = [...c.words, ...c.arguments.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`))].join(' ');
-  const lines = [`.SS "gsh ${text(title)}"`, `${text(c.summary)}${/[.!?]$/.test(c.summary) ? '' : '.'}`];
+  const lines = [`.SS "gsh ${text(title)}"`, text(sentence(c.summary))];
   if (c.aliases.length) lines.push(`Alias: ${c.aliases.map((a) => `\\fB${text(a)}\\fR`).join(', ')}.`);
   for (const a of c.arguments) lines.push(...argumentItem(a));
   for (const o of c.options) lines.push(...optionItem(o));
@@ -97,7 +98,7 @@ function optionItem(o: DocOption): string[] {
   const value = /[<[]([^>\]]+)[>\]]/.exec(o.flags)?.[1];
   const term = `${o.names.map((n) => `\\fB${text(n)}\\fR`).join(', ')}${value ? ` \\fI${text(value)}\\fR` : ''}`;
   const notes = [o.required ? 'Required.' : '', o.choices ? `One of: ${o.choices.join(', ')}.` : ''].filter(Boolean);
-  return ['.TP', term, text([o.description, ...notes].join(' '))];
+  return ['.TP', term, text([sentence(o.description), ...notes].join(' '))];
 }
 
 /** Help text as printed: no filling, indented, each line protected from roff. */
@@ -105,10 +106,46 @@ function literal(help: string): string[] {
   return ['.RS 4', '.nf', ...help.split('\n').map((l) => (l.trim() === '' ? '' : text(l))), '.fi', '.RE'];
 }
 
+/**
+ * Text lines of at most 80 bytes (mandoc -Tlint's style rule), broken at spaces. Filled text may
+ * break anywhere; a no-fill line is continued with \\c so it still prints as one line.
+ */
+function wrapPage(lines: string[]): string {
+  let noFill = false;
+  const out: string[] = [];
+  for (const line of lines.join('\n').split('\n')) {
+    if (line.startsWith('.')) {
+      if (line === '.nf' || line === '.fi') noFill = line === '.nf';
+      out.push(line);
+      continue;
+    }
+    let rest = line;
+    for (let cut = breakAt(rest, noFill ? 78 : 80); cut > 0; cut = breakAt(rest, noFill ? 78 : 80)) {
+      out.push(noFill ? `${rest.slice(0, cut + 1)}\\c` : rest.slice(0, cut));
+      rest = noFill ? rest.slice(cut + 1) : rest.slice(cut + 1).trimStart();
+      if (/^[.']/.test(rest)) rest = `\\&${rest}`;
+    }
+    out.push(rest);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** The last space before `limit` bytes, when the line is longer than 80 bytes; else -1. */
+function breakAt(line: string, limit: number): number {
+  if (Buffer.byteLength(line) <= 80) return -1;
+  let cut = -1;
+  for (let i = line.indexOf(' '); i > 0 && Buffer.byteLength(line.slice(0, i)) <= limit; i = line.indexOf(' ', i + 1)) cut = i;
+  return cut;
+}
+
 /** Roff-safe text: backslashes and dashes escaped, a leading dot or quote neutralised. */
 function text(s: string): string {
   const escaped = s.replace(/\\/g, '\\e').replace(/-/g, '\\-');
   return /^[.']/.test(escaped) ? `\\&${escaped}` : escaped;
+}
+
+function sentence(s: string): string {
+  return /[.!?]$/.test(s) || s === '' ? s : `${s}.`;
 }
 
 function lowerFirst(s: string): string {

@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type DocTree, leaves, loadDocTree } from '../../src/docs/command-tree.js';
+import { formatReference, type ReferenceEntry, referenceEntries } from '../../src/docs/reference.js';
+
+// Issue 3 item 3: `gsh reference --json` names, for each of the contract's 325 operations, a leaf
+// command that reaches it, with paths written as in the contract.
+const tsv = readFileSync(new URL('../../../shared/spec/operations.tsv', import.meta.url), 'utf8');
+const specOps = new Set(tsv.split('\n').slice(1).filter((l) => l.trim()).map((l) => l.split('\t').join(' ')));
+
+let tree: DocTree;
+let entries: ReferenceEntry[];
+beforeAll(async () => {
+  tree = await loadDocTree();
+  entries = referenceEntries(tree);
+});
+
+const entry = (command: string) => {
+  const e = entries.find((x) => x.command === command);
+  if (!e) throw new Error(`no reference entry for ${command}`);
+  return e;
+};
+const placeholders = (path: string) => [...path.matchAll(/\{(\w+)\}|<(\w+)>/g)].map((m) => (m[1] ?? m[2])!).filter((p) => p !== 'server_id');
+
+describe('gsh reference --json', () => {
+  it('every one of the 325 operations is named by at least one leaf', () => {
+    expect(specOps.size).toBe(325);
+    const named = new Set(entries.flatMap((e) => e.operations.map((o) => `${o.method} ${o.path}`)));
+    expect([...specOps].filter((op) => !named.has(op))).toEqual([]);
+  });
+
+  it('every operation named is one of the contract, path written as there', () => {
+    for (const e of entries) for (const o of e.operations) expect(specOps, `${e.command}: ${o.method} ${o.path}`).toContain(`${o.method} ${o.path}`);
+  });
+
+  it('has one entry per leaf command, with exactly the documented keys', () => {
+    expect(entries.map((e) => e.command)).toEqual(leaves(tree.root).map((c) => c.words.join(' ')));
+    expect(new Set(entries.map((e) => e.command)).size).toBe(entries.length);
+    for (const e of entries) {
+      expect(Object.keys(e).sort()).toEqual(['arguments', 'command', 'example', 'operations', 'options', 'permission', 'scope', 'summary']);
+      for (const o of e.options) expect(Object.keys(o).sort()).toEqual(['choices', 'flags', 'required']);
+      for (const a of e.arguments) expect(Object.keys(a).sort()).toEqual(['name', 'required']);
+    }
+  });
+
+  it('running a leaf with its required arguments fills every placeholder of its path', () => {
+    for (const e of entries) {
+      for (const o of e.operations) {
+        const required = e.arguments.filter((a) => a.required).map((a) => a.name.replace(/-/g, '_'));
+        expect(required, `${e.command}: ${o.path}`).toEqual(placeholders(o.path));
+        if (o.path.includes('{server_id}')) {
+          expect(e.options.find((x) => x.flags.startsWith('-s, --server'))?.required, e.command).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('power verbs each name the power operation, with scope and permission', () => {
+    for (const verb of ['start', 'stop', 'restart', 'kill']) {
+      expect(entry(`power ${verb}`)).toMatchObject({
+        operations: [{ method: 'POST', path: '/servers/{server_id}/power' }],
+        scope: 'servers:power',
+        permission: expect.stringContaining('control.start'),
+      });
+    }
+  });
+
+  it('documented values and required body fields come from the registry', () => {
+    const events = entry('hooks create').options.find((o) => o.flags.startsWith('--events'));
+    expect(events?.choices).toContain('server.started');
+    expect(entry('hooks create').options.find((o) => o.flags.startsWith('--url'))?.required).toBe(true);
+    expect(entry('servers list').options.find((o) => o.flags.startsWith('--search'))?.required).toBe(false);
+  });
+
+  it('hand-written commands are leaves too, and name the operations they declare', () => {
+    expect(entry('api').operations).toEqual([]);
+    expect(entry('completion').arguments).toEqual([{ name: 'shell', required: false }]);
+    expect(entry('completion').options.map((o) => o.flags)).toEqual(['--dir <dir>']);
+  });
+
+  it('the text form lists each leaf with its API lines and the global flags', () => {
+    const text = formatReference(tree);
+    expect(text).toMatch(/^Global flags \(every command\):\n {2}-V, --version/);
+    expect(text).toContain('gsh files trash restore\n');
+    expect(text).toMatch(/gsh power kill\n {2}Kill: .*\n {2}API: POST \/servers\/\{server_id\}\/power\n {2}scope: servers:power/);
+    expect(text).toContain('  -o, --output <format>  output format [one of table, json, jsonl, yaml]');
+  });
+});
