@@ -16,9 +16,11 @@ export interface Progress {
 }
 
 export async function progressFor(rt: Runtime, text: string): Promise<Progress> {
-  if (!rt.io.stderrTTY || rt.format !== 'table') return { update() {}, stop() {} };
+  // A terminal of unknown width (a bare pty) would make ora redraw without end.
+  if (!rt.io.stderrTTY || rt.format !== 'table' || !(process.stderr.columns > 0)) return { update() {}, stop() {} };
   const { default: ora } = await import('ora');
-  const spinner = ora({ text, stream: process.stderr, color: 'cyan', isEnabled: true }).start();
+  // discardStdin would put stdin in flowing mode and keep the process alive after the wait.
+  const spinner = ora({ text, stream: process.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
   return { update: (t) => (spinner.text = t), stop: () => spinner.stop() };
 }
 

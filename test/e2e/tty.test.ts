@@ -1,0 +1,63 @@
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type E2E, GSH, setup } from './helpers.js';
+
+// DESIGN.md "Output": on a TTY, tables sized to the terminal with a header, spinners for waits,
+// and confirmation prompts for destructive operations. `script` (util-linux) gives the CLI a
+// real pseudo-terminal; what we type goes in through its stdin.
+
+let t: E2E;
+beforeAll(async () => {
+  t = await setup({ servers: 3 });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+function onTty(args: string[], input = '', extra: Record<string, string> = {}) {
+  // A fresh pty has no size; give it the one a terminal would have.
+  const command = `stty cols 60 rows 24; ${[process.execPath, GSH, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ')}`;
+  return execa('script', ['-qec', command, '/dev/null'], {
+    input,
+    reject: false,
+    timeout: 30_000,
+    env: { ...t.env(), COLUMNS: '60', TERM: 'xterm', ...extra } as Record<string, string>,
+  });
+}
+
+describe('on a terminal', () => {
+  it('prints a table with a header, fitted to the width', async () => {
+    const r = await onTty(['servers', 'list']);
+    expect(r.exitCode).toBe(0);
+    const lines = String(r.stdout).replace(/\r/g, '').split('\n').filter(Boolean);
+    expect(lines[0]).toMatch(/^ID\s+NAME\s+/);
+    expect(lines).toHaveLength(4);
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(60);
+  });
+
+  it('colours the header unless NO_COLOR', async () => {
+    const coloured = await onTty(['servers', 'list'], '', { NO_COLOR: '' });
+    expect(String(coloured.stdout)).toMatch(/\x1b\[1mID/);
+    const plain = await onTty(['servers', 'list'], '', { NO_COLOR: '1' });
+    expect(String(plain.stdout)).not.toMatch(/\x1b\[/);
+  });
+
+  it('asks before deleting: n cancels, y deletes', async () => {
+    const s = [...t.sandbox.state.servers.values()][0]!;
+    const no = await onTty(['servers', 'delete', '-s', s.id], 'n\n');
+    expect(no.exitCode).toBe(2);
+    expect(String(no.stdout)).toContain('[y/N]');
+    expect(t.sandbox.state.servers.has(s.id)).toBe(true);
+    const yes = await onTty(['servers', 'delete', '-s', s.id], 'y\n');
+    expect(yes.exitCode).toBe(0);
+    expect(t.sandbox.state.servers.has(s.id)).toBe(false);
+  });
+
+  it('shows a spinner while waiting', async () => {
+    const s = [...t.sandbox.state.servers.values()].find((x) => x.state === 'offline')!;
+    const r = await onTty(['power', 'start', '-s', s.id, '--wait']);
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stdout)).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏].*server/);
+    expect(String(r.stdout)).toMatch(/state\s+running/);
+  });
+});
