@@ -9,6 +9,13 @@ import { handlers as fileTools } from './file-tools.js';
 import { handlers as hooks } from './hooks.js';
 import { handlers as subusers } from './subusers.js';
 import { handlers as properties } from './properties.js';
+import { handlers as settings } from './settings.js';
+import { handlers as startup } from './startup.js';
+import { handlers as instances } from './instances.js';
+import { handlers as players } from './players.js';
+import { handlers as addons } from './addons.js';
+import { handlers as customPacks } from './custom-packs.js';
+import { handlers as modules } from './modules.js';
 import { handlers as agent } from '../agent/handlers.js';
 
 // Specific handlers by family. A new family file (e.g. hooks.ts) exports `handlers` keyed by
