@@ -127,7 +127,7 @@ function addFieldOption(cmd: Command, f: import('../operations/types.js').Field,
   const desc = `${f.description}${extras.length ? ` (${extras.join('; ')})` : ''}`;
   if (f.type === 'boolean') {
     cmd.addOption(new Option(`--${flag}`, desc));
-    cmd.addOption(new Option(`--no-${flag}`, `send ${f.name}=false`).hideHelp());
+    if (f.sends === undefined) cmd.addOption(new Option(`--no-${flag}`, `send ${f.name}=false`).hideHelp());
     return;
   }
   if (f.secret) {
@@ -135,7 +135,7 @@ function addFieldOption(cmd: Command, f: import('../operations/types.js').Field,
     cmd.addOption(new Option(`--${flag}-file <file>`, `${desc}; read from a file, or - for stdin`));
     return;
   }
-  const valueName = f.type === 'string[]' ? 'items' : f.type === 'integer' || f.type === 'number' ? 'n' : 'value';
+  const valueName = f.type === 'string[]' ? 'items' : f.type === 'integer' || f.type === 'number' ? 'n' : f.type === 'text-file' ? 'file' : 'value';
   const opt = new Option(`--${flag} <${valueName}>`, desc);
   if (f.choices && !f.open) opt.choices(f.choices as string[]);
   if (f.type === 'string[]') opt.argParser(collect).default(undefined);

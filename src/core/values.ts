@@ -33,6 +33,7 @@ export function convertField(field: Field, raw: unknown): Json | undefined {
   };
   switch (field.type) {
     case 'boolean': {
+      if (field.sends !== undefined) return raw === true ? field.sends : undefined;
       if (typeof raw === 'boolean') return raw;
       const s = String(raw).toLowerCase();
       if (s === 'true') return true;
@@ -70,6 +71,11 @@ export function convertField(field: Field, raw: unknown): Json | undefined {
       } catch {
         return fail('takes JSON (or @file with JSON)');
       }
+    }
+    case 'text-file': {
+      const text = readFlagFile(String(raw), flag);
+      if (text.trim() === '') fail(`: ${String(raw)} is empty`);
+      return text;
     }
     case 'string': {
       const s = String(raw);

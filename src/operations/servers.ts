@@ -12,8 +12,8 @@ export default defineFamily({
       scope: 'servers:read', paging: 'offset',
       query: [
         { name: 'search', type: 'string', description: 'Case-insensitive name substring' },
-        { name: 'include', type: 'string', choices: ['status'], open: true,
-          description: 'Add live state and usage (costs a node call per running server)' },
+        { name: 'include', flag: 'include-status', type: 'boolean', sends: 'status',
+          description: 'Add live state and usage (include=status; costs a node call per running server)' },
       ],
       columns: ['id', 'name', 'status.state', 'application', 'plan'],
     },

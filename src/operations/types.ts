@@ -4,8 +4,11 @@
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** How a flag's text becomes a JSON value. `string[]` takes a comma list or a repeated flag. */
-export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'string[]' | 'json';
+/**
+ * How a flag's text becomes a JSON value. `string[]` takes a comma list or a repeated flag;
+ * `text-file` names a file (or - for stdin) whose text is sent as a string (an init manifest).
+ */
+export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'string[]' | 'json' | 'text-file';
 
 /**
  * A rule the client checks before sending (exit 2 instead of a round trip). Only rules the
@@ -39,6 +42,8 @@ export interface Field {
   /** For `string[]`: at most this many items (usage error beyond). */
   maxItems?: number;
   check?: CheckName;
+  /** For `boolean` flags: send this value when the flag is given, nothing otherwise (`--include-status` sends include=status). */
+  sends?: string;
   /** Giving this field makes the request destructive (`servers reinstall --wipe`): confirm or --yes. */
   destructive?: boolean;
   /** Documented default, shown in help; never sent unless the user gives the flag. */

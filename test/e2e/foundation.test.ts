@@ -53,11 +53,12 @@ describe('read commands', () => {
 
   it('servers list --search and --include-status reach the query', async () => {
     const name = firstServer().name;
-    const r = await t.gsh(['servers', 'list', '--search', name.slice(0, 3).toUpperCase(), '--include', 'status', '--json']);
+    const r = await t.gsh(['servers', 'list', '--search', name.slice(0, 3).toUpperCase(), '--include-status', '--json']);
     expect(r.exitCode).toBe(0);
     const items = JSON.parse(String(r.stdout)) as { name: string; status?: { state: string } }[];
     expect(items.some((s) => s.name === name)).toBe(true);
     expect(items[0]?.status?.state).toBeDefined();
+    expect(t.sandbox.log.at(-1)?.query).toMatchObject({ include: 'status' });
   });
 
   it('--limit echoes the clamped value the server applied', async () => {
