@@ -28,17 +28,17 @@ export function register(api: Command): void {
   api
     .argument('<path>', 'path relative to the base URL, e.g. /servers or servers?search=x')
     .option('-X, --method <method>', 'HTTP method')
-    .option('-f, --raw-field <key=value>', 'string field (repeatable; a[b]= and a[]= nest)', collect, [])
-    .option('-F, --field <key=value>', 'typed field: true/false/null/numbers, @file, @- (repeatable)', collect, [])
+    .option('-f, --raw-field <key=value>', 'string field (repeatable; a[b]= and a[]= nest)', collect)
+    .option('-F, --field <key=value>', 'typed field: true/false/null/numbers, @file, @- (repeatable)', collect)
     .option('--input <file>', 'request body from a file, or - for stdin')
-    .option('-H, --header <name:value>', 'extra request header (repeatable)', collect, [])
+    .option('-H, --header <name:value>', 'extra request header (repeatable)', collect)
     .option('-i, --include', 'print the status line and response headers before the body')
     .option('--paginate', 'fetch every page and print one merged array of data')
     .addHelpText('after', HELP)
     .action(async function (this: Command, rawPath: string) {
       const rt = runtimeFor(this);
       try {
-        const o = this.opts<{ method?: string; rawField: string[]; field: string[]; input?: string; header: string[]; include?: boolean; paginate?: boolean }>();
+        const o = this.opts<{ method?: string; rawField?: string[]; field?: string[]; input?: string; header?: string[]; include?: boolean; paginate?: boolean }>();
         let stdinUsed = o.input === '-';
         const fields = parseFields({
           raw: o.rawField,
@@ -53,7 +53,7 @@ export function register(api: Command): void {
         const method = (o.method?.toUpperCase() ?? (hasFields || o.input !== undefined ? 'POST' : 'GET')) as Method;
         if (!METHODS.has(method)) throw new UsageError(`unsupported method ${o.method}`, 'Use GET, POST, PUT, PATCH or DELETE.');
         const headers: Record<string, string> = {};
-        for (const h of o.header) {
+        for (const h of o.header ?? []) {
           const i = h.indexOf(':');
           if (i <= 0) throw new UsageError(`-H expects "Name: value", got "${h}"`);
           headers[h.slice(0, i).trim().toLowerCase()] = h.slice(i + 1).trim();
@@ -116,6 +116,6 @@ export function splitPath(raw: string, baseUrl: string): { path: string; query: 
   return { path, query };
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }

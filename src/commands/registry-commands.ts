@@ -48,7 +48,7 @@ function group(root: Command, words: readonly string[]): Command {
   for (const w of words) {
     let next = cur.commands.find((c) => c.name() === w);
     if (!next) {
-      next = cur.command(w).description(`${w} commands`);
+      next = cur.command(w);
       next.helpCommand(false);
     }
     cur = next;
@@ -78,6 +78,16 @@ export function addFamilyCommands(top: Command, family: Family): void {
     const cmd = parent.command(name);
     configureLeaf(cmd, leaf);
   }
+  describeGroups(top);
+}
+
+/** A nested group without words of its own says which verbs it holds (`trash: list, delete, …`). */
+function describeGroups(cmd: Command): void {
+  for (const sub of cmd.commands) {
+    if (sub.commands.length === 0) continue;
+    describeGroups(sub);
+    if (!sub.description()) sub.description(`${capitalize(sub.name())}: ${sub.commands.map((c) => c.name()).join(', ')}`);
+  }
 }
 
 function configureLeaf(cmd: Command, leaf: Leaf): void {
@@ -99,8 +109,8 @@ function configureLeaf(cmd: Command, leaf: Leaf): void {
   }
   if (BODY_METHODS.has(op.method)) {
     for (const f of op.body ?? []) if (f.name !== op.verbs?.field) addFieldOption(cmd, f, leaf);
-    cmd.option('-f, --raw-field <key=value>', 'add a string body field (repeatable; a[b]= and a[]= nest)', collect, []);
-    cmd.option('-F, --field <key=value>', 'add a typed body field: true/false/null/numbers, @file, @- (repeatable)', collect, []);
+    cmd.option('-f, --raw-field <key=value>', 'add a string body field (repeatable; a[b]= and a[]= nest)', collect);
+    cmd.option('-F, --field <key=value>', 'add a typed body field: true/false/null/numbers, @file, @- (repeatable)', collect);
     cmd.option('--input <file>', 'JSON body from a file, or - for stdin (fields and flags are merged over it)');
   }
   if (op.wait) cmd.option('--wait', 'follow the result until it finishes');
