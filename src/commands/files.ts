@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Command } from 'commander';
+import { GshError, Exit, UsageError } from '../core/errors.js';
+import { runtimeFor } from '../core/runtime.js';
+import { resolveServer, serverFlag } from '../core/server-ref.js';
+import type { OperationUses } from './index.js';
+
+// `gsh files put` and `gsh files get`: both steps of a transfer in one command (03-endpoints-
+// part-b.md "File transfers"): ask the API for a short-lived signed URL (files upload / files
+// download, which stay available as generated commands printing the URL), then send the bytes to
+// the node or fetch them from it. The signed URL is its own authorization, so the request core
+// sends no bearer to it.
+
+export const operations: OperationUses = {
+  'files put': ['POST /servers/{server_id}/files/upload'],
+  'files get': ['POST /servers/{server_id}/files/download'],
+};
+
+interface SignedUrl {
+  url?: unknown;
+}
+
+function signedUrl(data: unknown): string {
+  const url = (data as SignedUrl | undefined)?.url;
+  if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new GshError('the API answered without a signed URL', Exit.error);
+  return url;
+}
+
+/** One file part in a multipart/form-data body (field name `files`, as the node expects). */
+export function multipartBody(filename: string, bytes: Buffer): { body: Buffer; contentType: string } {
+  const boundary = `gsh${randomBytes(12).toString('hex')}`;
+  const safe = filename.replace(/["\r\n\\]/g, '_');
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${safe}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  return { body: Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+export function register(files: Command): void {
+  files
+    .command('put')
+    .description('Upload a local file of any size into a server directory (signed upload URL, then the bytes)')
+    .argument('<file>', 'local file to upload')
+    .option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER)')
+    .option('--dir <directory>', 'server directory to upload into', '/')
+    .option('--name <filename>', 'file name on the server (default: the local name)')
+    .addHelpText('after', '\nExample:\n  gsh files put world.zip -s lobby --dir /backups\n\nAPI:\n  POST /servers/{server_id}/files/upload, then POST <signed url>?directory=<dir> (multipart)\n')
+    .action(async function (this: Command, local: string) {
+      const rt = runtimeFor(this);
+      try {
+        const o = this.opts<{ server?: string; dir: string; name?: string }>();
+        let bytes: Buffer;
+        try {
+          bytes = readFileSync(local);
+        } catch (err) {
+          throw new UsageError(`cannot read ${local}: ${(err as Error).message}`);
+        }
+        const client = await rt.client();
+        const serverId = await resolveServer(client, serverFlag(o.server, rt.env));
+        const res = await client.request<{ data?: unknown }>({ method: 'POST', path: `/servers/${encodeURIComponent(serverId)}/files/upload`, body: {} });
+        const form = multipartBody(o.name ?? basename(local), bytes);
+        const sent = await client.request<{ data?: unknown }>({
+          method: 'POST', path: signedUrl(res.body?.data), query: { directory: o.dir }, rawBody: form.body, headers: { 'content-type': form.contentType },
+        });
+        await rt.out.show(sent.body?.data ?? sent.body);
+      } finally {
+        await rt.close();
+      }
+    });
+
+  files
+    .command('get')
+    .description('Download a server file (signed download URL, then the bytes) to stdout or --to FILE')
+    .argument('<path>', 'absolute path of the file on the server')
+    .option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER)')
+    .option('--to <file>', 'write to this local file instead of stdout')
+    .addHelpText('after', '\nExample:\n  gsh files get /logs/latest.log -s lobby --to latest.log\n\nAPI:\n  POST /servers/{server_id}/files/download, then GET <signed url>\n')
+    .action(async function (this: Command, remote: string) {
+      const rt = runtimeFor(this);
+      try {
+        const o = this.opts<{ server?: string; to?: string }>();
+        const client = await rt.client();
+        const serverId = await resolveServer(client, serverFlag(o.server, rt.env));
+        const res = await client.request<{ data?: unknown }>({ method: 'POST', path: `/servers/${encodeURIComponent(serverId)}/files/download`, body: { file: remote } });
+        const got = await client.request<unknown>({ method: 'GET', path: signedUrl(res.body?.data), headers: { accept: '*/*' } });
+        const content = typeof got.body === 'string' ? got.body : got.body === undefined ? '' : JSON.stringify(got.body);
+        if (o.to === undefined) {
+          rt.io.stdout.write(content);
+          return;
+        }
+        writeFileSync(o.to, content);
+        rt.note(`Saved ${Buffer.byteLength(content)} bytes to ${o.to}`);
+      } finally {
+        await rt.close();
+      }
+    });
+}
