@@ -79,7 +79,7 @@ async function awaitApproval(rt: Runtime, err: ApiError, spec: RequestSpec, slee
     throw new PersonMustActError(
       err,
       `This needs ${who}${err.actionUrl ? ' at the URL above' : ''}. Once approved, repeat the identical request within 10 minutes:` +
-        ` run the same command with --wait${keyHint(spec)} (--wait also waits for the approval).`,
+        ` run the same command again${keyHint(spec)}. Commands with --wait can wait for the approval instead.`,
     );
   }
   const client = await rt.client();

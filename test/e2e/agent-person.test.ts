@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type E2E, setup } from './helpers.js';
+import { agent, asProfile, logged, storedAgent, until } from '../agent/helpers.js';
+
+// Issue 6 end to end: silent renewal, a disconnected agent, and the flows where a person must act
+// (01-general-contract.md "Agent registration flow": Approvals; "Errors"; "States and
+// transitions"), each exit without a terminal. timeScale 1 here so a --wait outlives a token.
+
+let t: E2E;
+beforeAll(async () => {
+  t = await setup({ timeScale: 1, servers: 3 });
+  agent(t).configure({ claimIntervalS: 0.2, approvalIntervalS: 0.2 });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** Logs a profile in as a service-auth agent of the demo account (the sandbox plays the person). */
+async function loginAgent(profile: string): Promise<void> {
+  const login = t.gsh(['auth', 'login', '--agent', '--email', 'demo@example.com'], { env: asProfile(profile) });
+  let exited = false;
+  void login.finally(() => (exited = true));
+  const claim = await until(() => exited || [...agent(t).claims.values()].find((c) => c.userCode && !c.completed && !c.spent), 20_000);
+  if (claim !== true) agent(t).completeClaim(claim.userCode);
+  const r = await login;
+  expect(r.exitCode, String(r.stderr)).toBe(0);
+}
+
+const servers = () => [...t.sandbox.state.servers.values()].sort((a, b) => a.name.localeCompare(b.name));
+
+describe('silent renewal', () => {
+  it('renews before expiry during a long --wait, so it never sees a 401 (token lifetime 2 s)', async () => {
+    agent(t).configure({ tokenLifetimeS: 2 });
+    try {
+      await loginAgent('renew');
+      const stored = servers().find((s) => s.stored && s.state === 'offline')!;
+      const exchangesBefore = logged(t, 'POST /oauth2/token').length;
+      const started = Date.now();
+      const r = await t.gsh(['power', 'start', '-s', stored.id, '--wait'], { env: asProfile('renew') });
+      expect(r.exitCode, String(r.stderr)).toBe(0);
+      expect(Date.now() - started).toBeGreaterThan(4000); // transfer and boot outlast two token lifetimes
+      const renewals = logged(t, 'POST /oauth2/token').slice(exchangesBefore);
+      expect(renewals.length).toBeGreaterThanOrEqual(2);
+      expect(renewals.every((e) => (e.body as Record<string, string>).grant_type === 'urn:ietf:params:oauth:grant-type:jwt-bearer')).toBe(true);
+      expect(t.sandbox.log.filter((e) => e.status === 401 && e.keyId === undefined && e.route?.startsWith('/servers'))).toHaveLength(0);
+    } finally {
+      agent(t).configure({ tokenLifetimeS: 3600 });
+    }
+  });
+
+  it('renews once after a 401 (token revoked elsewhere) and repeats the request', async () => {
+    await loginAgent('after401');
+    const token = storedAgent(t, 'after401')!.access_token!;
+    agent(t).tokens.get(token)!.revoked = true;
+    const r = await t.gsh(['me', '--json'], { env: asProfile('after401') });
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    const me = logged(t, 'GET /me').slice(-2);
+    expect(me.map((e) => e.status)).toEqual([401, 200]);
+    expect(storedAgent(t, 'after401')!.access_token).not.toBe(token);
+  });
+
+  it('a disconnected agent (invalid_grant) is told so, loses its secrets, exit 3', async () => {
+    await loginAgent('cut');
+    const d = await t.gsh(['sandbox', 'disconnect', '--sandbox', t.sandbox.origin]);
+    expect(d.exitCode).toBe(0);
+    const r = await t.gsh(['servers', 'list'], { env: asProfile('cut') });
+    expect(r.exitCode).toBe(3);
+    expect(String(r.stderr)).toContain('the agent was disconnected');
+    expect(String(r.stderr)).toContain('gsh auth login --agent');
+    expect(logged(t, 'POST /oauth2/token').at(-1)!.errorCode).toBe('invalid_grant');
+    expect(storedAgent(t, 'cut')).toBeUndefined();
+  });
+});
+
+describe('approvals (deletion and purchase by an agent)', () => {
+  it('without a terminal: prints the URL and exits 7; the identical request repeated after approval runs once', async () => {
+    await loginAgent('appr');
+    const victim = servers()[0]!;
+    const r = await t.gsh(['servers', 'delete', '-s', victim.id, '--yes'], { env: asProfile('appr') });
+    expect(r.exitCode).toBe(7);
+    expect(String(r.stderr)).toMatch(/approval_required, HTTP 403/);
+    expect(String(r.stderr)).toContain('/__sandbox/agent/approvals/');
+    const key = /--idempotency-key (\S+)/.exec(String(r.stderr))?.[1];
+    expect(key).toBeDefined();
+    expect(t.sandbox.state.servers.has(victim.id)).toBe(true);
+    // --no-input on the identical request: exit 7 too (approval_pending: one already waits).
+    const again = await t.gsh(['--no-input', 'servers', 'delete', '-s', victim.id, '--yes'], { env: asProfile('appr') });
+    expect(again.exitCode).toBe(7);
+    expect(String(again.stderr)).toContain('approval_pending');
+
+    expect((await t.gsh(['sandbox', 'approve', '--sandbox', t.sandbox.origin])).exitCode).toBe(0);
+    const repeated = await t.gsh(['--idempotency-key', key!, 'servers', 'delete', '-s', victim.id, '--yes'], { env: asProfile('appr') });
+    expect(repeated.exitCode, String(repeated.stderr)).toBe(0);
+    expect(t.sandbox.state.servers.has(victim.id)).toBe(false);
+  });
+
+  const createPaid = (name: string) => ['servers', 'create', '-f', `name=${name}`, '-f', 'plan=paid', '--wait'];
+
+  it('--wait polls the status URL with the same bearer, then repeats the identical request once approved', async () => {
+    const run = t.gsh(createPaid('bought'), { env: asProfile('appr') });
+    await until(() => logged(t, 'GET /agent/approvals/{approval_id}').length > 0);
+    const ok = await t.gsh(['sandbox', 'approve', '--sandbox', t.sandbox.origin]);
+    expect(ok.exitCode, String(ok.stderr)).toBe(0);
+    const r = await run;
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(servers().some((s) => s.name === 'bought' && s.plan === 'paid')).toBe(true);
+    const creates = logged(t, 'POST /servers').filter((e) => (e.body as { name?: string }).name === 'bought');
+    expect(creates.map((e) => e.status)).toEqual([403, 202]);
+    expect(creates[0]!.idempotencyKey).toBe(creates[1]!.idempotencyKey);
+    expect(creates[0]!.body).toEqual(creates[1]!.body);
+    expect(logged(t, 'GET /agent/approvals/{approval_id}').every((e) => e.keyId?.startsWith('agt_') && e.status === 200)).toBe(true);
+  });
+
+  it('rejected stops with exit 7 and no retry', async () => {
+    const run = t.gsh(createPaid('refused'), { env: asProfile('appr') });
+    await until(() => [...agent(t).approvals.values()].find((a) => a.status === 'pending'));
+    expect((await t.gsh(['sandbox', 'reject', '--sandbox', t.sandbox.origin])).exitCode).toBe(0);
+    const r = await run;
+    expect(r.exitCode).toBe(7);
+    expect(String(r.stderr)).toContain('rejected this request');
+    expect(logged(t, 'POST /servers').filter((e) => (e.body as { name?: string }).name === 'refused').map((e) => e.status)).toEqual([403]);
+    expect(servers().some((s) => s.name === 'refused')).toBe(false);
+  });
+});
+
+describe('ad views and payment-like refusals', () => {
+  it('ad_required: exit 7 with the URL without a terminal; with --wait it retries after the ad view', async () => {
+    expect((await t.gsh(['auth', 'login', '--agent', '--anonymous'], { env: asProfile('ad') })).exitCode).toBe(0);
+    const identity = [...agent(t).identities.values()].filter((i) => i.method === 'anonymous').at(-1)!;
+    const free = [...agent(t).accountOf(identity).serverIds][0]!;
+    const r = await t.gsh(['power', 'start', '-s', free], { env: asProfile('ad') });
+    expect(String(r.stderr)).toContain('ad_required');
+    expect(r.exitCode).toBe(7);
+    expect(String(r.stderr)).toContain(`/__sandbox/ad?server_id=${free}`);
+    expect(String(r.stderr)).toContain('within 5 minutes');
+
+    const run = t.gsh(['power', 'start', '-s', free, '--wait'], { env: asProfile('ad') });
+    await until(() => logged(t, 'POST /servers/{server_id}/power').filter((e) => e.errorCode === 'ad_required').length >= 2);
+    expect((await t.gsh(['sandbox', 'ad-view', free, '--sandbox', t.sandbox.origin])).exitCode).toBe(0);
+    const done = await run;
+    expect(done.exitCode, String(done.stderr)).toBe(0);
+    expect(t.sandbox.state.servers.get(free)!.state).toBe('running');
+  });
+
+  it('an unclaimed temporary account reaches only its own server', async () => {
+    const other = servers().find((s) => !s.adRequired)!;
+    const r = await t.gsh(['servers', 'get', '-s', other.id], { env: asProfile('ad') });
+    expect(r.exitCode).toBe(5);
+  });
+
+  it('free_plan_restricted says what to do and exits 7', async () => {
+    await loginAgent('plan');
+    const paidOnly = t.sandbox.state.applications.find((a) => !a.free_tier)!;
+    const r = await t.gsh(['servers', 'create', '-f', 'name=x', '-f', `application=${paidOnly.slug}`, '-f', 'plan=free'], { env: asProfile('plan') });
+    expect(r.exitCode).toBe(7);
+    expect(String(r.stderr)).toContain('free_plan_restricted');
+    expect(String(r.stderr)).toContain('upgrade the plan');
+  });
+});
