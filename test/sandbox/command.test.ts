@@ -27,7 +27,7 @@ describe('gsh sandbox exec', () => {
     const program = new Command('gsh').exitOverride().option('--json');
     const sandbox = program.command('sandbox').exitOverride();
     register(sandbox);
-    expect(sandbox.commands.map((c) => c.name()).sort()).toEqual(['exec', 'start']);
+    expect(sandbox.commands.map((c) => c.name()).sort()).toEqual(['ad-view', 'approve', 'claim-complete', 'disconnect', 'exec', 'reject', 'start']);
     const before = process.exitCode;
     try {
       await program.parseAsync(['sandbox', 'exec', '--servers', '2', '--', node, '-e', 'process.exit(process.argv.includes("--json") ? 5 : 1)', 'arg', '--json'], { from: 'user' });
