@@ -21,8 +21,8 @@ _gsh_node() {
     'integrations') subs='get' flags='' valued='' ;;
     'integrations get') subs='' flags='' valued='' ;;
     'servers') subs='list ls create create-job get delete rm reinstall status status-issues' flags='' valued='' ;;
-    'servers list') subs='' flags='--search --include --limit --offset --all' valued='--search --include --limit --offset' ;;
-    'servers create') subs='' flags='--template-id -f --raw-field -F --field --input --wait' valued='--template-id -f --raw-field -F --field --input' ;;
+    'servers list') subs='' flags='--search --include-status --limit --offset --all' valued='--search --limit --offset' ;;
+    'servers create') subs='' flags='--init --template -f --raw-field -F --field --input --wait' valued='--init --template -f --raw-field -F --field --input' ;;
     'servers create-job') subs='' flags='--wait' valued='' ;;
     'servers get') subs='' flags='-s --server' valued='-s --server' ;;
     'servers delete') subs='' flags='-s --server' valued='-s --server' ;;
@@ -107,13 +107,15 @@ _gsh_node() {
     'init schema') subs='' flags='--tier' valued='--tier' ;;
     'init templates') subs='list ls create get update delete rm' flags='' valued='' ;;
     'init templates list') subs='' flags='--limit --offset --all' valued='--limit --offset' ;;
-    'init templates create') subs='' flags='--name --description -f --raw-field -F --field --input' valued='--name --description -f --raw-field -F --field --input' ;;
+    'init templates create') subs='' flags='--name --description --manifest -f --raw-field -F --field --input' valued='--name --description --manifest -f --raw-field -F --field --input' ;;
     'init templates get') subs='' flags='' valued='' ;;
-    'init templates update') subs='' flags='--name --description -f --raw-field -F --field --input' valued='--name --description -f --raw-field -F --field --input' ;;
+    'init templates update') subs='' flags='--name --description --manifest -f --raw-field -F --field --input' valued='--name --description --manifest -f --raw-field -F --field --input' ;;
     'init templates delete') subs='' flags='' valued='' ;;
-    'init validate') subs='' flags='--init --template-id --tier -f --raw-field -F --field --input' valued='--init --template-id --tier -f --raw-field -F --field --input' ;;
+    'init validate') subs='' flags='--init --template --tier -f --raw-field -F --field --input' valued='--init --template --tier -f --raw-field -F --field --input' ;;
     'init status') subs='' flags='-s --server --wait' valued='-s --server' ;;
-    'files') subs='list ls content copy delete rm folder move rename sftp chmod compress decompress disk-usage history search search-content archive nbt copy-to download pull pull-status transfer upload trash' flags='' valued='' ;;
+    'files') subs='put get list ls content copy delete rm folder move rename sftp chmod compress decompress disk-usage history search search-content archive nbt copy-to download pull pull-status transfer upload trash' flags='' valued='' ;;
+    'files put') subs='' flags='-s --server --dir --name' valued='-s --server --dir --name' ;;
+    'files get') subs='' flags='-s --server --to' valued='-s --server --to' ;;
     'files list') subs='' flags='-s --server --directory --limit --offset --all' valued='-s --server --directory --limit --offset' ;;
     'files content') subs='get update' flags='' valued='' ;;
     'files content get') subs='' flags='-s --server --path' valued='-s --server --path' ;;
@@ -519,12 +521,12 @@ _gsh_alias() {
 _gsh_values() {
   case "$1" in
     'applications list --kind') values='game application database' ;;
-    'servers list --include') values='status' ;;
     'hooks create --events') values='server.installed server.started server.stopped server.crashed server.idle backup.completed player.joined player.left git.deployment.completed threshold.cpu threshold.memory threshold.disk' ;;
     'hooks update --events') values='server.installed server.started server.stopped server.crashed server.idle backup.completed player.joined player.left git.deployment.completed threshold.cpu threshold.memory threshold.disk' ;;
     'console attach --color') values='auto always never' ;;
     'subusers create --permissions') values='control.console control.command control.start control.stop control.restart file.read file.read-content file.update file.create file.delete file.sftp settings.edit settings.rename settings.description settings.resources settings.transfer startup.read startup.update user.read user.update activity.read instance.read instance.create instance.update instance.activate instance.clone' ;;
     'subusers update --permissions') values='control.console control.command control.start control.stop control.restart file.read file.read-content file.update file.create file.delete file.sftp settings.edit settings.rename settings.description settings.resources settings.transfer startup.read startup.update user.read user.update activity.read instance.read instance.create instance.update instance.activate instance.clone' ;;
+    'init validate --tier') values='free paid' ;;
     'files copy-to --mode') values='copy cut' ;;
     'worlds nbt get --nbt-type') values='java bedrock' ;;
     'players get --section') values='stats advancements recipes' ;;

@@ -1,0 +1,68 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { loadDocTree } from '../../src/docs/command-tree.js';
+import { manPages } from '../../src/docs/man.js';
+import { GSH } from './helpers.js';
+
+// Issue 3 item 5: the committed man pages render cleanly with `man -l` and are clean under
+// `mandoc -Tlint` (which reports style problems too); `gsh man` prints and writes them.
+const dir = fileURLToPath(new URL('../../man/', import.meta.url));
+const pages = readdirSync(dir).filter((f) => f.endsWith('.1')).sort();
+
+describe('man/', () => {
+  it('holds gsh.1 and the family pages', () => {
+    expect(pages).toEqual(expect.arrayContaining(['gsh.1', 'gsh-servers.1', 'gsh-files.1', 'gsh-power.1']));
+  });
+
+  it('is clean under mandoc -Tlint', async () => {
+    const r = await execa('mandoc', ['-Tlint', ...pages.map((p) => join(dir, p))], { reject: false });
+    expect(`${r.stdout}${r.stderr}`).toBe('');
+    expect(r.exitCode).toBe(0);
+  });
+
+  it('renders with man -l without warnings', async () => {
+    for (const page of pages) {
+      const r = await execa('man', ['-l', join(dir, page)], { env: { MANWIDTH: '80', MANPAGER: 'cat', PAGER: 'cat', LANG: 'C.UTF-8' } });
+      expect(r.stderr, page).toBe('');
+      expect(r.stdout, page).toMatch(/^NAME$/m);
+    }
+    const power = await execa('man', ['-l', join(dir, 'gsh-power.1')], { env: { MANWIDTH: '80', MANPAGER: 'cat', LANG: 'C.UTF-8' } });
+    expect(power.stdout).toMatch(/^NAME\n {7}gsh-power - start, stop, restart or kill a server$/m);
+    expect(power.stdout).toMatch(/^ {3}gsh power restart$/m);
+    expect(power.stdout).toContain('POST /servers/{server_id}/power  (signal=restart)');
+    expect(power.stdout).toMatch(/-s, --server id\|name\n {14}server id or name \(default: \$GSH_SERVER\)\. Required\./);
+  });
+});
+
+describe('gsh man', () => {
+  it('prints the overview and a family page as generated from the command tree', async () => {
+    const generated = manPages(await loadDocTree());
+    const main = await execa(process.execPath, [GSH, 'man']);
+    expect(`${main.stdout}\n` === generated.get('gsh.1')).toBe(true);
+    const servers = await execa(process.execPath, [GSH, 'man', 'servers']);
+    expect(`${servers.stdout}\n` === generated.get('gsh-servers.1')).toBe(true);
+  });
+
+  it('writes every page with --dir and removes pages of commands that are gone', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'gsh-man-'));
+    try {
+      writeFileSync(join(out, 'gsh-removed.1'), 'old');
+      writeFileSync(join(out, 'other.1'), 'not ours');
+      await execa(process.execPath, [GSH, 'man', '--dir', out]);
+      expect(readdirSync(out).sort()).toEqual([...pages, 'other.1'].sort());
+      expect(readFileSync(join(out, 'gsh-power.1'), 'utf8')).toContain('.SS "gsh power kill"');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it('an unknown command is a usage error', async () => {
+    const r = await execa(process.execPath, [GSH, 'man', 'nope'], { reject: false });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('no command named "nope"');
+  });
+});
