@@ -20,6 +20,6 @@ import { handlers as agent } from '../agent/handlers.js';
 
 // Specific handlers by family. A new family file (e.g. hooks.ts) exports `handlers` keyed by
 // "METHOD /path/template" and is added here; its keys then win over the generic handler.
-export const handlerMaps: readonly HandlerMap[] = [system, applications, servers, power, consoleNode, files, fileTools, hooks, subusers, properties, agent];
+export const handlerMaps: readonly HandlerMap[] = [system, applications, servers, power, consoleNode, files, fileTools, hooks, subusers, properties, settings, startup, instances, players, addons, customPacks, modules, agent];
 
 export { genericHandler } from './generic.js';
