@@ -74,7 +74,7 @@ export function convertField(field: Field, raw: unknown): Json | undefined {
     }
     case 'text-file': {
       const text = readFlagFile(String(raw), flag);
-      if (text.trim() === '') fail(`: ${String(raw)} is empty`);
+      if (text.trim() === '') fail(`names an empty file (${String(raw)})`);
       return text;
     }
     case 'string': {

@@ -20,10 +20,14 @@ export default defineFamily({
     {
       method: 'POST', path: '/servers', command: 'servers create',
       summary: 'Create a server asynchronously (202 with a creation job)',
-      example: 'gsh servers create -f name=lobby -f application=paper --wait',
+      example: 'gsh servers create -f name=lobby -f application=paper --init service-init.yaml --wait',
       scope: 'servers:create',
+      // The contract names `init` and `template_id`; the manifest travels as its YAML text (the
+      // header line is a comment a parsed object would lose). Top-level keys of `init` replace the
+      // template's. Validated at the server's plan caps; errors are prefixed `init.`.
       body: [
-        { name: 'template_id', type: 'string', description: 'Saved init template to provision with' },
+        { name: 'init', type: 'text-file', description: 'Init manifest file (- for stdin), sent as its text; lint it first with gsh init lint --tier <plan>' },
+        { name: 'template_id', type: 'string', flag: 'template', description: 'Saved init template to provision with (with --init, its top-level keys replace the template\'s)' },
       ],
       wait: { kind: 'job', poll: '/account/servers/create-jobs/{job_id}' },
     },

@@ -8,8 +8,8 @@ import {
   type CreationJob, type PowerSignal, type RuntimeState, type SandboxState, type ServerRecord,
 } from './state.js';
 
-// Simulated time-based behaviour: the power state machine, reinstalls, server creation jobs and
-// init provisioning jobs. Durations are in simulated ms and scale with timeScale (Clock).
+// Simulated time-based behaviour: the power state machine, reinstalls and server creation jobs
+// (init provisioning, started when a created server is ready, is init/provisioning.ts). Durations are in simulated ms and scale with timeScale (Clock).
 //
 // Power (02-endpoints-part-a.md "Power"; transitions are "not shown" in the contract, so these are
 // ours): offline -start-> starting -> running; running -stop-> stopping -> offline; restart =
@@ -29,8 +29,6 @@ export const DURATIONS = {
   createSteps: [1000, 2000, 3500, 4500],
   initPhase: 400,
 } as const;
-
-export const INIT_PHASES = ['content', 'files', 'env', 'registrations', 'run', 'finalize'] as const;
 
 /** An ad view counts for this long (01-general-contract.md "Limits": ad retry window). */
 export const AD_WINDOW_MS = 5 * 60 * 1000;
@@ -197,7 +195,9 @@ export class Lifecycle {
    */
   createServer(input: {
     name: string; application: string; plan: 'free' | 'paid'; region?: string; description?: string;
-    failOnPurpose: boolean; withInit: boolean;
+    failOnPurpose: boolean;
+    /** Runs when the server exists (init provisioning starts there). */
+    onReady?: (s: ServerRecord) => void;
   }): CreationJob {
     const job: CreationJob = {
       object: 'server_creation_job',
@@ -236,35 +236,9 @@ export class Lifecycle {
       this.state.servers.set(s.id, s);
       Object.assign(job, { state: 'ready', progress: 100, message: 'Server is ready', server_id: s.id });
       this.state.events.emit('server-created', s);
-      if (input.withInit) this.startInit(s);
+      input.onReady?.(s);
     });
     return job;
   }
-
-  /** Init provisioning job at GET /servers/{id}/init (02-endpoints-part-a.md "Init templates"). */
-  private startInit(s: ServerRecord): void {
-    const path = `/servers/${s.id}/init`;
-    const job: Record<string, unknown> = {
-      object: 'init_job',
-      job_id: `init_${this.rng.hex(12)}`,
-      state: 'queued',
-      progress: 0,
-      message: 'Waiting to provision',
-      phases: INIT_PHASES.map((name) => ({ name, state: 'pending' })),
-    };
-    this.state.jobs.set(path, job);
-    const phases = job.phases as Array<{ name: string; state: string }>;
-    phases.forEach((phase, i) => {
-      this.clock.after(DURATIONS.initPhase * (i + 1), () => {
-        if (this.state.jobs.get(path) !== job) return;
-        phase.state = 'completed';
-        const done = i === phases.length - 1;
-        Object.assign(job, {
-          state: done ? 'completed' : 'running',
-          progress: Math.round(((i + 1) / phases.length) * 100),
-          message: done ? 'Provisioning completed' : `Phase ${phases[i + 1]!.name}`,
-        });
-      });
-    });
-  }
 }
+

@@ -141,7 +141,7 @@ describe('operation registry (spec/operations.tsv, documents 1–3)', () => {
       const at = `${id(op)} ${where} ${f.name}`;
       expect(f.name, at).toMatch(/^[a-z][a-z0-9_]*$/);
       expect(f.description, at).toBeTruthy();
-      expect(['string', 'integer', 'number', 'boolean', 'string[]', 'json'], at).toContain(f.type);
+      expect(['string', 'integer', 'number', 'boolean', 'string[]', 'json', 'text-file'], at).toContain(f.type);
       if (f.choices !== undefined) {
         expect(f.choices.length, at).toBeGreaterThan(0);
         expect(new Set(f.choices).size, at).toBe(f.choices.length);

@@ -2,9 +2,11 @@ import { findApplication } from '../demo-data.js';
 import { ApiFailure, fail, ok, type FieldError } from '../envelope.js';
 import { pageOf, parsePaging } from '../paging.js';
 import { queryValue } from '../request.js';
-import { serverObject, sortedServers } from '../state.js';
+import { serverObject, sortedServers, type ServerRecord } from '../state.js';
 import { isoSeconds } from '../clock.js';
 import { DURATIONS } from '../lifecycle.js';
+import { startProvisioning } from '../init/provisioning.js';
+import { resolveInit } from '../init/resolve.js';
 import type { HandlerMap } from './types.js';
 import { asBoolean, bodyObject, serverOf } from './util.js';
 
@@ -46,17 +48,11 @@ export const handlers: HandlerMap = {
     for (const f of ['region', 'description'] as const) {
       if (body[f] !== undefined && typeof body[f] !== 'string') errors.push({ field: f, message: `${f} must be a string` });
     }
-    if (body.init !== undefined) {
-      if (typeof body.init === 'string') {
-        if (body.init.split(/\r?\n/, 1)[0] !== '#service-init') errors.push({ field: 'init', message: 'the first line must be exactly #service-init' });
-      } else if (body.init === null || typeof body.init !== 'object' || Array.isArray(body.init)) {
-        errors.push({ field: 'init', message: 'init must be a manifest' });
-      }
-    }
-    if (body.template_id !== undefined) {
-      const templates = ctx.state.generic.collections.get('/init/templates');
-      if (!templates?.has(String(body.template_id))) errors.push({ field: 'template_id', message: 'template not found' });
-    }
+    // "server creation re-validates at the server's real tier" (01 "Caps by plan").
+    const withInit = body.init !== undefined || body.template_id !== undefined;
+    const init = withInit && (plan === 'free' || plan === 'paid') ? resolveInit(ctx, body, plan) : undefined;
+    errors.push(...(init?.errors ?? []));
+    const manifest = init?.manifest;
     const failOnPurpose = body.fail === undefined ? false : asBoolean(body.fail);
     if (failOnPurpose === undefined) errors.push({ field: 'fail', message: 'fail must be a boolean' });
     if (errors.length) throw fail.validation(errors);
@@ -70,7 +66,7 @@ export const handlers: HandlerMap = {
       ...(typeof body.region === 'string' ? { region: body.region } : {}),
       ...(typeof body.description === 'string' ? { description: body.description } : {}),
       failOnPurpose: failOnPurpose === true,
-      withInit: body.init !== undefined || body.template_id !== undefined,
+      ...(manifest ? { onReady: (s: ServerRecord) => startProvisioning(ctx, s, manifest) } : {}),
     });
     return ok({ ...job }, 202);
   },
