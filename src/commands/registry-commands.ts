@@ -113,7 +113,8 @@ function configureLeaf(cmd: Command, leaf: Leaf): void {
     cmd.option('-F, --field <key=value>', 'add a typed body field: true/false/null/numbers, @file, @- (repeatable)', collect);
     cmd.option('--input <file>', 'JSON body from a file, or - for stdin (fields and flags are merged over it)');
   }
-  if (op.wait) cmd.option('--wait', 'follow the result until it finishes');
+  if (op.wait) cmd.option('--wait', 'follow the result until it finishes (and wait for approvals or ad views)');
+  else if (op.method !== 'GET') cmd.option('--wait', 'when the service asks a person to approve or watch an ad, wait for it instead of exiting 7');
 
   cmd.addHelpText('after', helpFooter(leaf));
   cmd.action(async function action(this: Command) {

@@ -111,6 +111,20 @@ describe('approvals (deletion and purchase by an agent)', () => {
     expect(logged(t, 'GET /agent/approvals/{approval_id}').every((e) => e.keyId?.startsWith('agt_') && e.status === 200)).toBe(true);
   });
 
+  it('servers delete --yes --wait without a terminal waits for the approval, then deletes once', async () => {
+    const victim = servers().find((s) => s.name !== 'bought')!;
+    const run = t.gsh(['servers', 'delete', '-s', victim.id, '--yes', '--wait'], { env: asProfile('appr') });
+    const approvalsBefore = logged(t, 'GET /agent/approvals/{approval_id}').length;
+    await until(() => logged(t, 'GET /agent/approvals/{approval_id}').length > approvalsBefore);
+    expect((await t.gsh(['sandbox', 'approve', '--sandbox', t.sandbox.origin])).exitCode).toBe(0);
+    const r = await run;
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(t.sandbox.state.servers.has(victim.id)).toBe(false);
+    const deletes = logged(t, 'DELETE /servers/{server_id}').filter((e) => e.path === `/servers/${victim.id}`);
+    expect(deletes.map((e) => e.status)).toEqual([403, 200]);
+    expect(deletes[0]!.idempotencyKey).toBe(deletes[1]!.idempotencyKey);
+  });
+
   it('rejected stops with exit 7 and no retry', async () => {
     const run = t.gsh(createPaid('refused'), { env: asProfile('appr') });
     await until(() => [...agent(t).approvals.values()].find((a) => a.status === 'pending'));
