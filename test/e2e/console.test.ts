@@ -25,7 +25,7 @@ async function freshRunning(): Promise<ServerRecord> {
   if (s.state !== 'running') {
     e.sandbox.extensions.context.lifecycle.power(s, 'start');
     const end = Date.now() + 10_000;
-    while (s.state !== 'running' && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    while ((s.state as string) !== 'running' && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
   }
   return s;
 }

@@ -88,6 +88,19 @@ export class ConsoleConnection {
     this.ws.terminate();
   }
 
+  /** Holds frames back so a burst leaves in one write (ws itself corks per frame only). */
+  cork(): void {
+    this.rawSocket()?.cork();
+  }
+
+  uncork(): void {
+    this.rawSocket()?.uncork();
+  }
+
+  private rawSocket(): { cork(): void; uncork(): void } | undefined {
+    return (this.ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
+  }
+
   private flushSkipped(): void {
     const n = this.skipped;
     this.skipped = 0;

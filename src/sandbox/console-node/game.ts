@@ -25,6 +25,8 @@ export interface GameCallbacks {
   line(line: string): void;
   /** The `stop` console command asks the power state machine to stop the server. */
   stop(): void;
+  /** Runs `fn`, which writes many lines, so that they leave in as few socket writes as possible. */
+  batch(fn: () => void): void;
 }
 
 export class SimulatedGame {
@@ -127,7 +129,9 @@ export class SimulatedGame {
           this.write(lineText(++i));
         } else {
           const end = Math.min(n, i + FLOOD_BATCH);
-          while (i < end) this.write(lineText(++i));
+          this.callbacks.batch(() => {
+            while (i < end) this.write(lineText(++i));
+          });
         }
         if (i >= n) return resolve();
         const handle: NodeJS.Timeout | NodeJS.Immediate = opts.everyMs !== undefined

@@ -97,6 +97,15 @@ export class ConsoleNode {
         stop: () => {
           if (s.state === 'running') this.ctx.lifecycle.power(s, 'stop');
         },
+        batch: (fn) => {
+          const conns = [...(this.connections.get(serverId) ?? [])];
+          for (const c of conns) c.cork();
+          try {
+            fn();
+          } finally {
+            for (const c of conns) c.uncork();
+          }
+        },
       });
       g = game;
       this.games.set(serverId, game);
