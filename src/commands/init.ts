@@ -1,8 +1,12 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { colorEnabled } from '../core/io.js';
+import type { Runtime } from '../core/runtime.js';
 
-// `gsh init`: hand-written commands for init manifests. `lint` and `schema` work offline and
-// import their implementation only when run; the registry adds the online template commands.
+// `gsh init`: hand-written commands for init manifests. `lint` and `schema` work offline; the
+// online `validate`, `templates create|update` and `status` read manifest files and show the
+// service's answers against them (init-online/). Each imports its implementation only when run.
+// `templates` is created here with its two file-reading verbs; the registry builder then adds the
+// generated `list`, `get` and `delete` under it (it skips verbs that exist).
 
 const LINT_HELP = `
 Checks init manifests against the contract without calling the API: the exact first line
@@ -63,6 +67,60 @@ interface LintFlags {
   onlyManifests?: boolean;
 }
 
+const TIER_CHOICES = ['free', 'paid'];
+
+const VALIDATE_HELP = `
+Sends the file's text as the inline init of POST /init/validate, a dry run that provisions
+nothing, and shows the service's field errors (init.-prefixed) against the file's lines. With
+--template, the file is an overlay: its top-level keys replace the saved template's (a problem in
+a section that only the template has is shown against the template). --tier picks the plan caps
+(the service defaults to paid when it is left out).
+
+Examples:
+  $ gsh init validate service-init.yaml --tier free
+  $ gsh init validate overlay.yaml --template tpl_123
+  $ gsh init validate --template tpl_123 --tier free
+
+API:
+  POST /init/validate  (scope templates:read)
+`;
+
+const STATUS_HELP = `
+Shows the server's latest provisioning job: phases content, files, env, registrations, run,
+finalize. content, files and env are hard (a failure fails the job); registrations and run are
+soft (warnings, and the job ends partial). --wait follows the job to its end: completed and
+partial exit 0 (partial prints its warnings), failed and timed_out exit 1.
+
+Example:
+  $ gsh init status -s lobby --wait
+
+API:
+  GET /servers/{server_id}/init  (scope servers:read)
+`;
+
+const TEMPLATE_FILE_HELP = (verb: 'create' | 'update') => `
+The manifest file is linted locally at the paid caps (the caps templates are saved at) and
+nothing is sent while it has errors; --no-lint sends it anyway and shows the service's answer
+against the file's lines.${verb === 'update' ? ' A manifest replaces the stored one entirely.' : ''}
+
+Example:
+  $ ${verb === 'create' ? 'gsh init templates create service-init.yaml --name paper-lobby --description "Paper lobby"' : 'gsh init templates update tpl_123 service-init.yaml --description "Paper lobby, 1.21"'}
+
+API:
+  ${verb === 'create' ? 'POST /init/templates' : 'PATCH /init/templates/{template_id}'}  (scope templates:write)
+`;
+
+/** Runs an online command with the runtime, closing its client afterwards (loaded only then, so `lint` starts fast). */
+async function online(cmd: Command, run: (rt: Runtime) => Promise<void>): Promise<void> {
+  const { runtimeFor } = await import('../core/runtime.js');
+  const rt = runtimeFor(cmd);
+  try {
+    await run(rt);
+  } finally {
+    await rt.close();
+  }
+}
+
 function readStdin(): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -105,5 +163,57 @@ export function register(cmd: Command): void {
     .action(async function (this: Command) {
       const { runSchema } = await import('../init/run-schema.js');
       process.exitCode = runSchema(this.opts<{ tier?: string }>(), { stdout: (text) => process.stdout.write(text) });
+    });
+
+  cmd
+    .command('validate')
+    .description('Validate a manifest with the service (dry run), optionally over a saved template and at a tier')
+    .argument('[file]', 'manifest file, or - for stdin')
+    .option('--template <id>', 'saved template the file is merged onto (its top-level keys replace the template\'s)')
+    .addOption(new Option('--tier <tier>', 'plan caps to validate at (default: the service\'s, paid)').choices(TIER_CHOICES))
+    .addHelpText('after', VALIDATE_HELP)
+    .action(async function (this: Command, file: string | undefined) {
+      const { runValidate } = await import('./init-online/validate.js');
+      await online(this, (rt) => runValidate(rt, file, this.opts()));
+    });
+
+  const templates = cmd.command('templates').description('Saved init templates: create and update from a file, list, get, delete');
+  templates.helpCommand(false);
+  templates
+    .command('create')
+    .description('Save a manifest file as a template (name unique per account), linted locally at paid caps first')
+    .argument('<file>', 'manifest file, or - for stdin')
+    .requiredOption('--name <name>', 'template name, unique per account')
+    .option('--description <text>', 'what the template sets up')
+    .option('--no-lint', 'send without linting locally first')
+    .addHelpText('after', TEMPLATE_FILE_HELP('create'))
+    .action(async function (this: Command, file: string) {
+      const { runTemplateCreate } = await import('./init-online/templates.js');
+      await online(this, (rt) => runTemplateCreate(rt, file, this.opts()));
+    });
+  templates
+    .command('update')
+    .description('Change a template\'s name, description or manifest (a manifest file replaces the stored one)')
+    .argument('<template-id>', 'init template id from init templates list')
+    .argument('[file]', 'manifest file replacing the stored one, or - for stdin')
+    .option('--name <name>', 'new name, unique per account')
+    .option('--description <text>', 'new description')
+    .option('--no-lint', 'send without linting locally first')
+    .addHelpText('after', TEMPLATE_FILE_HELP('update'))
+    .action(async function (this: Command, id: string, file: string | undefined) {
+      const { runTemplateUpdate } = await import('./init-online/templates.js');
+      await online(this, (rt) => runTemplateUpdate(rt, id, file, this.opts()));
+    });
+
+  cmd
+    .command('status')
+    .description('Latest provisioning job of a server: phases, progress and warnings')
+    .option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER)')
+    .option('--wait', 'follow the job until it finishes (failed or timed_out exit 1)')
+    .addHelpText('after', STATUS_HELP)
+    .action(async function (this: Command) {
+      const { runStatus } = await import('./init-online/status.js');
+      const o = this.opts<{ server?: string; wait?: boolean }>();
+      await online(this, (rt) => runStatus(rt, o.server, o.wait === true));
     });
 }
