@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RequestLogEntry } from '../../src/sandbox/index.js';
+import { type E2E, setup } from './helpers.js';
+import { type Step, makeFixtures, planOf, reference, registryOps } from './walk-plan.js';
+
+// Issue 3 item 7: every leaf command of `gsh reference --json` that reaches an API operation runs
+// against one sandbox, and the sandbox's request log shows it reached exactly the operation's
+// method and concrete path, with the query and body its flags imply (02-endpoints-part-a.md and
+// 03-endpoints-part-b.md, "Endpoints"). Each process uses its own API key, so log entries are
+// attributed by key even when two run at once; anonymous commands run alone, in order.
+
+const CONCURRENCY = 2;
+
+let t: E2E;
+let dir: string;
+let steps: Step[];
+let skipped: string[];
+const failures: string[] = [];
+const seen = new Map<string, RequestLogEntry[]>();
+
+function keyIdOf(secret: string): string {
+  return t.sandbox.extensions.context.keys.all().find((k) => k.secret === secret)!.id;
+}
+
+/** The server lookup `-s` does first (DESIGN.md "Command grammar"), not the command's own request. */
+const isResolution = (e: RequestLogEntry) => e.method === 'GET' && e.path === '/servers' && e.query.search !== undefined;
+
+async function run(step: Step): Promise<void> {
+  const before = t.sandbox.log.length;
+  const secret = step.anonymous ? t.sandbox.keys.all : t.sandbox.createKey(['*']);
+  const id = step.anonymous ? undefined : keyIdOf(secret);
+  // stdin carries the key: `auth login` reads it there; other commands leave it unread.
+  const r = await t.gsh(step.argv, { env: { GSH_API_KEY: secret }, input: `${secret}\n`, timeout: step.streaming ? 4000 : 20_000 });
+  const entries = t.sandbox.log.filter((e, i) => (step.anonymous ? i >= before : e.keyId === id) && !isResolution(e));
+  seen.set(step.command, entries);
+  const hit = entries.find((e) => e.method === step.method && e.path === step.path);
+  const where = `gsh ${step.argv.join(' ')}`;
+  if (r.timedOut && !step.streaming) return void failures.push(`${where}: timed out`);
+  if (!hit) return void failures.push(`${where}: never reached ${step.method} ${step.path}; saw ${entries.map((e) => `${e.method} ${e.path}`).join(', ') || 'nothing'} (exit ${r.exitCode}: ${String(r.stderr).slice(0, 200)})`);
+  if (hit.status === null || hit.status >= 500) failures.push(`${where}: ${step.method} ${step.path} answered ${hit.status}`);
+  if (step.query) {
+    for (const [k, v] of Object.entries(step.query)) if (hit.query[k] !== v) failures.push(`${where}: query ${k}=${String(hit.query[k])}, expected ${v}`);
+  }
+  if (step.body && JSON.stringify(hit.body ?? {}) !== JSON.stringify(step.body)) {
+    failures.push(`${where}: body ${JSON.stringify(hit.body)}, expected ${JSON.stringify(step.body)}`);
+  }
+}
+
+async function pool(items: Step[], n: number): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: n }, async () => {
+    while (next < items.length) await run(items[next++]!);
+  }));
+}
+
+beforeAll(async () => {
+  t = await setup({ servers: 5 });
+  dir = mkdtempSync(join(tmpdir(), 'gsh-walk-'));
+  const ops = await registryOps();
+  const fx = await makeFixtures(t.sandbox, ops, dir);
+  ({ steps, skipped } = planOf(await reference(t.env()), ops, fx));
+  for (const s of steps.filter((x) => x.anonymous)) await run(s);
+  await pool(steps.filter((x) => !x.anonymous && !x.last), CONCURRENCY);
+  await pool(steps.filter((x) => !x.anonymous && x.last), CONCURRENCY);
+}, 240_000);
+
+afterAll(async () => {
+  await t?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('gsh reference --json, walked against the sandbox', () => {
+  it('walks every command that reaches an API operation (all but offline commands and init)', () => {
+    expect(steps.length).toBeGreaterThan(300);
+    for (const c of skipped) expect(c, 'skipped only offline or init commands').toMatch(/^(init|auth|api$|sandbox|reference$|completion$|man$)/);
+  });
+
+  it('each reaches exactly its method and concrete path, with the query and body its flags imply', () => {
+    expect(failures).toEqual([]);
+  });
+
+  it('reaches no operation other than its own (besides the -s name lookup and signed node URLs)', () => {
+    const stray: string[] = [];
+    for (const s of steps) {
+      for (const e of seen.get(s.command) ?? []) {
+        const own = e.method === s.method && e.path === s.path;
+        if (!own && !e.path.startsWith('/__node/') && !s.extra.includes(`${e.method} ${e.route}`)) stray.push(`${s.command}: ${e.method} ${e.path}`);
+      }
+    }
+    expect(stray).toEqual([]);
+  });
+});
