@@ -120,7 +120,7 @@ describe('tree operations ("Files", "File tools", "Archives")', () => {
     await run('files', 'move', '--from', '/kit', '--to', '/old/kit');
     await run('files', 'archive', 'extract', '-f', `path=${archive.path}`, '--directory', '/restored');
     const restored = await t.gsh(['files', 'content', 'get', '-s', S, '--path', '/restored/kit/b.txt']);
-    expect(String(restored.stdout)).toBe('A\n');
+    expect(String(restored.stdout)).toBe('A');
     await run('files', 'delete', '-f', 'files[]=/old');
     expect((await t.gsh(['files', 'list', '-s', S, '--directory', '/old', '--json'])).exitCode).toBe(5);
   });
