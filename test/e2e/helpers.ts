@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type Options, type Result } from 'execa';
+
+/** What gsh() resolves to: text stdout and stderr (no encoding or line options are passed). */
+export type GshResult = Result<{}>;
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 
 // The e2e harness: a real sandbox on a loopback port (real HTTP), the built bin/gsh run with
@@ -15,7 +18,7 @@ export interface E2E {
   configDir: string;
   /** Environment for the CLI: base URL and all-scopes key unless overridden. */
   env(extra?: Record<string, string | undefined>): Record<string, string | undefined>;
-  gsh(args: string[], opts?: Options & { env?: Record<string, string | undefined> }): Promise<Result>;
+  gsh(args: string[], opts?: Options & { env?: Record<string, string | undefined> }): Promise<GshResult>;
   close(): Promise<void>;
 }
 
@@ -45,7 +48,7 @@ export async function setup(opts: SandboxOptions = {}): Promise<E2E> {
         ...o,
         env: env(o.env ?? {}),
         extendEnv: true,
-      }) as unknown as Promise<Result>,
+      }) as unknown as Promise<GshResult>,
     close: async () => {
       await sandbox.close();
       rmSync(configDir, { recursive: true, force: true });
