@@ -96,6 +96,11 @@ function isOwner(p: Principal): boolean {
   return p.userId === undefined;
 }
 
+/** Whether the caller may see the server at all (owner, or one of its subusers). */
+export function canReach(ctx: SandboxContext, principal: Principal | undefined, serverId: string): boolean {
+  return !principal || isOwner(principal) || subusersOf(ctx, serverId).has(principal.userId!);
+}
+
 export function authorizeServer(ctx: SandboxContext, principal: Principal, op: Operation | undefined, serverId: string | undefined): void {
   if (serverId === undefined || isOwner(principal)) return;
   const entry = subusersOf(ctx, serverId).get(principal.userId!);

@@ -86,7 +86,7 @@ describe('deliveries', () => {
     const all = await localHook(s.id, '/all');
     const players = await localHook(s.id, '/players', ['player.joined']);
     const emit = await fetch(`${t.sandbox.origin}/__sandbox/hooks/emit`, { method: 'POST', body: JSON.stringify({ server_id: s.id, event: 'player.joined', data: { name: 'Alex' } }) });
-    expect((await emit.json()).data.deliveries_started).toBe(1);
+    expect(((await emit.json()) as { data: { deliveries_started: number } }).data.deliveries_started).toBe(1);
     expect((await t.gsh(['backups', 'create', '-s', s.id, '-f', 'name=nightly'])).exitCode).toBe(0);
     await until(() => received.some((r) => r.headers['x-service-event'] === 'backup.completed'));
     const deliveriesOf = async (id: string) => json(await t.gsh(['hooks', 'deliveries', '-s', s.id, id, '--json'])).map((d: { event: string }) => d.event);

@@ -33,9 +33,10 @@ describe('a subuser key', () => {
     expect(t.sandbox.state.servers.has(S)).toBe(true);
   });
 
-  it('cannot see servers it is not a subuser of (404)', async () => {
+  it('cannot see servers it is not a subuser of (404, and absent from servers list)', async () => {
     const key = t.sandbox.createKey(['*'], { subuser: { serverId: S, permissions: ['file.read'] } });
     expect((await as(key, ['files', 'list', '-s', other])).exitCode).toBe(5);
+    expect(json(await as(key, ['servers', 'list', '--json'])).map((s: { id: string }) => s.id)).toEqual([S]);
   });
 
   it("follows the owner's changes to its permission set at once", async () => {

@@ -7,6 +7,7 @@ import { isoSeconds } from '../clock.js';
 import { DURATIONS } from '../lifecycle.js';
 import { startProvisioning } from '../init/provisioning.js';
 import { resolveInit } from '../init/resolve.js';
+import { canReach } from '../permissions.js';
 import type { HandlerMap } from './types.js';
 import { asBoolean, bodyObject, serverOf } from './util.js';
 
@@ -20,7 +21,7 @@ export const handlers: HandlerMap = {
     const search = queryValue(req.query, 'search')?.toLowerCase();
     const includes = new Set((Array.isArray(req.query.include) ? req.query.include : [req.query.include ?? ''])
       .flatMap((v) => v.split(',')).map((v) => v.trim()));
-    const servers = sortedServers(ctx.state).filter((s) => !search || s.name.toLowerCase().includes(search));
+    const servers = sortedServers(ctx.state).filter((s) => (!search || s.name.toLowerCase().includes(search)) && canReach(ctx, req.principal, s.id));
     const page = pageOf(servers, paging);
     return {
       status: 200,

@@ -32,7 +32,7 @@ describe('node upload URL', () => {
       const form = new FormData();
       form.append('files', new Blob(['x']), '../../etc/passwd');
       const r = await fetch(`${url}&directory=/../../up`, { method: 'POST', body: form });
-      expect((await r.json()).data.files).toEqual([{ path: '/up/passwd', size: 1 }]);
+      expect(((await r.json()) as { data: { files: unknown } }).data.files).toEqual([{ path: '/up/passwd', size: 1 }]);
     }));
 
   it('an upload URL for one server cannot write to another', () =>
