@@ -91,6 +91,8 @@ export async function makeFixtures(sb: Sandbox, ops: Operation[], dir: string): 
     '/servers/{server_id}/addons/modpack/jobs/{job_id}': (await api(sb, 'POST', `${S}/addons/modpack`, { project_id: 'abc' })).job_id,
   };
   const moduleTask = (await api(sb, 'POST', `${S}/modules/install`, { name: 'ws' })).id as string;
+  // Backups are generic, behind the backup.completed emitter (handlers/hooks.ts).
+  await api(sb, 'POST', `${S}/backups`, { backup_uuid: BACKUP_UUID });
 
   // Generic collections: POST with the item parameter in the body makes an item with that id.
   const router = sb.extensions.context.router;
@@ -107,10 +109,12 @@ export async function makeFixtures(sb: Sandbox, ops: Operation[], dir: string): 
   return fx;
 }
 
+const BACKUP_UUID = '8c1e6f8a-1b2c-4d3e-9f00-0a1b2c3d4e5f';
+
 function placeholder(fx: Fixtures, template: string, param: string): string {
   if (param === 'job_id') return fx.jobs[template] ?? 'job_x';
   if (param === 'task_id' && template.includes('/modules/')) return fx.moduleTask;
-  if (param === 'backup_uuid') return '8c1e6f8a-1b2c-4d3e-9f00-0a1b2c3d4e5f';
+  if (param === 'backup_uuid') return BACKUP_UUID;
   return fx.values[param] ?? `w_${param}`;
 }
 
@@ -198,7 +202,7 @@ export function planOf(ref: RefEntry[], ops: Operation[], fx: Fixtures): { steps
       command: e.command, argv, method: target.method, path: fill(target.path, fx, serverId),
       ...(op ? { query, ...(hasBody ? { body } : {}) } : {}),
       anonymous: op?.auth === 'none',
-      last: target.method === 'DELETE' || /\b(delete|empty|cancel|revoke)\b/.test(e.command),
+      last: target.method === 'DELETE' || op?.destructive === true || /\b(delete|empty|cancel|revoke)\b/.test(e.command),
       streaming: STREAMING.has(e.command),
       extra: e.operations.slice(1).map((o) => `${o.method} ${o.path}`),
     });

@@ -41,6 +41,8 @@ async function run(step: Step): Promise<void> {
   if (r.timedOut && !step.streaming) return void failures.push(`${where}: timed out`);
   if (!hit) return void failures.push(`${where}: never reached ${step.method} ${step.path}; saw ${entries.map((e) => `${e.method} ${e.path}`).join(', ') || 'nothing'} (exit ${r.exitCode}: ${String(r.stderr).slice(0, 200)})`);
   if (hit.status === null || hit.status >= 500) failures.push(`${where}: ${step.method} ${step.path} answered ${hit.status}`);
+  // The arguments name resources that exist; `init status` is 404 by contract (never ran init).
+  if (hit.status === 404 && step.command !== 'init status') failures.push(`${where}: 404 ${hit.errorCode ?? ''}`);
   if (step.query) {
     for (const [k, v] of Object.entries(step.query)) if (hit.query[k] !== v) failures.push(`${where}: query ${k}=${String(hit.query[k])}, expected ${v}`);
   }
@@ -64,7 +66,9 @@ beforeAll(async () => {
   ({ steps, skipped } = planOf(await reference(t.env()), ops, fx));
   for (const s of steps.filter((x) => x.anonymous)) await run(s);
   await pool(steps.filter((x) => !x.anonymous && !x.last), CONCURRENCY);
-  await pool(steps.filter((x) => !x.anonymous && x.last), CONCURRENCY);
+  // Removals one at a time, deepest path first, so a parent outlives the steps on its children.
+  const depth = (x: Step) => x.path.split('/').length;
+  await pool(steps.filter((x) => !x.anonymous && x.last).sort((a, b) => depth(b) - depth(a)), 1);
 }, 240_000);
 
 afterAll(async () => {
