@@ -1,8 +1,10 @@
+import type { SandboxContext } from '../context.js';
 import { ApiFailure, fail, ok } from '../envelope.js';
 import { isoSeconds } from '../clock.js';
 import { pageOf, parsePaging } from '../paging.js';
 import { queryValue } from '../request.js';
 import { requirePermission } from '../permissions.js';
+import { isPrivateHost } from '../node/addresses.js';
 import { absolute, baseName, isText, normalize, parentOf } from '../node/file-tree.js';
 import { treeOf } from '../node/server-files.js';
 import { signUrl } from '../node/signed-urls.js';
@@ -11,7 +13,6 @@ import { genericHandler } from './generic.js';
 import { optString, reqString, stringList } from './fields.js';
 import type { HandlerMap, HandlerRequest } from './types.js';
 import { bodyObject, serverOf } from './util.js';
-import type { SandboxContext } from '../context.js';
 
 // 03-endpoints-part-b.md "Files", "File transfers" and "File trash", on the server's in-memory
 // tree (node/file-tree.ts). Body field names the contract does not give follow the registry's
@@ -256,15 +257,3 @@ export const handlers: HandlerMap = {
     return ok({ object: 'server_file_trash_restore', restored });
   },
 };
-
-/** Private, loopback, link-local (metadata) and reserved hosts, by literal or well-known name. */
-export function isPrivateHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost' || h.endsWith('.localhost') || h.endsWith('.internal') || h === 'metadata.google.internal') return true;
-  const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(h);
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return a === 10 || a === 127 || a === 0 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127) || a >= 224;
-  }
-  return h === '::1' || h === '::' || h.startsWith('fc') || h.startsWith('fd') || h.startsWith('fe80');
-}

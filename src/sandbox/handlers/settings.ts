@@ -1,7 +1,6 @@
 import type { SandboxContext } from '../context.js';
-import { findApplication } from '../demo-data.js';
+import { REGIONS, findApplication } from '../demo-data.js';
 import { ApiFailure, fail, ok } from '../envelope.js';
-import { REGIONS } from '../demo-data.js';
 import { requirePermission } from '../permissions.js';
 import { serverSlot } from '../node/slots.js';
 import { treeOf } from '../node/server-files.js';
