@@ -23,6 +23,8 @@ describe('service auth (--email)', () => {
     const before = openClaims().length;
     const login = t.gsh(['auth', 'login', '--agent', '--email', 'demo@example.com', '--no-browser'], { env: asProfile('svc') });
     const claim = await until(() => openClaims().length > before && openClaims().at(-1));
+    // Play the person only once gsh has polled and been told to keep waiting.
+    await until(() => logged(t, 'POST /oauth2/token').some((p) => p.errorCode === 'authorization_pending'));
     const done = await t.gsh(['sandbox', 'claim-complete', claim.userCode!, '--sandbox', t.sandbox.origin]);
     expect(done.exitCode).toBe(0);
     const r = await login;

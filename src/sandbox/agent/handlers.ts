@@ -151,12 +151,16 @@ export const handlers: HandlerMap = {
   },
 
   // The approval status URL (its path is ours: the contract hands it over as `status_url`).
-  'GET /agent/approvals/{approval_id}': (req, ctx) => {
-    const agent = agentOf(ctx);
-    const identity = agent.identityOf(req.principal);
-    const approval = agent.approvals.get(req.params.approval_id ?? '');
-    if (!identity || !approval || approval.identityId !== identity.id) throw oauthFailure(404, 'not_found', 'Approval not found');
-    return ok(agent.approvalObject(approval));
+  'GET /agent/approvals/{approval_id}': {
+    // Polled "with the same bearer" (01-general-contract.md, Approvals): any valid token, no scope.
+    auth: 'bearer',
+    handle: (req, ctx) => {
+      const agent = agentOf(ctx);
+      const identity = agent.identityOf(req.principal);
+      const approval = agent.approvals.get(req.params.approval_id ?? '');
+      if (!identity || !approval || approval.identityId !== identity.id) throw oauthFailure(404, 'not_found', 'Approval not found');
+      return ok(agent.approvalObject(approval));
+    },
   },
 
   'GET /me': (req, ctx) => {

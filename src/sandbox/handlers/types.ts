@@ -32,7 +32,8 @@ export type Handler = (req: HandlerRequest, ctx: SandboxContext) => HandlerResul
 /** For routes the registry does not (yet) declare, a handler can state its own access rule. */
 export interface HandlerSpec {
   handle: Handler;
-  auth?: 'none';
+  /** `none`: no credential; `bearer`: any valid credential, no particular scope. */
+  auth?: 'none' | 'bearer';
   scope?: string;
   /** Accept bodies that are neither JSON nor form (uploads). */
   rawBody?: boolean;
