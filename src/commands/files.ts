@@ -82,14 +82,13 @@ export function register(files: Command): void {
         const client = await rt.client();
         const serverId = await resolveServer(client, serverFlag(o.server, rt.env));
         const res = await client.request<{ data?: unknown }>({ method: 'POST', path: `/servers/${encodeURIComponent(serverId)}/files/download`, body: { file: remote } });
-        const got = await client.request<unknown>({ method: 'GET', path: signedUrl(res.body?.data), headers: { accept: '*/*' } });
-        const content = typeof got.body === 'string' ? got.body : got.body === undefined ? '' : JSON.stringify(got.body);
+        const got = await client.request<Buffer>({ method: 'GET', path: signedUrl(res.body?.data), headers: { accept: '*/*' }, binary: true });
         if (o.to === undefined) {
-          rt.io.stdout.write(content);
+          rt.io.stdout.write(got.body);
           return;
         }
-        writeFileSync(o.to, content);
-        rt.note(`Saved ${Buffer.byteLength(content)} bytes to ${o.to}`);
+        writeFileSync(o.to, got.body);
+        rt.note(`Saved ${got.body.length} bytes to ${o.to}`);
       } finally {
         await rt.close();
       }

@@ -30,6 +30,8 @@ export interface RequestSpec {
   auth?: boolean;
   /** Mutations always carry one; a fresh UUID unless given. Reused on every retry. */
   idempotencyKey?: string;
+  /** A successful body is returned as the exact bytes (a Buffer), not decoded or parsed. */
+  binary?: boolean;
 }
 
 export interface RateLimitState {
@@ -249,16 +251,19 @@ export class ApiClient {
       headersTimeout: this.opts.attemptTimeoutMs,
       bodyTimeout: this.opts.attemptTimeoutMs,
     });
-    const text = await res.body.text();
+    const bytes = Buffer.from(await res.body.arrayBuffer());
     const resHeaders = headerRecord(res.headers);
     this.trace(`< ${res.statusCode} (${Date.now() - started} ms)`);
     this.traceHeaders('<', resHeaders);
-    if (text) this.trace(`< ${truncateForTrace(text)}`);
+    const asBytes = spec.binary === true && res.statusCode < 400;
+    const text = asBytes ? '' : bytes.toString('utf8');
+    if (asBytes) this.trace(`< [${bytes.length} bytes]`);
+    else if (text) this.trace(`< ${truncateForTrace(text)}`);
     this.noteRateLimit(resHeaders);
     return {
       status: res.statusCode,
       headers: resHeaders,
-      body: parseBody(text, resHeaders['content-type']) as T,
+      body: (asBytes ? bytes : parseBody(text, resHeaders['content-type'])) as T,
       requestId: resHeaders['x-request-id'],
       replayed: resHeaders['idempotency-replayed'] === 'true',
       idempotencyKey: spec.idempotencyKey,

@@ -2,7 +2,7 @@
 // themselves; they ask Streams.
 
 export interface Writer {
-  write(chunk: string): unknown;
+  write(chunk: string | Uint8Array): unknown;
 }
 
 export interface Streams {

@@ -66,6 +66,24 @@ describe('files put / files get ("File transfers": signed upload and download UR
     expect((await fetch(expired)).status).toBe(410);
   });
 
+  it('files put and get keep binary and JSON files byte for byte (no decoding or re-serializing)', async () => {
+    const bin = join(dir, 'blob.bin');
+    const bytes = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 131 + (i >> 8)) % 256));
+    writeFileSync(bin, bytes);
+    const cfg = join(dir, 'ops.json');
+    const jsonText = '{ "b": 1,\n  "a": [1, 2] }\n';
+    writeFileSync(cfg, jsonText);
+    for (const [local, name] of [[bin, 'blob.bin'], [cfg, 'ops.json']] as const) {
+      expect((await t.gsh(['files', 'put', local, '-s', S, '--dir', '/raw'])).exitCode).toBe(0);
+      const out = join(dir, `back-${name}`);
+      const get = await t.gsh(['files', 'get', `/raw/${name}`, '-s', S, '--to', out]);
+      expect(get.exitCode, String(get.stderr)).toBe(0);
+      expect(readFileSync(out).equals(readFileSync(local)), name).toBe(true);
+    }
+    const piped = await t.gsh(['files', 'get', '/raw/blob.bin', '-s', S], { encoding: 'buffer' });
+    expect(Buffer.from(piped.stdout as unknown as Uint8Array).equals(bytes)).toBe(true);
+  });
+
   it('binary bytes survive the node unchanged', async () => {
     const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 31) % 256));
     const up = json(await t.gsh(['files', 'upload', '-s', S, '--json'])).url as string;
