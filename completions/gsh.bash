@@ -526,6 +526,9 @@ _gsh_values() {
     'console attach --color') values='auto always never' ;;
     'subusers create --permissions') values='control.console control.command control.start control.stop control.restart file.read file.read-content file.update file.create file.delete file.sftp settings.edit settings.rename settings.description settings.resources settings.transfer startup.read startup.update user.read user.update activity.read instance.read instance.create instance.update instance.activate instance.clone' ;;
     'subusers update --permissions') values='control.console control.command control.start control.stop control.restart file.read file.read-content file.update file.create file.delete file.sftp settings.edit settings.rename settings.description settings.resources settings.transfer startup.read startup.update user.read user.update activity.read instance.read instance.create instance.update instance.activate instance.clone' ;;
+    'init lint --format') values='stylish compact json sarif github' ;;
+    'init lint --tier') values='free paid' ;;
+    'init schema --tier') values='free paid' ;;
     'init validate --tier') values='free paid' ;;
     'files copy-to --mode') values='copy cut' ;;
     'worlds nbt get --nbt-type') values='java bedrock' ;;
@@ -539,6 +542,7 @@ _gsh_values() {
     'addons search --type') values='plugins mods modpacks datapacks resourcepacks' ;;
     'addons search --provider') values='provider_a provider_b provider_c' ;;
     'addons search --sort') values='downloads relevance follows newest updated' ;;
+    'addons search --loader') values='fabric forge neoforge paper purpur spigot vanilla bedrock' ;;
     'agent register --type') values='service_auth anonymous identity_assertion' ;;
     'agent register --assertion-type') values='urn:ietf:params:oauth:token-type:id-jag' ;;
     'agent token --grant-type') values='urn:vendor:agent-auth:grant-type:claim urn:ietf:params:oauth:grant-type:jwt-bearer' ;;

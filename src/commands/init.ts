@@ -1,5 +1,7 @@
 import { type Command, Option } from 'commander';
 import { colorEnabled } from '../core/io.js';
+import { TIERS } from '../init/caps.js';
+import { FORMAT_NAMES } from '../init/format/names.js';
 import type { Runtime } from '../core/runtime.js';
 
 // `gsh init`: hand-written commands for init manifests. `lint` and `schema` work offline; the
@@ -67,7 +69,6 @@ interface LintFlags {
   onlyManifests?: boolean;
 }
 
-const TIER_CHOICES = ['free', 'paid'];
 
 const VALIDATE_HELP = `
 Sends the file's text as the inline init of POST /init/validate, a dry run that provisions
@@ -135,8 +136,8 @@ export function register(cmd: Command): void {
     .command('lint')
     .description('Check init manifests offline: every rule of the contract, at free or paid caps')
     .argument('[inputs...]', 'manifest files, directories, or - for stdin')
-    .option('--format <name>', 'stylish, compact, json, sarif or github (default: stylish on a terminal, else compact)')
-    .option('--tier <tier>', 'plan caps to check against: free or paid (default: paid, the tier templates are saved at)')
+    .addOption(new Option('--format <name>', 'report format (default: stylish on a terminal, else compact)').choices(FORMAT_NAMES))
+    .addOption(new Option('--tier <tier>', 'plan caps to check against (default: paid, the tier templates are saved at)').choices(TIERS))
     .option('--quiet', 'report errors only')
     .option('--max-warnings <n>', 'exit 1 when there are more than n warnings')
     .option('--stdin-filename <name>', 'the name stdin (-) has in reports')
@@ -158,7 +159,7 @@ export function register(cmd: Command): void {
   cmd
     .command('schema')
     .description('Print the manifest JSON Schema (draft-07) for editors')
-    .option('--tier <tier>', 'plan caps to put in the schema: free or paid (default: paid)')
+    .addOption(new Option('--tier <tier>', 'plan caps to put in the schema (default: paid)').choices(TIERS))
     .addHelpText('after', SCHEMA_HELP)
     .action(async function (this: Command) {
       const { runSchema } = await import('../init/run-schema.js');
@@ -170,7 +171,7 @@ export function register(cmd: Command): void {
     .description('Validate a manifest with the service (dry run), optionally over a saved template and at a tier')
     .argument('[file]', 'manifest file, or - for stdin')
     .option('--template <id>', 'saved template the file is merged onto (its top-level keys replace the template\'s)')
-    .addOption(new Option('--tier <tier>', 'plan caps to validate at (default: the service\'s, paid)').choices(TIER_CHOICES))
+    .addOption(new Option('--tier <tier>', 'plan caps to validate at (default: the service\'s, paid)').choices(TIERS))
     .addHelpText('after', VALIDATE_HELP)
     .action(async function (this: Command, file: string | undefined) {
       const { runValidate } = await import('./init-online/validate.js');

@@ -90,7 +90,11 @@ function describeGroups(cmd: Command): void {
   }
 }
 
+/** The leaf each generated command was built from (hand-written commands are not in it). */
+export const generatedLeaves = new WeakMap<Command, Leaf>();
+
 function configureLeaf(cmd: Command, leaf: Leaf): void {
+  generatedLeaves.set(cmd, leaf);
   const { op, verb } = leaf;
   const last = leaf.words[leaf.words.length - 1] as string;
   const aliases = [...(op.aliases ?? []), ...(DEFAULT_ALIASES[last] ? [DEFAULT_ALIASES[last] as string] : [])];

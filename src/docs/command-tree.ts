@@ -1,7 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import type { Command, Option } from 'commander';
 import { handWritten, type OperationUses } from '../commands/index.js';
-import { leavesOf, type Leaf } from '../commands/registry-commands.js';
+import { generatedLeaves, leavesOf, type Leaf } from '../commands/registry-commands.js';
 import { flagName } from '../core/values.js';
 import { loadAllFamilies } from '../operations/index.js';
 import type { Field, Operation } from '../operations/types.js';
@@ -96,7 +96,9 @@ function describe(cmd: Command, words: string[], ctx: Context): DocCommand {
   const children = cmd.commands.map((c) => describe(c, [...words, c.name()], ctx));
   const line = words.join(' ');
   const leaf = words.length > 0 && children.length === 0 ? leafOperations(line, ctx) : undefined;
-  const fields = leaf?.registry ? fieldsByFlag(leaf.registry) : new Map<string, Field>();
+  // Registry fields describe a command's flags only where the builder made them from it.
+  const generated = generatedLeaves.get(cmd);
+  const fields = generated ? fieldsByFlag(generated) : new Map<string, Field>();
   const needsServer = (leaf?.ops ?? []).some((op) => op.path.includes('{server_id}'));
   return {
     words,

@@ -67,7 +67,9 @@ export default defineFamily({
         { name: 'sort', type: 'string', choices: ['downloads', 'relevance', 'follows', 'newest', 'updated'],
           open: true, description: 'Sort order' },
         { name: 'game_version', type: 'string', description: 'Game version' },
-        { name: 'loader', type: 'string', description: 'Loader (mods only)' },
+        // Values from the manifest's application.loader (01-general-contract.md "Init manifest"); others still go through.
+        { name: 'loader', type: 'string', choices: ['fabric', 'forge', 'neoforge', 'paper', 'purpur', 'spigot', 'vanilla', 'bedrock'], open: true,
+          description: 'Loader (mods only)' },
       ],
     },
   ],

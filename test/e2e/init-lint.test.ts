@@ -60,7 +60,7 @@ describe('gsh init lint (built binary)', () => {
     expect(missing.stderr).toContain('cannot read nope.yaml: no such file or directory');
     const usage = await gsh(['init', 'lint', '--tier', 'gold', 'ok.yaml']);
     expect(usage.exitCode).toBe(2);
-    expect(usage.stderr).toContain('--tier must be one of free, paid');
+    expect(usage.stderr).toContain("option '--tier <tier>' argument 'gold' is invalid. Allowed choices are free, paid.");
   });
 
   it('documents the default tier in --help', async () => {

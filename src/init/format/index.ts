@@ -5,8 +5,8 @@ import type { Formatter } from './report.js';
 import { sarif } from './sarif.js';
 import { stylish } from './stylish.js';
 
-export const FORMATTERS = { stylish, compact, json, sarif, github } as const satisfies Record<string, Formatter>;
+import type { FormatName } from './names.js';
 
-export type FormatName = keyof typeof FORMATTERS;
+export { FORMAT_NAMES, type FormatName } from './names.js';
 
-export const FORMAT_NAMES = Object.keys(FORMATTERS) as FormatName[];
+export const FORMATTERS = { stylish, compact, json, sarif, github } as const satisfies Record<FormatName, Formatter>;
