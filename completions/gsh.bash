@@ -542,7 +542,7 @@ _gsh_values() {
     'addons search --type') values='plugins mods modpacks datapacks resourcepacks' ;;
     'addons search --provider') values='provider_a provider_b provider_c' ;;
     'addons search --sort') values='downloads relevance follows newest updated' ;;
-    'addons search --loader') values='fabric forge neoforge paper purpur spigot vanilla bedrock' ;;
+    'addons search --loader') values='paper purpur spigot vanilla fabric forge neoforge bedrock' ;;
     'agent register --type') values='service_auth anonymous identity_assertion' ;;
     'agent register --assertion-type') values='urn:ietf:params:oauth:token-type:id-jag' ;;
     'agent token --grant-type') values='urn:vendor:agent-auth:grant-type:claim urn:ietf:params:oauth:grant-type:jwt-bearer' ;;

@@ -1545,7 +1545,7 @@ function __gsh_values --argument-names key
         case 'addons search --sort'
             printf '%s\n' 'downloads' 'relevance' 'follows' 'newest' 'updated'
         case 'addons search --loader'
-            printf '%s\n' 'fabric' 'forge' 'neoforge' 'paper' 'purpur' 'spigot' 'vanilla' 'bedrock'
+            printf '%s\n' 'paper' 'purpur' 'spigot' 'vanilla' 'fabric' 'forge' 'neoforge' 'bedrock'
         case 'agent register --type'
             printf '%s\n' 'service_auth' 'anonymous' 'identity_assertion'
         case 'agent register --assertion-type'

@@ -1,10 +1,5 @@
 import { defineFamily } from './types.js';
-
-const EVENTS = [
-  'server.installed', 'server.started', 'server.stopped', 'server.crashed', 'server.idle',
-  'backup.completed', 'player.joined', 'player.left', 'git.deployment.completed',
-  'threshold.cpu', 'threshold.memory', 'threshold.disk',
-] as const;
+import { EVENT_TYPES as EVENTS } from './vocabulary.js';
 
 const hookId = [{ name: 'hook_id', description: 'Webhook id from hooks list' }];
 

@@ -1,4 +1,5 @@
 import { defineFamily } from './types.js';
+import { LOADERS } from './vocabulary.js';
 import type { Field } from './types.js';
 
 const PROVIDERS = ['provider_a', 'provider_b', 'provider_c'] as const;
@@ -68,7 +69,7 @@ export default defineFamily({
           open: true, description: 'Sort order' },
         { name: 'game_version', type: 'string', description: 'Game version' },
         // Values from the manifest's application.loader (01-general-contract.md "Init manifest"); others still go through.
-        { name: 'loader', type: 'string', choices: ['fabric', 'forge', 'neoforge', 'paper', 'purpur', 'spigot', 'vanilla', 'bedrock'], open: true,
+        { name: 'loader', type: 'string', choices: LOADERS, open: true,
           description: 'Loader (mods only)' },
       ],
     },

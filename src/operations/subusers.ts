@@ -1,12 +1,5 @@
 import { defineFamily } from './types.js';
-
-const PERMISSIONS = [
-  'control.console', 'control.command', 'control.start', 'control.stop', 'control.restart',
-  'file.read', 'file.read-content', 'file.update', 'file.create', 'file.delete', 'file.sftp',
-  'settings.edit', 'settings.rename', 'settings.description', 'settings.resources', 'settings.transfer',
-  'startup.read', 'startup.update', 'user.read', 'user.update', 'activity.read',
-  'instance.read', 'instance.create', 'instance.update', 'instance.activate', 'instance.clone',
-] as const;
+import { PERMISSIONS } from './vocabulary.js';
 
 const userId = [{ name: 'user_id', description: 'Panel user id of the subuser' }];
 

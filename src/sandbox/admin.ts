@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SandboxContext } from './context.js';
-import { readBody } from './request.js';
+import { readJsonObject } from './request.js';
 import { serverObject, sortedServers } from './state.js';
 import type { Faults, Injection } from './types.js';
 import { createSubuserKey } from './permissions.js';
@@ -38,18 +38,6 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 
 const bad = (res: ServerResponse, message: string) => json(res, 400, { error: { code: 'bad_request', message } });
 
-async function jsonBody(req: IncomingMessage): Promise<Record<string, unknown> | undefined> {
-  const raw = await readBody(req);
-  if (!(raw instanceof Buffer)) return undefined;
-  if (raw.length === 0) return {};
-  try {
-    const v = JSON.parse(raw.toString('utf8')) as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 const INJECTABLE = new Set<unknown>([502, 503, 504, 429, 'lost', 'drop']);
 
 export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -74,13 +62,13 @@ export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, res
     case `GET ${ADMIN_PREFIX}/faults`:
       return json(res, 200, { data: { ...ctx.faults.faults, pending_injections: ctx.faults.pendingInjections } });
     case `POST ${ADMIN_PREFIX}/faults`: {
-      const body = await jsonBody(req);
+      const body = await readJsonObject(req);
       if (!body) return bad(res, 'body must be a JSON object');
       ctx.faults.set(body as Partial<Faults>);
       return json(res, 200, { data: { ...ctx.faults.faults } });
     }
     case `POST ${ADMIN_PREFIX}/inject`: {
-      const body = await jsonBody(req);
+      const body = await readJsonObject(req);
       if (!body || !INJECTABLE.has(body.kind)) return bad(res, 'kind must be one of 502, 503, 504, 429, "lost", "drop"');
       let path: string | RegExp | undefined = typeof body.path === 'string' ? body.path : undefined;
       if (typeof body.path_regex === 'string') {
@@ -104,7 +92,7 @@ export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, res
       ctx.faults.clearInjections();
       return json(res, 200, { data: { pending_injections: 0 } });
     case `POST ${ADMIN_PREFIX}/keys`: {
-      const body = await jsonBody(req);
+      const body = await readJsonObject(req);
       if (!body || !Array.isArray(body.scopes) || !body.scopes.every((s) => typeof s === 'string')) {
         return bad(res, 'scopes must be an array of strings');
       }
@@ -124,13 +112,13 @@ export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, res
       return json(res, 201, { data: { key: key.secret, id: key.id, scopes: key.scopes, rate_limit: key.rateLimit } });
     }
     case `POST ${ADMIN_PREFIX}/webhooks`: {
-      const body = await jsonBody(req);
+      const body = await readJsonObject(req);
       if (typeof body?.allow_local !== 'boolean') return bad(res, 'allow_local must be a boolean');
       familyState(ctx).allowLocalWebhooks = body.allow_local;
       return json(res, 200, { data: { allow_local: body.allow_local } });
     }
     case `POST ${ADMIN_PREFIX}/hooks/emit`: {
-      const body = await jsonBody(req);
+      const body = await readJsonObject(req);
       if (typeof body?.server_id !== 'string' || typeof body.event !== 'string') return bad(res, 'server_id and event are required');
       if (!ctx.state.servers.has(body.server_id)) return json(res, 404, { error: { code: 'not_found', message: 'Server not found' } });
       const data = body.data && typeof body.data === 'object' ? (body.data as Record<string, unknown>) : {};

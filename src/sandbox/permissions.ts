@@ -1,4 +1,5 @@
 import type { Operation } from '../operations/types.js';
+import { PERMISSIONS } from '../operations/vocabulary.js';
 import type { Principal } from './auth.js';
 import type { SandboxContext } from './context.js';
 import { isoSeconds } from './clock.js';
@@ -11,13 +12,6 @@ import { serverSlot } from './node/slots.js';
 // POST /__sandbox/keys `subuser`); such a user reaches only servers where they are a subuser
 // (others answer 404, invisible) and needs the operation's permission there (403 otherwise).
 
-export const PERMISSIONS = [
-  'control.console', 'control.command', 'control.start', 'control.stop', 'control.restart',
-  'file.read', 'file.read-content', 'file.update', 'file.create', 'file.delete', 'file.sftp',
-  'settings.edit', 'settings.rename', 'settings.description', 'settings.resources', 'settings.transfer',
-  'startup.read', 'startup.update', 'user.read', 'user.update', 'activity.read',
-  'instance.read', 'instance.create', 'instance.update', 'instance.activate', 'instance.clone',
-] as const;
 
 const KNOWN: ReadonlySet<string> = new Set(PERMISSIONS);
 

@@ -81,3 +81,16 @@ export function canonical(value: unknown): string {
   const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
 }
+
+/** An admin call's JSON object body: {} when empty, undefined when it is not a JSON object. */
+export async function readJsonObject(req: IncomingMessage): Promise<Record<string, unknown> | undefined> {
+  const raw = await readBody(req);
+  if (!(raw instanceof Buffer)) return undefined;
+  if (raw.length === 0) return {};
+  try {
+    const v = JSON.parse(raw.toString('utf8')) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

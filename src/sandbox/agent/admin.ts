@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SandboxContext } from '../context.js';
-import { readBody } from '../request.js';
+import { readJsonObject } from '../request.js';
 import { mintIdJag } from './id-jag.js';
 import { METHODS, type AgentConfig, type Method } from './model.js';
 import { agentOf } from './service.js';
@@ -32,18 +32,6 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 
 const notFound = (res: ServerResponse, message: string) => send(res, 404, { error: { code: 'not_found', message } });
 const bad = (res: ServerResponse, message: string) => send(res, 400, { error: { code: 'bad_request', message } });
-
-async function body(req: IncomingMessage): Promise<Record<string, unknown> | undefined> {
-  const raw = await readBody(req);
-  if (!(raw instanceof Buffer)) return undefined;
-  if (raw.length === 0) return {};
-  try {
-    const v = JSON.parse(raw.toString('utf8')) as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 const positive = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined);
 
@@ -87,7 +75,7 @@ export async function handleAgentAdmin(ctx: SandboxContext, req: IncomingMessage
     });
   }
   if (method === 'POST' && path === '/config') {
-    const b = await body(req);
+    const b = await readJsonObject(req);
     if (!b) return bad(res, 'body must be a JSON object');
     agent.configure(configChange(b));
     const slow = positive(b.slow_down_next);
@@ -95,7 +83,7 @@ export async function handleAgentAdmin(ctx: SandboxContext, req: IncomingMessage
     return send(res, 200, { data: agent.config });
   }
   if ((method === 'GET' && path === '/device') || (method === 'POST' && path === '/claims/complete')) {
-    const b = method === 'POST' ? await body(req) : {};
+    const b = method === 'POST' ? await readJsonObject(req) : {};
     if (!b) return bad(res, 'body must be a JSON object');
     const code = method === 'GET' ? url.searchParams.get('user_code') ?? undefined : typeof b.user_code === 'string' ? b.user_code : undefined;
     if (method === 'GET' && code === undefined) return send(res, 200, 'Sandbox sign-in: open this page with ?user_code=XXXX-XXXX to enter the code.\n');
@@ -117,13 +105,13 @@ export async function handleAgentAdmin(ctx: SandboxContext, req: IncomingMessage
     }
   }
   if (method === 'POST' && path === '/disconnect') {
-    const b = await body(req);
+    const b = await readJsonObject(req);
     if (!b) return bad(res, 'body must be a JSON object');
     const identity = agent.disconnect(typeof b.agent_id === 'string' ? b.agent_id : undefined);
     return identity ? send(res, 200, { data: { id: identity.id, disconnected: true } }) : notFound(res, 'No connected agent');
   }
   if (method === 'POST' && path === '/id-jag') {
-    const b = await body(req);
+    const b = await readJsonObject(req);
     if (!b || typeof b.email !== 'string') return bad(res, 'email is required');
     const assertion = mintIdJag({
       iss: typeof b.issuer === 'string' ? b.issuer : agent.config.trustedIssuers[0]!,

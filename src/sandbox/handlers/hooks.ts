@@ -4,7 +4,8 @@ import { ApiFailure, fail, ok } from '../envelope.js';
 import { pageOf, parsePaging } from '../paging.js';
 import { isPrivateHost } from '../node/addresses.js';
 import { familyState } from '../node/slots.js';
-import { EVENTS, emitEvent, hookView, hooksOf, newSecret, type Hook } from '../node/webhooks.js';
+import { EVENT_TYPES } from '../../operations/vocabulary.js';
+import { emitEvent, hookView, hooksOf, newSecret, type Hook } from '../node/webhooks.js';
 import { genericHandler } from './generic.js';
 import { optString, stringList } from './fields.js';
 import type { HandlerMap, HandlerRequest } from './types.js';
@@ -34,7 +35,7 @@ function vetUrl(ctx: SandboxContext, raw: unknown): string {
 
 function vetEvents(body: Record<string, unknown>): string[] | undefined {
   const events = stringList(body, 'events');
-  const unknown = events?.filter((e) => !(EVENTS as readonly string[]).includes(e)) ?? [];
+  const unknown = events?.filter((e) => !(EVENT_TYPES as readonly string[]).includes(e)) ?? [];
   if (unknown.length) throw fail.badRequest(`Unknown event types: ${unknown.join(', ')}`);
   return events && [...new Set(events)];
 }

@@ -1,7 +1,8 @@
 import type { SandboxContext } from '../context.js';
 import { ApiFailure, fail, ok } from '../envelope.js';
 import { pageOf, parsePaging } from '../paging.js';
-import { PERMISSIONS, grant, subusersOf, usersOf, type SubuserEntry } from '../permissions.js';
+import { PERMISSIONS } from '../../operations/vocabulary.js';
+import { grant, subusersOf, usersOf, type SubuserEntry } from '../permissions.js';
 import { stringList } from './fields.js';
 import type { HandlerMap, HandlerRequest } from './types.js';
 import { bodyObject, serverOf } from './util.js';

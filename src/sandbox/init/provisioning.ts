@@ -4,7 +4,8 @@ import { ApiFailure } from '../envelope.js';
 import { DURATIONS } from '../lifecycle.js';
 import { normalize } from '../node/file-tree.js';
 import { treeOf } from '../node/server-files.js';
-import { PERMISSIONS, grant, usersOf } from '../permissions.js';
+import { PERMISSIONS } from '../../operations/vocabulary.js';
+import { grant, usersOf } from '../permissions.js';
 import type { ServerRecord } from '../state.js';
 import type { Manifest } from './manifest.js';
 

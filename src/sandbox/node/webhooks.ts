@@ -22,12 +22,6 @@ import { familyState, serverSlot } from './slots.js';
 //   git.deployment.completed shortly after POST /servers/{id}/git/deploy
 //   anything else    admin POST /__sandbox/hooks/emit {server_id, event, data?}
 
-export const EVENTS = [
-  'server.installed', 'server.started', 'server.stopped', 'server.crashed', 'server.idle',
-  'backup.completed', 'player.joined', 'player.left', 'git.deployment.completed',
-  'threshold.cpu', 'threshold.memory', 'threshold.disk',
-] as const;
-
 /** "delivered only when explicitly subscribed" */
 export const HIGH_FREQUENCY = (e: string) => e.startsWith('player.') || e.startsWith('threshold.');
 
