@@ -234,9 +234,4 @@ async function logout(rt: Runtime): Promise<void> {
   }, rt.env);
   rt.note(`${revoked ? "Revoked the agent's access token and removed" : 'Removed'} the credential of profile "${name}".`);
 }
-export const operations = {
-  'auth login': ['GET /me', 'GET /.well-known/oauth-authorization-server', 'POST /agent/identity', 'POST /oauth2/token'],
-  'auth status': ['GET /me'],
-  'auth claim': ['POST /agent/identity/claim', 'POST /oauth2/token'],
-  'auth logout': ['POST /oauth2/revoke'],
-} satisfies import('./index.js').OperationUses;
+export const operations = { 'auth login': ['GET /me'], 'auth status': ['GET /me'] } satisfies import('./index.js').OperationUses;
