@@ -37,7 +37,7 @@ _gsh_node() {
     'hooks deliveries') subs='' flags='-s --server --limit --offset --all' valued='-s --server --limit --offset' ;;
     'console') subs='attach send history stats eula queue status storage timer token' flags='' valued='' ;;
     'console attach') subs='' flags='-s --server --no-history --read-only --color' valued='-s --server --color' ;;
-    'console send') subs='' flags='-s --server --command --expect' valued='-s --server --command --expect' ;;
+    'console send') subs='' flags='-s --server --expect' valued='-s --server --expect' ;;
     'console history') subs='' flags='-s --server --cursor --limit' valued='-s --server --cursor --limit' ;;
     'console stats') subs='' flags='-s --server --watch' valued='-s --server' ;;
     'console eula') subs='' flags='-s --server -f --raw-field -F --field --input --wait' valued='-s --server -f --raw-field -F --field --input' ;;

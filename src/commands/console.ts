@@ -141,9 +141,8 @@ function registerSend(cmd: Command): void {
   cmd
     .command('send')
     .description('Send one single-line console command; --expect waits for a matching output line')
-    .argument('[command]', 'the command (or --command)')
+    .argument('<command>', 'the command (one that starts with a dash goes after --)')
     .option('-s, --server <id|name>', SERVER_HELP)
-    .option('--command <text>', 'the command, when it starts with a dash')
     .option('--expect <regex>', 'wait for the first console line matching this and print it (exit 10 on --timeout, default 30s)')
     .addHelpText('after', `
 Sends POST /servers/{id}/commands. With --expect, the console socket is opened first, so the
@@ -152,11 +151,9 @@ wait (default 30s here).
 
 Examples:
   gsh console send -s lobby "say hello"
-  gsh console send -s lobby "list" --expect 'players online' --timeout 10s`)
-    .action(async function (this: Command, positional: string | undefined, flags: { server?: string; command?: string; expect?: string }) {
-      const text = flags.command ?? positional;
-      if (text === undefined) throw new UsageError('missing command', 'Usage: gsh console send -s SERVER "command"');
-      if (flags.command !== undefined && positional !== undefined) throw new UsageError('give the command once: as an argument or with --command');
+  gsh console send -s lobby "list" --expect 'players online' --timeout 10s
+  gsh console send -s lobby -- "-weird command"`)
+    .action(async function (this: Command, text: string, flags: { server?: string; expect?: string }) {
       const problem = CHECKS['single-line'](text);
       if (problem) throw new UsageError(`the command ${problem}`, 'Send one command per call.');
       let pattern: RegExp | undefined;

@@ -168,7 +168,10 @@ export function planOf(ref: RefEntry[], ops: Operation[], fx: Fixtures): { steps
     }
     const words = e.command.split(' ');
     const generated = byCommand.get(e.command) ?? byCommand.get(words.slice(0, -1).join(' '));
-    const op = generated && generated.method === target.method && generated.path === target.path ? generated : undefined;
+    // A required argument that is not a path parameter belongs to a hand-written command that
+    // replaced the generated one (console send): its body is not the flags' to predict.
+    const ownArguments = e.arguments.some((a) => a.required && !target.path.includes(`{${a.name.replace(/-/g, '_')}}`) && !target.path.includes(`<${a.name.replace(/-/g, '_')}>`));
+    const op = !ownArguments && generated && generated.method === target.method && generated.path === target.path ? generated : undefined;
     const serverId = e.command === 'servers delete' ? fx.victim : fx.server;
     const argv = [...words];
     for (const a of e.arguments.filter((x) => x.required)) {
