@@ -20,5 +20,10 @@ export interface Span {
 }
 
 export function compareProblems(a: Problem, b: Problem): number {
-  return a.line - b.line || a.column - b.column || a.rule.localeCompare(b.rule) || a.path.localeCompare(b.path);
+  return a.line - b.line || a.column - b.column || byCodeUnits(a.rule, b.rule) || byCodeUnits(a.path, b.path);
+}
+
+/** Not localeCompare: its first call sets up ICU collation, a measurable share of a lint run. */
+function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

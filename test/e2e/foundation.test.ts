@@ -159,6 +159,8 @@ describe('exit codes (DESIGN.md "Exit codes")', () => {
       expect(String(r.stderr)).not.toMatch(/\n\s+at /);
     }
     expect(t.sandbox.log.length).toBe(before);
+    const typo = await t.gsh(['servers', 'lst']);
+    expect(String(typo.stderr)).toBe("error: unknown command 'lst'\n(Did you mean one of list, ls?)\n");
   });
 
   it('2 when no base URL is configured, saying how to set one', async () => {
