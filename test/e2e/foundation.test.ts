@@ -160,7 +160,7 @@ describe('exit codes (DESIGN.md "Exit codes")', () => {
     }
     expect(t.sandbox.log.length).toBe(before);
     const typo = await t.gsh(['servers', 'lst']);
-    expect(String(typo.stderr)).toBe("error: unknown command 'lst'\n(Did you mean one of list, ls?)\n");
+    expect(String(typo.stderr)).toBe("error: unknown command 'lst'\n(Did you mean one of list, ls?)");
   });
 
   it('2 when no base URL is configured, saying how to set one', async () => {
