@@ -183,12 +183,12 @@ export function register(cmd: Command): void {
   templates
     .command('create')
     .description('Save a manifest file as a template (name unique per account), linted locally at paid caps first')
-    .argument('<file>', 'manifest file, or - for stdin')
+    .argument('[file]', 'manifest file, or - for stdin (the service requires a manifest)')
     .requiredOption('--name <name>', 'template name, unique per account')
     .option('--description <text>', 'what the template sets up')
     .option('--no-lint', 'send without linting locally first')
     .addHelpText('after', TEMPLATE_FILE_HELP('create'))
-    .action(async function (this: Command, file: string) {
+    .action(async function (this: Command, file: string | undefined) {
       const { runTemplateCreate } = await import('./init-online/templates.js');
       await online(this, (rt) => runTemplateCreate(rt, file, this.opts()));
     });

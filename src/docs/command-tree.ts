@@ -48,6 +48,8 @@ export interface DocCommand {
   scope: string | null;
   permission: string | null;
   example: string | null;
+  /** Built by the registry builder from one operation (not a hand-written command). */
+  generated: boolean;
   /** The help text shown after the options (examples, API lines, prose), as printed by --help. */
   helpAfter: string;
 }
@@ -111,6 +113,7 @@ function describe(cmd: Command, words: string[], ctx: Context): DocCommand {
     scope: joined(leaf?.ops.map((op) => op.scope)),
     permission: joined(leaf?.ops.map((op) => op.permission)),
     example: leaf?.registry?.op.example ?? null,
+    generated: generated !== undefined,
     helpAfter: helpAfter(cmd),
   };
 }

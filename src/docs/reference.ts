@@ -15,8 +15,14 @@ export interface ReferenceEntry {
   example: string | null;
 }
 
+/**
+ * Generated commands come first: where a hand-written convenience (files put) shares an
+ * operation with the generated command (files upload), a tool that takes the first command
+ * naming an operation gets the one whose arguments are only the operation's own.
+ */
 export function referenceEntries(tree: DocTree): ReferenceEntry[] {
-  return leaves(tree.root).map((c) => ({
+  const all = leaves(tree.root);
+  return [...all.filter((c) => c.generated), ...all.filter((c) => !c.generated)].map((c) => ({
     command: c.words.join(' '),
     summary: c.summary,
     operations: c.operations,

@@ -80,10 +80,17 @@ describe('gsh init validate', () => {
   });
 
   it('usage errors exit 2 before any request', async () => {
-    expect((await e.gsh(['init', 'validate'])).exitCode).toBe(2);
     expect((await e.gsh(['init', 'validate', file('lobby.yaml'), '--tier', 'gold'])).exitCode).toBe(2);
     const missing = await e.gsh(['init', 'validate', file('nope.yaml')]);
     expect([missing.exitCode, missing.stderr]).toEqual([2, expect.stringContaining('no such file or directory')]);
+  });
+
+  it('with neither a file nor --template the request goes and the service says what is missing (400)', async () => {
+    const before = requests('POST', '/init/validate');
+    const r = await e.gsh(['init', 'validate']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/bad_request, HTTP 400/);
+    expect(requests('POST', '/init/validate')).toBe(before + 1);
   });
 });
 
@@ -118,7 +125,9 @@ describe('gsh init templates', () => {
     const updated = await e.gsh(['init', 'templates', 'update', id, file('provision.yaml'), '--description', 'Provisioned', '--json']);
     expect(updated.exitCode, updated.stderr).toBe(0);
     expect(JSON.parse(updated.stdout)).toMatchObject({ id, description: 'Provisioned', manifest: MANIFESTS['provision.yaml'] });
-    expect((await e.gsh(['init', 'templates', 'update', id])).exitCode).toBe(2);
+    const empty = await e.gsh(['init', 'templates', 'update', id, '--json']);
+    expect(empty.exitCode, empty.stderr).toBeLessThan(2);
+    expect(e.sandbox.log.at(-1)).toMatchObject({ method: 'PATCH', body: {} });
 
     const list = await e.gsh(['init', 'templates', 'list', '--all', '--json']);
     expect(JSON.parse(list.stdout)[0].id).toBe(id);

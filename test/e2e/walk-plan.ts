@@ -80,6 +80,7 @@ export async function makeFixtures(sb: Sandbox, ops: Operation[], dir: string): 
     source: 'provider_a',
     project_id: 'P7dR8mSH',
   };
+  values.template_id = (await api(sb, 'POST', '/init/templates', { name: 'walk-template', manifest: '#service-init\nversion: 1\n' })).id;
   const instance = (await api(sb, 'POST', `${S}/instances`, {})).id as string;
   values.instance_id = instance;
   values.source_instance_id = instance;
@@ -161,8 +162,7 @@ export function planOf(ref: RefEntry[], ops: Operation[], fx: Fixtures): { steps
   const skipped: string[] = [];
   for (const e of ref) {
     const target = e.operations[0];
-    // Init templates and validation are another engineer's (issue 3): not walked here.
-    if (!target || target.path.startsWith('/init')) {
+    if (!target) {
       skipped.push(e.command);
       continue;
     }

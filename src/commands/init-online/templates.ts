@@ -48,21 +48,20 @@ async function send(rt: Runtime, method: 'POST' | 'PATCH', path: string, body: R
   }
 }
 
-export async function runTemplateCreate(rt: Runtime, file: string, flags: TemplateFlags): Promise<void> {
+/** Without a file only the name and description are sent, and the service says what is missing. */
+export async function runTemplateCreate(rt: Runtime, file: string | undefined, flags: TemplateFlags): Promise<void> {
   if (flags.name === undefined || flags.name.trim() === '') throw new UsageError('--name is required (unique per account)');
-  const input = readManifest(file);
-  if (flags.lint !== false) lintLocally(rt, input);
+  const input = file === undefined ? undefined : readManifest(file);
+  if (input && flags.lint !== false) lintLocally(rt, input);
   await send(rt, 'POST', '/init/templates', {
     name: flags.name,
     ...(flags.description !== undefined ? { description: flags.description } : {}),
-    manifest: input.text,
+    ...(input ? { manifest: input.text } : {}),
   }, input);
 }
 
+/** Like every PATCH gsh sends, an update with nothing to change still goes; the service answers. */
 export async function runTemplateUpdate(rt: Runtime, id: string, file: string | undefined, flags: TemplateFlags): Promise<void> {
-  if (file === undefined && flags.name === undefined && flags.description === undefined) {
-    throw new UsageError('nothing to change: give a manifest file, --name or --description');
-  }
   const input = file === undefined ? undefined : readManifest(file);
   if (input && flags.lint !== false) lintLocally(rt, input);
   await send(rt, 'PATCH', `/init/templates/${encodeURIComponent(id)}`, {

@@ -1,4 +1,4 @@
-import { type FieldError, UsageError } from '../../core/errors.js';
+import type { FieldError } from '../../core/errors.js';
 import type { Runtime } from '../../core/runtime.js';
 import { readManifest } from './manifest-input.js';
 import { isManifestRejection, locate, manifestRejected, printLocated, type ManifestContext } from './server-problems.js';
@@ -19,10 +19,8 @@ interface Validation {
   warnings?: FieldError[];
 }
 
+/** With neither a file nor --template the request still goes, and the service's 400 says what is missing. */
 export async function runValidate(rt: Runtime, file: string | undefined, flags: ValidateFlags): Promise<void> {
-  if (file === undefined && flags.template === undefined) {
-    throw new UsageError('give a manifest file, --template ID, or both', 'Example: gsh init validate service-init.yaml --tier free');
-  }
   const input = file === undefined ? undefined : readManifest(file);
   const ctx: ManifestContext | undefined = input && { file: input, prefixes: ['init'], ...(flags.template !== undefined ? { template: flags.template } : {}) };
   const body = {
