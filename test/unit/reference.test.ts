@@ -34,13 +34,23 @@ describe('gsh reference --json', () => {
   });
 
   it('has one entry per leaf command, with exactly the documented keys', () => {
-    expect(entries.map((e) => e.command)).toEqual(leaves(tree.root).map((c) => c.words.join(' ')));
+    expect(entries.map((e) => e.command).sort()).toEqual(leaves(tree.root).map((c) => c.words.join(' ')).sort());
     expect(new Set(entries.map((e) => e.command)).size).toBe(entries.length);
     for (const e of entries) {
       expect(Object.keys(e).sort()).toEqual(['arguments', 'command', 'example', 'operations', 'options', 'permission', 'scope', 'summary']);
       for (const o of e.options) expect(Object.keys(o).sort()).toEqual(['choices', 'flags', 'required']);
       for (const a of e.arguments) expect(Object.keys(a).sort()).toEqual(['name', 'required']);
     }
+  });
+
+  it('lists generated commands first, so the first command naming an operation is the generated one', () => {
+    const generated = new Set(leaves(tree.root).filter((c) => c.generated).map((c) => c.words.join(' ')));
+    const firstHandWritten = entries.findIndex((e) => !generated.has(e.command));
+    expect(firstHandWritten).toBe(generated.size);
+    const first = new Map<string, string>();
+    for (const e of entries) for (const o of e.operations) if (!first.has(`${o.method} ${o.path}`)) first.set(`${o.method} ${o.path}`, e.command);
+    expect(first.get('POST /servers/{server_id}/files/upload')).toBe('files upload');
+    expect(first.get('POST /servers/{server_id}/files/download')).toBe('files download');
   });
 
   it('running a leaf with its required arguments fills every placeholder of its path', () => {
