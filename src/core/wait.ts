@@ -100,24 +100,30 @@ export function targetState(signal: string): 'running' | 'offline' {
   return signal === 'start' || signal === 'restart' ? 'running' : 'offline';
 }
 
+/** How long a restart may stay unseen (never leaving `running` between polls) before it counts as done. */
+export const UNSEEN_RESTART_MS = 15_000;
+
 /**
  * Follows GET /servers/{id}/status until the server reaches `target`. A restart must be seen
- * leaving `running` first, so a poll that lands before the restart begins does not end the wait.
+ * leaving `running` first, so a poll that lands before the restart begins does not end the wait;
+ * one too quick to see between polls counts as done after UNSEEN_RESTART_MS.
  */
 export async function waitForServerState(
   rt: Runtime,
   client: ApiClient,
   serverId: string,
   target: 'running' | 'offline' | 'settled',
-  opts: { mustLeave?: string } & PollOptions = {},
+  opts: { mustLeave?: string; now?: () => number } & PollOptions = {},
 ): Promise<ServerStatus> {
+  const now = opts.now ?? Date.now;
+  const started = now();
   let left = opts.mustLeave === undefined;
   return pollUntil(
     rt,
     `server ${serverId}`,
     async () => ((await client.request<{ data?: ServerStatus }>({ method: 'GET', path: `/servers/${encodeURIComponent(serverId)}/status` })).body?.data ?? {}),
     (s) => {
-      if (!left && s.state !== opts.mustLeave) left = true;
+      if (!left && (s.state !== opts.mustLeave || now() - started >= UNSEEN_RESTART_MS)) left = true;
       if (!left) return false;
       if (target === 'settled') return !s.lifecycle_status && (s.state === 'running' || s.state === 'offline');
       return s.state === target;
