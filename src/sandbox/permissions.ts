@@ -1,5 +1,6 @@
 import type { Operation } from '../operations/types.js';
 import { PERMISSIONS } from '../operations/vocabulary.js';
+import { agentReaches } from './agent/gate.js';
 import type { Principal } from './auth.js';
 import type { SandboxContext } from './context.js';
 import { isoSeconds } from './clock.js';
@@ -92,7 +93,8 @@ function isOwner(p: Principal): boolean {
 
 /** Whether the caller may see the server at all (owner, or one of its subusers). */
 export function canReach(ctx: SandboxContext, principal: Principal | undefined, serverId: string): boolean {
-  return !principal || isOwner(principal) || subusersOf(ctx, serverId).has(principal.userId!);
+  const member = !principal || isOwner(principal) || subusersOf(ctx, serverId).has(principal.userId!);
+  return member && agentReaches(ctx, principal, serverId);
 }
 
 export function authorizeServer(ctx: SandboxContext, principal: Principal, op: Operation | undefined, serverId: string | undefined): void {

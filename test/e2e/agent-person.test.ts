@@ -160,6 +160,12 @@ describe('ad views and payment-like refusals', () => {
     const other = servers().find((s) => !s.adRequired)!;
     const r = await t.gsh(['servers', 'get', '-s', other.id], { env: asProfile('ad') });
     expect(r.exitCode).toBe(5);
+    // Lists too: the account's one free server, nothing else (01-general-contract.md, Account reach).
+    const list = await t.gsh(['servers', 'list', '--json'], { env: asProfile('ad') });
+    expect(list.exitCode, String(list.stderr)).toBe(0);
+    const own = JSON.parse(String(list.stdout)) as { id: string }[];
+    expect(own).toHaveLength(1);
+    expect(own[0]!.id).not.toBe(other.id);
   });
 
   it('free_plan_restricted says what to do and exits 7', async () => {

@@ -1,3 +1,4 @@
+import type { Principal } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { findApplication } from '../demo-data.js';
 import { ApiFailure } from '../envelope.js';
@@ -16,6 +17,15 @@ function purchase(req: HandlerRequest): boolean {
   return findApplication(body.application ?? 'minecraft')?.free_tier === false;
 }
 
+/** Account reach: an unclaimed temporary account reaches only its own servers (lists included). */
+export function agentReaches(ctx: SandboxContext, principal: Principal | undefined, serverId: string): boolean {
+  const agent = maybeAgentOf(ctx);
+  const identity = agent?.identityOf(principal);
+  if (!agent || !identity) return true;
+  const account = agent.accountOf(identity);
+  return !(account.temporary && !account.claimed) || account.serverIds.has(serverId);
+}
+
 export function agentGate(req: HandlerRequest, ctx: SandboxContext): void {
   const agent = maybeAgentOf(ctx);
   const identity = agent?.identityOf(req.principal);
@@ -24,7 +34,7 @@ export function agentGate(req: HandlerRequest, ctx: SandboxContext): void {
   const route = `${req.method} ${req.template}`;
   if (account.temporary && !account.claimed) {
     const serverId = req.params.server_id;
-    if (serverId !== undefined && !account.serverIds.has(serverId)) throw new ApiFailure(404, 'not_found', 'Server not found');
+    if (serverId !== undefined && !agentReaches(ctx, req.principal, serverId)) throw new ApiFailure(404, 'not_found', 'Server not found');
     if (route === 'POST /servers') throw new ApiFailure(409, 'limit_reached', 'A temporary account has one free server; claim it to add more');
   }
   const needsApproval =
