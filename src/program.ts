@@ -142,6 +142,11 @@ export async function run(argv: string[]): Promise<number> {
   let program: Command | undefined;
   try {
     program = await buildProgram(argv);
+    if (argv.length === 0) {
+      // Plain `gsh` is a request for orientation, not a mistake.
+      program.outputHelp();
+      return 0;
+    }
     applyRecursively(program, inheritSettings);
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
@@ -150,8 +155,10 @@ export async function run(argv: string[]): Promise<number> {
       const hint = program && suggestion(program, argv, err);
       if (hint) io.stderr.write(`${hint}\n`);
       // Help and version are successes; every parse problem is a usage error (exit 2).
-      // A group run without a verb (`gsh servers`) prints its help to stderr as a usage error.
+      // Asked-for help (`--help`, `gsh help servers`) succeeds; a group run without a verb
+      // (`gsh servers`) prints its help to stderr as a usage error.
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return 0;
+      if (err.code === 'commander.help') return err.exitCode === 0 ? 0 : Exit.usage;
       if (err.code === 'commander.executeSubCommandAsync') return Exit.error;
       return Exit.usage;
     }

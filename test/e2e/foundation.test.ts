@@ -163,6 +163,18 @@ describe('exit codes (DESIGN.md "Exit codes")', () => {
     expect(String(typo.stderr)).toBe("error: unknown command 'lst'\n(Did you mean one of list, ls?)");
   });
 
+  it('help: plain gsh, --help and gsh help FAMILY print to stdout and exit 0; a family without a verb is a usage error', async () => {
+    for (const args of [[], ['--help'], ['help'], ['help', 'servers'], ['servers', 'list', '--help']]) {
+      const r = await t.gsh(args);
+      expect(r.exitCode, args.join(' ')).toBe(0);
+      expect(String(r.stdout), args.join(' ')).toMatch(/^Usage: gsh/);
+      expect(String(r.stderr)).toBe('');
+    }
+    const bare = await t.gsh(['servers']);
+    expect(bare.exitCode).toBe(2);
+    expect(String(bare.stderr)).toMatch(/^Usage: gsh servers/);
+  });
+
   it('2 when no base URL is configured, saying how to set one', async () => {
     const r = await t.gsh(['servers', 'list'], { env: { GSH_BASE_URL: undefined } });
     expect(r.exitCode).toBe(2);
