@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { ApiError, UsageError } from '../core/errors.js';
-import { parseFields, readInputBody, readStdinText } from '../core/fields.js';
+import { collect, parseFields, readInputBody, readStdinText } from '../core/fields.js';
 import type { Method, QueryValue, RequestSpec } from '../core/http.js';
 import { fetchAll } from '../core/paging.js';
-import { runtimeFor } from '../core/runtime.js';
+import { withRuntime } from '../core/runtime.js';
 
 // `gsh api <path>`: any request, through the same core as every command (auth, retries,
 // idempotency, errors, exit codes). Modelled on gh api.
@@ -36,8 +36,7 @@ export function register(api: Command): void {
     .option('--paginate', 'fetch every page and print one merged array of data')
     .addHelpText('after', HELP)
     .action(async function (this: Command, rawPath: string) {
-      const rt = runtimeFor(this);
-      try {
+      await withRuntime(this, async (rt) => {
         const o = this.opts<{ method?: string; rawField?: string[]; field?: string[]; input?: string; header?: string[]; include?: boolean; paginate?: boolean }>();
         let stdinUsed = o.input === '-';
         const fields = parseFields({
@@ -90,9 +89,7 @@ export function register(api: Command): void {
           if (err instanceof ApiError) printBody(rt.io.stdout, { error: err.body, request_id: err.requestId });
           throw err;
         }
-      } finally {
-        await rt.close();
-      }
+      });
     });
 }
 
@@ -114,8 +111,4 @@ export function splitPath(raw: string, baseUrl: string): { path: string; query: 
     query[key] = all.length > 1 ? all : all[0];
   }
   return { path, query };
-}
-
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
 }

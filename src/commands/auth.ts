@@ -3,7 +3,7 @@ import { ApiClient } from '../core/http.js';
 import { staticCredential } from '../core/credentials.js';
 import { Exit, GshError, UsageError } from '../core/errors.js';
 import { promptHidden, promptLine, readAllStdin } from '../core/prompt.js';
-import { type Runtime, runtimeFor } from '../core/runtime.js';
+import { type Runtime, withRuntime } from '../core/runtime.js';
 import { configPath, DEFAULT_PROFILE, profileName, readStore, updateStore } from '../core/store.js';
 import type { AgentLoginOptions } from '../core/agent-login.js';
 
@@ -148,14 +148,6 @@ Example:
     });
 }
 
-async function withRuntime(cmd: Command, fn: (rt: Runtime) => Promise<void>): Promise<void> {
-  const rt = runtimeFor(cmd);
-  try {
-    await fn(rt);
-  } finally {
-    await rt.close();
-  }
-}
 
 async function readApiKey(rt: Runtime): Promise<string> {
   if (!rt.io.stdinTTY) return (await readAllStdin(rt.io)).trim();

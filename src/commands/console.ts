@@ -2,7 +2,7 @@ import { type Command, Option } from 'commander';
 import { CHECKS } from '../core/checks.js';
 import { Exit, GshError, UsageError } from '../core/errors.js';
 import type { ApiClient } from '../core/http.js';
-import { type Runtime, runtimeFor } from '../core/runtime.js';
+import { type Runtime, withRuntime } from '../core/runtime.js';
 import { resolveServer, serverFlag } from '../core/server-ref.js';
 import { attach } from '../console/attach.js';
 import { colorFor, displayLine, type ColorWhen } from '../console/display.js';
@@ -28,8 +28,7 @@ interface Target {
   fetchSession: () => Promise<ConsoleSessionInfo>;
 }
 
-async function target(cmd: Command, server: string | undefined): Promise<Target> {
-  const rt = runtimeFor(cmd);
+async function target(rt: Runtime, server: string | undefined): Promise<Target> {
   const ref = serverFlag(server, rt.env);
   const client = await rt.client();
   const serverId = await resolveServer(client, ref);
@@ -85,13 +84,9 @@ function wait<T>(session: ConsoleSession, ms: number, what: string, body: (settl
   return p;
 }
 
+/** The runtime is closed however it ends, resolving -s included. */
 async function withTarget(cmd: Command, server: string | undefined, fn: (t: Target) => Promise<void>): Promise<void> {
-  const t = await target(cmd, server);
-  try {
-    await fn(t);
-  } finally {
-    await t.rt.close();
-  }
+  await withRuntime(cmd, async (rt) => fn(await target(rt, server)));
 }
 
 function intOption(name: string, value: string | undefined, min: number, max: number): number | undefined {

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { GshError, Exit, UsageError } from '../core/errors.js';
-import { runtimeFor } from '../core/runtime.js';
+import { withRuntime } from '../core/runtime.js';
 import { resolveServer, serverFlag } from '../core/server-ref.js';
 import type { OperationUses } from './index.js';
 
@@ -46,8 +46,7 @@ export function register(files: Command): void {
     .option('--name <filename>', 'file name on the server (default: the local name)')
     .addHelpText('after', '\nExample:\n  gsh files put world.zip -s lobby --dir /backups\n\nAPI:\n  POST /servers/{server_id}/files/upload, then POST <signed url>?directory=<dir> (multipart)\n')
     .action(async function (this: Command, local: string) {
-      const rt = runtimeFor(this);
-      try {
+      await withRuntime(this, async (rt) => {
         const o = this.opts<{ server?: string; dir: string; name?: string }>();
         let bytes: Buffer;
         try {
@@ -63,9 +62,7 @@ export function register(files: Command): void {
           method: 'POST', path: signedUrl(res.body?.data), query: { directory: o.dir }, rawBody: form.body, headers: { 'content-type': form.contentType },
         });
         await rt.out.show(sent.body?.data ?? sent.body);
-      } finally {
-        await rt.close();
-      }
+      });
     });
 
   files
@@ -76,8 +73,7 @@ export function register(files: Command): void {
     .option('--to <file>', 'write to this local file instead of stdout')
     .addHelpText('after', '\nExample:\n  gsh files get /logs/latest.log -s lobby --to latest.log\n\nAPI:\n  POST /servers/{server_id}/files/download, then GET <signed url>\n')
     .action(async function (this: Command, remote: string) {
-      const rt = runtimeFor(this);
-      try {
+      await withRuntime(this, async (rt) => {
         const o = this.opts<{ server?: string; to?: string }>();
         const client = await rt.client();
         const serverId = await resolveServer(client, serverFlag(o.server, rt.env));
@@ -89,8 +85,6 @@ export function register(files: Command): void {
         }
         writeFileSync(o.to, got.body);
         rt.note(`Saved ${got.body.length} bytes to ${o.to}`);
-      } finally {
-        await rt.close();
-      }
+      });
     });
 }

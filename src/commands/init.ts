@@ -113,13 +113,8 @@ API:
 
 /** Runs an online command with the runtime, closing its client afterwards (loaded only then, so `lint` starts fast). */
 async function online(cmd: Command, run: (rt: Runtime) => Promise<void>): Promise<void> {
-  const { runtimeFor } = await import('../core/runtime.js');
-  const rt = runtimeFor(cmd);
-  try {
-    await run(rt);
-  } finally {
-    await rt.close();
-  }
+  const { withRuntime } = await import('../core/runtime.js');
+  await withRuntime(cmd, run);
 }
 
 function readStdin(): Promise<Uint8Array> {

@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { Family, Operation } from '../operations/types.js';
+import { collect } from '../core/fields.js';
 import { flagName } from '../core/values.js';
 import { FORMATS } from '../core/output.js';
 
@@ -155,10 +156,6 @@ function addFieldOption(cmd: Command, f: import('../operations/types.js').Field,
   if (f.choices && !f.open) opt.choices(f.choices as string[]);
   if (f.type === 'string[]') opt.argParser(collect).default(undefined);
   cmd.addOption(opt);
-}
-
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
 }
 
 function capitalize(s: string): string {

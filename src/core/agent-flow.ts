@@ -2,6 +2,7 @@ import { ApiError, Exit, GshError } from './errors.js';
 import type { ApiClient } from './http.js';
 import { documentOf, JWT_BEARER_GRANT } from './discovery.js';
 import { type AgentIdentity, updateStore } from './store.js';
+import { sleep as defaultSleep } from './sleep.js';
 
 // The wire side of the agent flow (01-general-contract.md "Agent registration flow"): JSON bodies
 // to /agent/identity and /agent/identity/claim, form bodies to /oauth2/token and /oauth2/revoke,
@@ -119,7 +120,7 @@ const SLOW_DOWN_MS = 5000;
  * `expired_token` stops with the next step; success is the access token and a new assertion.
  */
 export async function pollClaim(auth: AgentAuth, claimToken: string, opts: ClaimPollOptions): Promise<TokenGrant> {
-  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const sleep = opts.sleep ?? defaultSleep;
   let intervalMs = Math.max(MIN_INTERVAL_MS, (opts.interval && opts.interval > 0 ? opts.interval : DEFAULT_INTERVAL_S) * 1000);
   for (;;) {
     if (Date.now() + intervalMs > opts.deadline) {

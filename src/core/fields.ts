@@ -119,3 +119,8 @@ function readInputFile(file: string): string {
     throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
 }
+
+/** commander argument parser for repeatable flags (-f, -F, -H, string lists). */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}

@@ -6,6 +6,7 @@ import { ApiError, type ApiErrorBody, NetworkError, UsageError } from './errors.
 import { decideRetry, parseRetryAfter } from './retry.js';
 import { redactHeaders, truncateForTrace } from './redact.js';
 import { VERSION } from './version.js';
+import { sleep } from './sleep.js';
 
 // The one request core (DESIGN.md "Requests"): every command, hand-written or generated, sends
 // through ApiClient.request, which owns auth, retries, idempotency keys, envelope parsing and
@@ -153,7 +154,7 @@ export class ApiClient {
     this.opts = {
       retries: 4,
       attemptTimeoutMs: 30_000,
-      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+      sleep,
       random: Math.random,
       env: process.env,
       ...opts,

@@ -7,7 +7,7 @@ import { Exit, GshError, UsageError } from './errors.js';
 import { type JsonObject, parseFields, readInputBody, readStdinText } from './fields.js';
 import type { ApiClient, QueryValue, RequestSpec } from './http.js';
 import { fetchAll, fetchPage } from './paging.js';
-import { type Runtime, runtimeFor } from './runtime.js';
+import { type Runtime, withRuntime } from './runtime.js';
 import { resolveServer, serverFlag } from './server-ref.js';
 import { CHECKS } from './checks.js';
 import { convertField, flagName, optionKey, readSecretFlag } from './values.js';
@@ -19,12 +19,7 @@ import { pollUntil, targetState, waitForJob, waitForServerState } from './wait.j
 type Local = Record<string, unknown>;
 
 export async function runOperation(leaf: Leaf, cmd: Command): Promise<void> {
-  const rt = runtimeFor(cmd);
-  try {
-    await execute(rt, leaf, cmd.opts<Local>(), cmd.processedArgs as string[]);
-  } finally {
-    await rt.close();
-  }
+  await withRuntime(cmd, (rt) => execute(rt, leaf, cmd.opts<Local>(), cmd.processedArgs as string[]));
 }
 
 /** Declared query/body fields from the parsed flags, converted and checked. */

@@ -5,6 +5,7 @@ import type { PersonMustActHandler, RequestSpec } from './http.js';
 import { promptLine } from './prompt.js';
 import type { Runtime } from './runtime.js';
 import { pollUntil } from './wait.js';
+import { sleep as defaultSleep } from './sleep.js';
 
 // When the API answers that a person must act (01-general-contract.md "Agent registration flow":
 // Approvals; "Errors"; "States and transitions"), the request core asks this handler whether to
@@ -36,7 +37,7 @@ function keyHint(spec: RequestSpec): string {
   return spec.idempotencyKey ? ` --idempotency-key ${spec.idempotencyKey}` : '';
 }
 
-export function personMustAct(rt: Runtime, sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))): PersonMustActHandler {
+export function personMustAct(rt: Runtime, sleep = defaultSleep): PersonMustActHandler {
   // Per request: when the person was first waited for (the --timeout budget covers all rounds).
   const since = new WeakMap<RequestSpec, number>();
   return async (err, spec) => {

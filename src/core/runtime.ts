@@ -125,3 +125,13 @@ export function runtimeFor(cmd: Command, io?: Streams): Runtime {
   rt.waitRequested = cmd.opts<{ wait?: unknown }>().wait === true;
   return rt;
 }
+
+/** Runs an action with its runtime and always closes the API client afterwards. */
+export async function withRuntime(cmd: Command, fn: (rt: Runtime) => Promise<void>): Promise<void> {
+  const rt = runtimeFor(cmd);
+  try {
+    await fn(rt);
+  } finally {
+    await rt.close();
+  }
+}

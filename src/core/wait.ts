@@ -1,6 +1,7 @@
 import { Exit, GshError } from './errors.js';
 import type { ApiClient } from './http.js';
 import type { Runtime } from './runtime.js';
+import { sleep as defaultSleep } from './sleep.js';
 
 // --wait (DESIGN.md "Requests": 202 work): follow a job or status resource to a terminal state,
 // with a spinner on a terminal and nothing on a pipe. `partial` succeeds with warnings; `failed`
@@ -38,7 +39,7 @@ export async function pollUntil<T>(
   describe: (value: T) => string,
   opts: PollOptions = {},
 ): Promise<T> {
-  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const sleep = opts.sleep ?? defaultSleep;
   const deadline = Date.now() + rt.waitLimitMs;
   const progress = await progressFor(rt, what);
   try {
