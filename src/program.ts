@@ -2,7 +2,9 @@ import { Command, CommanderError, Option } from 'commander';
 import { handWritten } from './commands/index.js';
 import { findWord } from './core/argv.js';
 import { Exit } from './core/errors.js';
-import { processStreams } from './core/io.js';
+import type { Context } from './core/context.js';
+import { streamsFor } from './core/io.js';
+import { bindRun } from './core/run-state.js';
 import { similar } from './core/suggest.js';
 import { FORMATS } from './core/output.js';
 import { VERSION } from './core/version.js';
@@ -18,6 +20,7 @@ Examples:
   $ gsh auth login                         # save a base URL and API key (read from stdin or a prompt)
   $ gsh servers list --all -o json
   $ gsh power restart -s lobby --wait
+  $ gsh power restart -s lobby --dry-run       # the request it would send, sending nothing
   $ gsh init lint manifests/
 
 Environment:
@@ -25,6 +28,7 @@ Environment:
   GSH_BASE_URL                service root, e.g. https://host/api/v2
   GSH_PROFILE, GSH_SERVER     default profile and server
   GSH_CONFIG_DIR              where the auth store lives
+  GSH_REQUEST_TIMEOUT         default for --request-timeout
   NO_COLOR, FORCE_COLOR       colour control
 
 Exit codes: 0 ok, 1 error, 2 usage, 3 authentication, 4 permission, 5 not found, 6 conflict,
@@ -46,6 +50,8 @@ export function createProgram(): Command {
     .option('--idempotency-key <key>', 'Idempotency-Key for the mutation (default: a fresh UUID per request)')
     .option('--retries <n>', 'retries on 429, 5xx and dropped connections (default 4)')
     .option('--timeout <duration>', 'limit on waiting (--wait, --expect), e.g. 90s or 10m (default 10m)')
+    .option('--request-timeout <duration>', 'limit on each request attempt: connect, answer, a stalled body (default 30s; also GSH_REQUEST_TIMEOUT)')
+    .option('--dry-run', 'print the requests the command would send, and what would follow, then stop; sends nothing but server-name lookups')
     .addHelpText('after', ROOT_HELP)
     .showSuggestionAfterError(false)
     .exitOverride();
@@ -83,6 +89,12 @@ export async function addWord(program: Command, word: string, summary: string): 
 function inheritSettings(cmd: Command): void {
   cmd.exitOverride();
   cmd.showSuggestionAfterError(false);
+}
+
+/** Commander's own help and errors go to the run's streams, not process. */
+function writeTo(ctx: Context): (cmd: Command) => void {
+  const output = { writeOut: (s: string) => void ctx.stdout.write(s), writeErr: (s: string) => void ctx.stderr.write(s) };
+  return (cmd) => void cmd.configureOutput(output);
 }
 
 /** The deepest command argv names, and the first word that names none. */
@@ -135,13 +147,19 @@ function applyRecursively(cmd: Command, fn: (c: Command) => void): void {
   for (const c of cmd.commands) applyRecursively(c, fn);
 }
 
-export async function run(argv: string[]): Promise<number> {
-  const io = processStreams({ noColor: argv.includes('--no-color') });
+/**
+ * Runs one command line in `ctx` and returns its exit code. Nothing here or below touches
+ * `process`: src/cli.ts hands in the real streams, tests their own (DESIGN.md "Plan, then execute").
+ */
+export async function run(argv: string[], ctx: Context): Promise<number> {
+  const io = streamsFor(ctx, { noColor: argv.includes('--no-color') });
   const json = argv.includes('--json') || argv.some((a, i) => (a === '-o' || a === '--output') && argv[i + 1] === 'json') || argv.includes('--output=json');
   const debug = argv.includes('--debug');
   let program: Command | undefined;
   try {
     program = await buildProgram(argv);
+    const result = bindRun(program, ctx);
+    applyRecursively(program, writeTo(ctx));
     if (argv.length === 0) {
       // Plain `gsh` is a request for orientation, not a mistake.
       program.outputHelp();
@@ -149,7 +167,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     applyRecursively(program, inheritSettings);
     await program.parseAsync(argv, { from: 'user' });
-    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+    return result.exitCode() ?? 0;
   } catch (err) {
     if (err instanceof CommanderError) {
       const hint = program && suggestion(program, argv, err);

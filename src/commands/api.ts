@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { ApiError, UsageError } from '../core/errors.js';
-import { collect, parseFields, readInputBody, readStdinText } from '../core/fields.js';
-import type { Method, QueryValue, RequestSpec } from '../core/http.js';
+import { collect, parseFields, readInputBody, stdinFor } from '../core/fields.js';
+import { type ApiClient, type Method, type QueryValue, type RequestSpec, withIdempotencyKey } from '../core/http.js';
 import { fetchAll } from '../core/paging.js';
-import { withRuntime } from '../core/runtime.js';
+import { step } from '../core/plan.js';
+import { type Runtime, withRuntime } from '../core/runtime.js';
 
 // `gsh api <path>`: any request, through the same core as every command (auth, retries,
 // idempotency, errors, exit codes). Modelled on gh api.
@@ -19,6 +20,7 @@ Examples:
   $ gsh api /servers/abc/power -f signal=restart
   $ gsh api -X PATCH /servers/abc/settings -F auto_stop=true -f 'motd[line1]=Welcome'
   $ gsh api /servers --paginate
+  $ gsh api /servers/abc/power -f signal=restart --dry-run   # the request, not sent
   $ echo '{"name":"x"}' | gsh api /init/templates --input -
 `;
 
@@ -37,60 +39,70 @@ export function register(api: Command): void {
     .addHelpText('after', HELP)
     .action(async function (this: Command, rawPath: string) {
       await withRuntime(this, async (rt) => {
-        const o = this.opts<{ method?: string; rawField?: string[]; field?: string[]; input?: string; header?: string[]; include?: boolean; paginate?: boolean }>();
-        let stdinUsed = o.input === '-';
-        const fields = parseFields({
-          raw: o.rawField,
-          typed: o.field,
-          readStdin: () => {
-            if (stdinUsed) throw new UsageError('standard input can be read only once');
-            stdinUsed = true;
-            return readStdinText();
-          },
-        });
-        const hasFields = Object.keys(fields).length > 0;
-        const method = (o.method?.toUpperCase() ?? (hasFields || o.input !== undefined ? 'POST' : 'GET')) as Method;
-        if (!METHODS.has(method)) throw new UsageError(`unsupported method ${o.method}`, 'Use GET, POST, PUT, PATCH or DELETE.');
-        const headers: Record<string, string> = {};
-        for (const h of o.header ?? []) {
-          const i = h.indexOf(':');
-          if (i <= 0) throw new UsageError(`-H expects "Name: value", got "${h}"`);
-          headers[h.slice(0, i).trim().toLowerCase()] = h.slice(i + 1).trim();
-        }
-        const client = await rt.client();
-        const { path, query } = splitPath(rawPath, client.baseUrl);
-        const spec: RequestSpec = { method, path, query, headers, idempotencyKey: rt.globals.idempotencyKey };
-        if (method === 'GET') {
-          if (o.input !== undefined) throw new UsageError('--input needs a method with a body (-X POST, PUT or PATCH)');
-          for (const [k, v] of Object.entries(fields)) query[k] = Array.isArray(v) ? v.map(String) : typeof v === 'object' && v !== null ? JSON.stringify(v) : (v as QueryValue);
-        } else if (o.input !== undefined) {
-          const base = readInputBody(o.input);
-          spec.body = hasFields && base && typeof base === 'object' && !Array.isArray(base) ? { ...base, ...fields } : base;
-        } else if (hasFields) {
-          spec.body = fields;
-        }
-
-        if (o.paginate) {
-          if (method !== 'GET') throw new UsageError('--paginate works with GET');
-          const { items } = await fetchAll(client, spec);
-          rt.io.stdout.write(`${JSON.stringify(items, null, 2)}\n`);
-          return;
-        }
-        try {
-          const res = await client.request(spec);
-          if (o.include) {
-            rt.io.stdout.write(`HTTP ${res.status}\n`);
-            for (const [k, v] of Object.entries(res.headers)) rt.io.stdout.write(`${k}: ${v}\n`);
-            rt.io.stdout.write('\n');
+        const o = this.opts<ApiFlags>();
+        const { spec, paginate, client } = await plan(rt, rawPath, o);
+        const then = paginate ? [step('page', 'follow limit/offset pages and print one merged array of data')] : [];
+        return rt.submit({ requests: [spec], then }, async () => {
+          if (paginate) {
+            const { items } = await fetchAll(client, spec);
+            rt.io.stdout.write(`${JSON.stringify(items, null, 2)}\n`);
+            return;
           }
-          printBody(rt.io.stdout, res.body);
-        } catch (err) {
-          // Like gh api: the error body goes to stdout for scripts, the error line to stderr.
-          if (err instanceof ApiError) printBody(rt.io.stdout, { error: err.body, request_id: err.requestId });
-          throw err;
-        }
+          try {
+            const res = await client.request(spec);
+            if (o.include) {
+              rt.io.stdout.write(`HTTP ${res.status}\n`);
+              for (const [k, v] of Object.entries(res.headers)) rt.io.stdout.write(`${k}: ${v}\n`);
+              rt.io.stdout.write('\n');
+            }
+            printBody(rt.io.stdout, res.body);
+          } catch (err) {
+            // Like gh api: the error body goes to stdout for scripts, the error line to stderr.
+            if (err instanceof ApiError) printBody(rt.io.stdout, { error: err.body, request_id: err.requestId });
+            throw err;
+          }
+        });
       });
     });
+}
+
+interface ApiFlags {
+  method?: string;
+  rawField?: string[];
+  field?: string[];
+  input?: string;
+  header?: string[];
+  include?: boolean;
+  paginate?: boolean;
+}
+
+/** Every flag checked and the request built before anything is sent. */
+async function plan(rt: Runtime, rawPath: string, o: ApiFlags): Promise<{ spec: RequestSpec; paginate: boolean; client: ApiClient }> {
+  const stdin = await stdinFor([o.input, o.field ?? []], rt.ctx.stdin);
+  const fields = parseFields({ raw: o.rawField, typed: o.field, readStdin: () => stdin.take() });
+  const hasFields = Object.keys(fields).length > 0;
+  const method = (o.method?.toUpperCase() ?? (hasFields || o.input !== undefined ? 'POST' : 'GET')) as Method;
+  if (!METHODS.has(method)) throw new UsageError(`unsupported method ${o.method}`, 'Use GET, POST, PUT, PATCH or DELETE.');
+  if (o.paginate && method !== 'GET') throw new UsageError('--paginate works with GET');
+  if (method === 'GET' && o.input !== undefined) throw new UsageError('--input needs a method with a body (-X POST, PUT or PATCH)');
+  const headers: Record<string, string> = {};
+  for (const h of o.header ?? []) {
+    const i = h.indexOf(':');
+    if (i <= 0) throw new UsageError(`-H expects "Name: value", got "${h}"`);
+    headers[h.slice(0, i).trim().toLowerCase()] = h.slice(i + 1).trim();
+  }
+  const base = o.input !== undefined ? readInputBody(o.input, stdin) : undefined;
+  const client = await rt.client();
+  const { path, query } = splitPath(rawPath, client.baseUrl);
+  const spec: RequestSpec = { method, path, query, headers, idempotencyKey: rt.globals.idempotencyKey };
+  if (method === 'GET') {
+    for (const [k, v] of Object.entries(fields)) query[k] = Array.isArray(v) ? v.map(String) : typeof v === 'object' && v !== null ? JSON.stringify(v) : (v as QueryValue);
+  } else if (base !== undefined) {
+    spec.body = hasFields && base && typeof base === 'object' && !Array.isArray(base) ? { ...base, ...fields } : base;
+  } else if (hasFields) {
+    spec.body = fields;
+  }
+  return { spec: await withIdempotencyKey(spec), paginate: o.paginate === true, client };
 }
 
 function printBody(out: { write(s: string): unknown }, body: unknown): void {

@@ -4,7 +4,7 @@ import { staticCredential } from '../core/credentials.js';
 import { Exit, GshError, UsageError } from '../core/errors.js';
 import { promptHidden, promptLine, readAllStdin } from '../core/prompt.js';
 import { type Runtime, withRuntime } from '../core/runtime.js';
-import { configPath, DEFAULT_PROFILE, profileName, readStore, updateStore } from '../core/store.js';
+import { DEFAULT_PROFILE, profileName } from '../core/store.js';
 import type { AgentLoginOptions } from '../core/agent-login.js';
 
 // `gsh auth …` (issue: "Auth store"). API keys are read from stdin or a hidden prompt, never
@@ -123,7 +123,7 @@ Example:
     .description('List profiles (no secrets)')
     .action(async function (this: Command) {
       await withRuntime(this, async (rt) => {
-        const data = readStore(rt.env);
+        const data = rt.store.read();
         const current = data.current ?? DEFAULT_PROFILE;
         const rows = Object.entries(data.profiles).map(([name, p]) => ({
           name,
@@ -141,8 +141,8 @@ Example:
     .description('Make a profile the current one')
     .action(async function (this: Command, name: string) {
       await withRuntime(this, async (rt) => {
-        if (!readStore(rt.env).profiles[name]) throw new UsageError(`no profile named "${name}"`, 'List them with `gsh auth profiles`.');
-        await updateStore((d) => (d.current = name), rt.env);
+        if (!rt.store.read().profiles[name]) throw new UsageError(`no profile named "${name}"`, 'List them with `gsh auth profiles`.');
+        await rt.store.update((d) => (d.current = name));
         rt.note(`Current profile: ${name}`);
       });
     });
@@ -156,7 +156,7 @@ async function readApiKey(rt: Runtime): Promise<string> {
 }
 
 async function login(rt: Runtime): Promise<void> {
-  const data = readStore(rt.env);
+  const data = rt.store.read();
   const name = profileName(rt.globals.profile, rt.env, data);
   let baseUrl = rt.globals.baseUrl || rt.env.GSH_BASE_URL || data.profiles[name]?.base_url;
   if (!baseUrl && rt.interactive) baseUrl = await promptLine(rt.io, 'Base URL (ends in /api/v2): ');
@@ -165,26 +165,26 @@ async function login(rt: Runtime): Promise<void> {
   if (!key) throw new UsageError('no API key was given', 'Pipe it on standard input or type it at the prompt.');
   if (/\s/.test(key)) throw new UsageError('the API key contains white space; give the key alone');
 
-  const client = new ApiClient({ baseUrl, credential: staticCredential(key, 'login'), retries: rt.retries, env: rt.env });
+  const client = rt.newClient({ baseUrl, credential: staticCredential(key, 'login') });
   let me: Me;
   try {
     me = ((await client.request<{ data?: Me }>({ method: 'GET', path: '/me' })).body?.data ?? {}) as Me;
   } finally {
     await client.close();
   }
-  await updateStore((d) => {
+  await rt.store.update((d) => {
     d.profiles[name] = { base_url: client.baseUrl, api_key: key };
     d.current ??= name;
-  }, rt.env);
+  });
   const who = me.account?.username ?? me.account?.id ?? 'unknown account';
-  rt.note(`Logged in to ${client.baseUrl} as ${String(who)} (profile "${name}", saved in ${configPath(rt.env)}).`);
+  rt.note(`Logged in to ${client.baseUrl} as ${String(who)} (profile "${name}", saved in ${rt.store.path}).`);
 }
 
 async function status(rt: Runtime): Promise<void> {
   const client = await rt.client();
   const me = ((await client.request<{ data?: Me }>({ method: 'GET', path: '/me' })).body?.data ?? {}) as Me;
   // Read after the request: the agent token may just have been renewed.
-  const data = readStore(rt.env);
+  const data = rt.store.read();
   const profile = rt.auth?.profile ?? DEFAULT_PROFILE;
   const agent = rt.auth?.source.includes('(agent)') ? data.profiles[profile]?.agent : undefined;
   const summary: Record<string, unknown> = {
@@ -204,7 +204,7 @@ async function status(rt: Runtime): Promise<void> {
 }
 
 async function logout(rt: Runtime): Promise<void> {
-  const data = readStore(rt.env);
+  const data = rt.store.read();
   const name = profileName(rt.globals.profile, rt.env, data);
   const profile = data.profiles[name];
   if (!profile || (!profile.api_key && !profile.agent)) {
@@ -217,13 +217,13 @@ async function logout(rt: Runtime): Promise<void> {
     const { revokeAccessToken } = await import('../core/agent-logout.js');
     revoked = await revokeAccessToken(rt, profile.base_url, agent);
   }
-  await updateStore((d) => {
+  await rt.store.update((d) => {
     const p = d.profiles[name];
     if (p) {
       delete p.api_key;
       delete p.agent;
     }
-  }, rt.env);
+  });
   rt.note(`${revoked ? "Revoked the agent's access token and removed" : 'Removed'} the credential of profile "${name}".`);
 }
 export const operations = { 'auth login': ['GET /me'], 'auth status': ['GET /me'] } satisfies import('./index.js').OperationUses;

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Argument, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
+import { offline } from './offline.js';
 
 // `gsh completion bash|zsh|fish`: prints the completion script, generated from the command tree.
 // `--dir` writes all three under the names each shell looks for (`npm run generate` uses it for
@@ -30,16 +31,18 @@ export function register(cmd: Command): void {
     .action(async function (this: Command, shell: 'bash' | 'zsh' | 'fish' | undefined) {
       const { dir } = this.opts<{ dir?: string }>();
       if (!shell && !dir) throw new UsageError('name a shell: bash, zsh or fish', 'For example: gsh completion bash');
+      await offline(this, dir ? `write the ${shell ?? 'bash, zsh and fish'} completion scripts into ${dir}` : `print the ${shell} completion script`, async (ctx) => {
       const [{ loadDocTree }, { completionScript, COMPLETION_FILES, SHELLS }] = await Promise.all([
         import('../docs/command-tree.js'),
         import('../docs/generated-files.js'),
       ]);
       const tree = await loadDocTree();
       if (!dir) {
-        process.stdout.write(completionScript(shell as 'bash', tree));
+        ctx.stdout.write(completionScript(shell as 'bash', tree));
         return;
       }
       mkdirSync(dir, { recursive: true });
       for (const s of shell ? [shell] : SHELLS) writeFileSync(join(dir, COMPLETION_FILES[s]), completionScript(s, tree));
+      });
     });
 }

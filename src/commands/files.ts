@@ -3,7 +3,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { GshError, Exit, UsageError } from '../core/errors.js';
-import { withRuntime } from '../core/runtime.js';
+import { type ApiClient, type RequestSpec, withIdempotencyKey } from '../core/http.js';
+import { step } from '../core/plan.js';
+import { type Runtime, withRuntime } from '../core/runtime.js';
 import { resolveServer, serverFlag } from '../core/server-ref.js';
 import type { OperationUses } from './index.js';
 
@@ -20,6 +22,15 @@ export const operations: OperationUses = {
 
 interface SignedUrl {
   url?: unknown;
+}
+
+/** Stands for the signed URL in a plan: it is known only from the first answer. */
+const SIGNED_URL = 'https://signed-url.invalid/(from-the-first-answer)';
+
+async function serverClient(rt: Runtime, server: string | undefined): Promise<{ client: ApiClient; serverId: string }> {
+  const ref = serverFlag(server, rt.env);
+  const client = await rt.client();
+  return { client, serverId: await resolveServer(client, ref) };
 }
 
 function signedUrl(data: unknown): string {
@@ -44,7 +55,7 @@ export function register(files: Command): void {
     .option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER)')
     .option('--dir <directory>', 'server directory to upload into', '/')
     .option('--name <filename>', 'file name on the server (default: the local name)')
-    .addHelpText('after', '\nExample:\n  gsh files put world.zip -s lobby --dir /backups\n\nAPI:\n  POST /servers/{server_id}/files/upload, then POST <signed url>?directory=<dir> (multipart)\n')
+    .addHelpText('after', '\nExample:\n  gsh files put world.zip -s lobby --dir /backups\n  gsh files put world.zip -s lobby --dry-run\n\nAPI:\n  POST /servers/{server_id}/files/upload, then POST <signed url>?directory=<dir> (multipart)\n')
     .action(async function (this: Command, local: string) {
       await withRuntime(this, async (rt) => {
         const o = this.opts<{ server?: string; dir: string; name?: string }>();
@@ -54,14 +65,15 @@ export function register(files: Command): void {
         } catch (err) {
           throw new UsageError(`cannot read ${local}: ${(err as Error).message}`);
         }
-        const client = await rt.client();
-        const serverId = await resolveServer(client, serverFlag(o.server, rt.env));
-        const res = await client.request<{ data?: unknown }>({ method: 'POST', path: `/servers/${encodeURIComponent(serverId)}/files/upload`, body: {} });
+        const { client, serverId } = await serverClient(rt, o.server);
+        const ask = await withIdempotencyKey({ method: 'POST', path: `/servers/${encodeURIComponent(serverId)}/files/upload`, body: {}, idempotencyKey: rt.globals.idempotencyKey });
         const form = multipartBody(o.name ?? basename(local), bytes);
-        const sent = await client.request<{ data?: unknown }>({
-          method: 'POST', path: signedUrl(res.body?.data), query: { directory: o.dir }, rawBody: form.body, headers: { 'content-type': form.contentType },
+        const send = (url: string): RequestSpec => ({ method: 'POST', path: url, query: { directory: o.dir }, rawBody: form.body, headers: { 'content-type': form.contentType } });
+        return rt.submit({ requests: [ask, send(SIGNED_URL)], then: [] }, async () => {
+          const res = await client.request<{ data?: unknown }>(ask);
+          const sent = await client.request<{ data?: unknown }>(send(signedUrl(res.body?.data)));
+          await rt.out.show(sent.body?.data ?? sent.body);
         });
-        await rt.out.show(sent.body?.data ?? sent.body);
       });
     });
 
@@ -75,16 +87,20 @@ export function register(files: Command): void {
     .action(async function (this: Command, remote: string) {
       await withRuntime(this, async (rt) => {
         const o = this.opts<{ server?: string; to?: string }>();
-        const client = await rt.client();
-        const serverId = await resolveServer(client, serverFlag(o.server, rt.env));
-        const res = await client.request<{ data?: unknown }>({ method: 'POST', path: `/servers/${encodeURIComponent(serverId)}/files/download`, body: { file: remote } });
-        const got = await client.request<Buffer>({ method: 'GET', path: signedUrl(res.body?.data), headers: { accept: '*/*' }, binary: true });
-        if (o.to === undefined) {
-          rt.io.stdout.write(got.body);
-          return;
-        }
-        writeFileSync(o.to, got.body);
-        rt.note(`Saved ${got.body.length} bytes to ${o.to}`);
+        const { client, serverId } = await serverClient(rt, o.server);
+        const ask = await withIdempotencyKey({ method: 'POST', path: `/servers/${encodeURIComponent(serverId)}/files/download`, body: { file: remote }, idempotencyKey: rt.globals.idempotencyKey });
+        const fetch = (url: string): RequestSpec => ({ method: 'GET', path: url, headers: { accept: '*/*' }, binary: true });
+        const then = [step('local', o.to === undefined ? 'write the bytes to standard output' : `write the bytes to ${o.to}`)];
+        return rt.submit({ requests: [ask, fetch(SIGNED_URL)], then }, async () => {
+          const res = await client.request<{ data?: unknown }>(ask);
+          const got = await client.request<Buffer>(fetch(signedUrl(res.body?.data)));
+          if (o.to === undefined) {
+            rt.io.stdout.write(got.body);
+            return;
+          }
+          writeFileSync(o.to, got.body);
+          rt.note(`Saved ${got.body.length} bytes to ${o.to}`);
+        });
       });
     });
 }

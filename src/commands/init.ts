@@ -3,6 +3,8 @@ import { colorEnabled } from '../core/io.js';
 import { TIERS } from '../init/caps.js';
 import { FORMAT_NAMES } from '../init/format/names.js';
 import type { Runtime } from '../core/runtime.js';
+import { readAll } from '../core/run-state.js';
+import { offline } from './offline.js';
 
 // `gsh init`: hand-written commands for init manifests. `lint` and `schema` work offline; the
 // online `validate`, `templates create|update` and `status` read manifest files and show the
@@ -112,18 +114,9 @@ API:
 `;
 
 /** Runs an online command with the runtime, closing its client afterwards (loaded only then, so `lint` starts fast). */
-async function online(cmd: Command, run: (rt: Runtime) => Promise<void>): Promise<void> {
+async function online(cmd: Command, run: (rt: Runtime) => Promise<number | void>): Promise<void> {
   const { withRuntime } = await import('../core/runtime.js');
   await withRuntime(cmd, run);
-}
-
-function readStdin(): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    process.stdin.on('data', (chunk: Buffer) => chunks.push(chunk));
-    process.stdin.on('end', () => resolve(Buffer.concat(chunks)));
-    process.stdin.on('error', reject);
-  });
 }
 
 export function register(cmd: Command): void {
@@ -139,15 +132,17 @@ export function register(cmd: Command): void {
     .option('--only-manifests', 'skip files that are not manifests (as for directories); the pre-commit hook sets it')
     .addHelpText('after', LINT_HELP)
     .action(async function (this: Command, inputs: string[]) {
-      const { runLint } = await import('../init/run-lint.js');
-      const isTTY = process.stdout.isTTY === true;
       const noColor = this.optsWithGlobals<{ color?: boolean }>().color === false;
-      process.exitCode = await runLint({ inputs, ...this.opts<LintFlags>() }, {
-        stdout: (text) => process.stdout.write(text),
-        stderr: (text) => process.stderr.write(text),
-        isTTY,
-        color: colorEnabled(process.env, isTTY, noColor),
-        readStdin,
+      await offline(this, `lint ${inputs.length ? inputs.join(' ') : 'the manifests in .'} locally`, async (ctx) => {
+        const { runLint } = await import('../init/run-lint.js');
+        const isTTY = ctx.stdout.isTTY === true;
+        return runLint({ inputs, ...this.opts<LintFlags>() }, {
+          stdout: (text) => ctx.stdout.write(text),
+          stderr: (text) => ctx.stderr.write(text),
+          isTTY,
+          color: colorEnabled(ctx.env, isTTY, noColor),
+          readStdin: () => readAll(ctx.stdin),
+        });
       });
     });
 
@@ -157,8 +152,10 @@ export function register(cmd: Command): void {
     .addOption(new Option('--tier <tier>', 'plan caps to put in the schema (default: paid)').choices(TIERS))
     .addHelpText('after', SCHEMA_HELP)
     .action(async function (this: Command) {
-      const { runSchema } = await import('../init/run-schema.js');
-      process.exitCode = runSchema(this.opts<{ tier?: string }>(), { stdout: (text) => process.stdout.write(text) });
+      await offline(this, 'print the manifest JSON Schema', async (ctx) => {
+        const { runSchema } = await import('../init/run-schema.js');
+        return runSchema(this.opts<{ tier?: string }>(), { stdout: (text) => ctx.stdout.write(text) });
+      });
     });
 
   cmd

@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../core/errors.js';
+import { offline } from './offline.js';
 
 // `gsh man [command]`: prints a manual page (gsh.1, or gsh-<command>.1) generated from the command
 // tree and help; `--dir` writes every page (`npm run generate` uses it for man/).
@@ -21,18 +22,20 @@ export function register(cmd: Command): void {
     .addHelpText('after', HELP)
     .action(async function (this: Command, word: string | undefined) {
       const { dir } = this.opts<{ dir?: string }>();
+      if (word && dir) throw new UsageError('--dir writes every page; give no command with it');
+      await offline(this, dir ? `write every manual page into ${dir}` : `print the manual page ${word ? `gsh-${word}.1` : 'gsh.1'}`, async (ctx) => {
       const [{ loadDocTree }, { manPages }] = await Promise.all([import('../docs/command-tree.js'), import('../docs/man.js')]);
       const pages = manPages(await loadDocTree());
       if (!dir) {
         const file = word ? `gsh-${word}.1` : 'gsh.1';
         const page = pages.get(file);
         if (!page) throw new UsageError(`no command named "${word}"`, 'See gsh --help for the commands.');
-        process.stdout.write(page);
+        ctx.stdout.write(page);
         return;
       }
-      if (word) throw new UsageError('--dir writes every page; give no command with it');
       mkdirSync(dir, { recursive: true });
       for (const file of readdirSync(dir)) if (/^gsh(-.*)?\.1$/.test(file) && !pages.has(file)) rmSync(join(dir, file));
       for (const [file, page] of pages) writeFileSync(join(dir, file), page);
+      });
     });
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { offline } from './offline.js';
 
 // `gsh reference [--json]`: every leaf command with its operations, scope, permission, arguments
 // and flags. Loads the whole tree, so it is imported only when run.
@@ -17,12 +18,14 @@ Examples:
 
 export function register(cmd: Command): void {
   cmd.addHelpText('after', HELP).action(async function (this: Command) {
+    await offline(this, 'print every command with its operations', async (ctx) => {
     const [{ loadDocTree }, { referenceEntries, formatReference }] = await Promise.all([
       import('../docs/command-tree.js'),
       import('../docs/reference.js'),
     ]);
     const tree = await loadDocTree();
     const { json, output } = this.optsWithGlobals<{ json?: boolean; output?: string }>();
-    process.stdout.write(json || output === 'json' ? `${JSON.stringify(referenceEntries(tree), null, 2)}\n` : formatReference(tree));
+    ctx.stdout.write(json || output === 'json' ? `${JSON.stringify(referenceEntries(tree), null, 2)}\n` : formatReference(tree));
+    });
   });
 }

@@ -1,5 +1,7 @@
 import { type Command, Option } from 'commander';
-import type { Family, Operation } from '../operations/types.js';
+import type { Family } from '../operations/types.js';
+import { type Leaf, leavesOf, needsServer } from '../operations/leaves.js';
+
 import { collect } from '../core/fields.js';
 import { flagName } from '../core/values.js';
 import { FORMATS } from '../core/output.js';
@@ -10,7 +12,7 @@ import { FORMATS } from '../core/output.js';
 /** Flags every command inherits from the program; a field must never shadow one. */
 export const GLOBAL_FLAGS = new Set([
   'profile', 'base-url', 'output', 'json', 'color', 'no-color', 'debug', 'yes', 'input', 'no-input',
-  'idempotency-key', 'retries', 'timeout', 'help', 'version',
+  'idempotency-key', 'retries', 'timeout', 'request-timeout', 'dry-run', 'help', 'version',
 ]);
 /** Flags the builder itself adds to every command that could carry them. */
 export const BUILDER_FLAGS = new Set(['server', 'wait', 'raw-field', 'field', 'input']);
@@ -19,29 +21,6 @@ const PAGING_FLAGS = { offset: ['limit', 'offset', 'all'], page: ['page'] } as c
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const DEFAULT_ALIASES: Record<string, string> = { list: 'ls', delete: 'rm' };
-
-export interface Leaf {
-  op: Operation;
-  /** The verbs-expanded value (`start` for `power start`). */
-  verb?: string;
-  words: string[];
-}
-
-/** Every leaf command of a family, with `verbs` expanded. */
-export function leavesOf(family: Family): Leaf[] {
-  return family.operations.flatMap((op) => {
-    const words = op.command.split(' ');
-    return op.verbs ? op.verbs.values.map((v) => ({ op, verb: v, words: [...words, v] })) : [{ op, words }];
-  });
-}
-
-export function pathParams(path: string): string[] {
-  return [...path.matchAll(/\{(\w+)\}|<(\w+)>/g)].map((m) => (m[1] ?? m[2]) as string);
-}
-
-export function needsServer(op: Operation): boolean {
-  return op.path.includes('{server_id}');
-}
 
 /** Finds or makes the group command for `words` under `root` (e.g. `files` → `trash`). */
 function group(root: Command, words: readonly string[]): Command {

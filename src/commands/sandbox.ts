@@ -1,9 +1,12 @@
 import { spawn } from 'node:child_process';
+import type { Stream } from 'node:stream';
 import { constants as osConstants } from 'node:os';
 import type { Command } from 'commander';
 import { GshError, UsageError } from '../core/errors.js';
+import type { Context } from '../core/context.js';
+import { offline as local } from './offline.js';
 import type { Sandbox, SandboxOptions } from '../sandbox/index.js';
-import { registerPersonCommands } from '../sandbox/agent/commands.js';
+import { registerPersonCommands } from './sandbox-person.js';
 
 // `gsh sandbox start` and `gsh sandbox exec -- CMD ...` (DESIGN.md "Sandbox"). The emulator itself
 // is src/sandbox/; it is imported only when one of these runs.
@@ -71,27 +74,36 @@ export function childExitCode(code: number | null, signal: NodeJS.Signals | null
   return 128 + (n ?? 1);
 }
 
+/** A stream backed by a file descriptor is handed to the child as is (a terminal stays one); others are piped. */
+function stdioFor(stream: object): 'pipe' | Stream {
+  return typeof (stream as { fd?: unknown }).fd === 'number' ? (stream as Stream) : 'pipe';
+}
+
 /** Runs CMD against a fresh sandbox and resolves with CMD's exit code. */
-export async function runExec(opts: SandboxOptions, command: string, args: readonly string[]): Promise<number> {
+export async function runExec(ctx: Context, opts: SandboxOptions, command: string, args: readonly string[]): Promise<number> {
   const sandbox = await start({ ...opts, port: 0 });
   try {
     return await new Promise<number>((resolve, reject) => {
       const child = spawn(command, args, {
-        stdio: 'inherit',
-        env: { ...process.env, GSH_BASE_URL: sandbox.baseUrl, GSH_API_KEY: sandbox.keys.all },
+        stdio: [stdioFor(ctx.stdin), stdioFor(ctx.stdout), stdioFor(ctx.stderr)],
+        env: { ...ctx.env, GSH_BASE_URL: sandbox.baseUrl, GSH_API_KEY: sandbox.keys.all },
       });
+      if (child.stdin) ctx.stdin.pipe(child.stdin);
+      child.stdout?.pipe(ctx.stdout, { end: false });
+      child.stderr?.pipe(ctx.stderr, { end: false });
       // Ctrl-C reaches the child through the terminal; we wait for it rather than die first.
       const ignore = () => {};
       const forward = (sig: NodeJS.Signals) => () => child.kill(sig);
       const onTerm = forward('SIGTERM');
       const onHup = forward('SIGHUP');
-      process.on('SIGINT', ignore);
-      process.on('SIGTERM', onTerm);
-      process.on('SIGHUP', onHup);
+      ctx.signals.on('SIGINT', ignore);
+      ctx.signals.on('SIGTERM', onTerm);
+      ctx.signals.on('SIGHUP', onHup);
       const cleanup = () => {
-        process.off('SIGINT', ignore);
-        process.off('SIGTERM', onTerm);
-        process.off('SIGHUP', onHup);
+        ctx.signals.off('SIGINT', ignore);
+        ctx.signals.off('SIGTERM', onTerm);
+        ctx.signals.off('SIGHUP', onHup);
+        if (child.stdin) ctx.stdin.unpipe(child.stdin);
       };
       child.once('error', (err: NodeJS.ErrnoException) => {
         cleanup();
@@ -99,7 +111,7 @@ export async function runExec(opts: SandboxOptions, command: string, args: reado
         else if (err.code === 'EACCES') reject(new GshError(`permission denied: ${command}`, 126));
         else reject(new GshError(`could not run ${command}: ${err.message}`, 1));
       });
-      child.once('exit', (code, signal) => {
+      child.once('close', (code, signal) => {
         cleanup();
         resolve(childExitCode(code, signal));
       });
@@ -107,6 +119,34 @@ export async function runExec(opts: SandboxOptions, command: string, args: reado
   } finally {
     await sandbox.close();
   }
+}
+
+/** `sandbox start`: serves until SIGINT or SIGTERM. */
+async function serve(ctx: Context, options: SandboxOptions, quiet: boolean): Promise<void> {
+  const sandbox = await start(options);
+  const out = ctx.stdout;
+  out.write(`gsh sandbox listening on ${sandbox.baseUrl}\n`);
+  out.write(`  all-scopes key: ${sandbox.keys.all}\n`);
+  out.write(`  read-only key:  ${sandbox.keys.readOnly}\n`);
+  out.write(`  admin API:      ${sandbox.origin}/__sandbox\n\n`);
+  out.write(`export GSH_BASE_URL=${sandbox.baseUrl} GSH_API_KEY=${sandbox.keys.all}\n\n`);
+  out.write('Press Ctrl-C to stop.\n');
+  if (!quiet) {
+    sandbox.onRequest((e) => {
+      ctx.stderr.write(`${e.method} ${e.path} → ${e.status ?? 'dropped'}${e.fault ? ` [${e.fault}]` : ''}${e.replayed ? ' [replayed]' : ''}\n`);
+    });
+  }
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      ctx.signals.off('SIGINT', stop);
+      ctx.signals.off('SIGTERM', stop);
+      resolve();
+    };
+    ctx.signals.on('SIGINT', stop);
+    ctx.signals.on('SIGTERM', stop);
+  });
+  await sandbox.close();
+  ctx.stderr.write('sandbox stopped\n');
 }
 
 export function register(cmd: Command): void {
@@ -132,34 +172,13 @@ Examples:
   gsh sandbox start
   gsh sandbox start --port 8765 --servers 10 --seed 42
   gsh sandbox start --time-scale 0.1     # ten times faster jobs and power transitions`)
-    .action(async (flags: SandboxFlags) => {
-      const sandbox = await start(sandboxOptions(flags));
-      const out = process.stdout;
-      out.write(`gsh sandbox listening on ${sandbox.baseUrl}\n`);
-      out.write(`  all-scopes key: ${sandbox.keys.all}\n`);
-      out.write(`  read-only key:  ${sandbox.keys.readOnly}\n`);
-      out.write(`  admin API:      ${sandbox.origin}/__sandbox\n\n`);
-      out.write(`export GSH_BASE_URL=${sandbox.baseUrl} GSH_API_KEY=${sandbox.keys.all}\n\n`);
-      out.write('Press Ctrl-C to stop.\n');
-      if (!flags.quiet) {
-        sandbox.onRequest((e) => {
-          process.stderr.write(`${e.method} ${e.path} → ${e.status ?? 'dropped'}${e.fault ? ` [${e.fault}]` : ''}${e.replayed ? ' [replayed]' : ''}\n`);
-        });
-      }
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          resolve();
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
-      await sandbox.close();
-      process.stderr.write('sandbox stopped\n');
+    .action(async function (this: Command, flags: SandboxFlags) {
+      const options = sandboxOptions(flags);
+      await local(this, `start a sandbox on 127.0.0.1:${options.port ?? '(a free port)'} until Ctrl-C`, (ctx) => serve(ctx, options, flags.quiet === true));
     });
 
   addCommonOptions(
+
     cmd
       .command('exec')
       .description('Run CMD against a fresh sandbox (GSH_BASE_URL and GSH_API_KEY set), then stop it')
@@ -176,10 +195,10 @@ Examples:
   gsh sandbox exec -- gsh servers list
   gsh sandbox exec --servers 5 -- sh -c 'gsh servers list && gsh me'
   gsh sandbox exec --time-scale 0.05 -- npm run e2e`)
-    .action(async (argv: string[], flags: SandboxFlags) => {
+    .action(async function (this: Command, argv: string[], flags: SandboxFlags) {
       const [command, ...args] = argv;
       if (!command) throw new UsageError('missing CMD', 'Usage: gsh sandbox exec [options] -- CMD [ARGS...]');
-      const code = await runExec(sandboxOptions(flags), command, args);
-      process.exitCode = code;
+      const options = sandboxOptions(flags);
+      await local(this, `start a sandbox on a free port, run ${argv.join(' ')} against it, then stop it`, (ctx) => runExec(ctx, options, command, args));
     });
 }

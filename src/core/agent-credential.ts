@@ -1,8 +1,8 @@
 import { AgentAuth, applyGrant, forgetAgent } from './agent-flow.js';
 import { CLAIM_GRANT } from './discovery.js';
 import { ApiError, Exit, GshError } from './errors.js';
-import { ApiClient, type CredentialProvider } from './http.js';
-import { type AgentIdentity, readStore, updateStore } from './store.js';
+import type { ApiClient, CredentialProvider } from './http.js';
+import type { AgentIdentity, ConfigStore } from './store.js';
 
 // An agent identity's bearer (DESIGN.md "Auth store"): the stored access token, renewed with the
 // jwt-bearer grant and the stored identity assertion shortly before it expires, or once after a
@@ -23,22 +23,25 @@ export function needsRenewal(agent: AgentIdentity, now = Date.now()): boolean {
 export const DISCONNECTED_HINT =
   'Its local secrets were removed. Register again: `gsh auth login --agent --email YOU@example.com` (or --anonymous, --assertion FILE).';
 
-async function renew(profile: string, baseUrl: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const agent = readStore(env).profiles[profile]?.agent;
+/** Makes the client the renewal is sent with (the run's dispatcher, clock and timeouts). */
+export type ClientFactory = (baseUrl: string) => ApiClient;
+
+async function renew(profile: string, baseUrl: string, store: ConfigStore, newClient: ClientFactory): Promise<string> {
+  const agent = store.read().profiles[profile]?.agent;
   if (!agent?.identity_assertion) {
     throw new GshError(`profile "${profile}" holds no agent identity to renew its token with`, Exit.auth, 'Run `gsh auth login --agent` again.');
   }
-  const client = new ApiClient({ baseUrl, env });
+  const client = newClient(baseUrl);
   try {
     const grant = await new AgentAuth(client, agent.auth_url ?? client.baseUrl, agent.claim_grant_type ?? CLAIM_GRANT).exchange(agent.identity_assertion);
-    await updateStore((d) => {
+    await store.update((d) => {
       const stored = d.profiles[profile]?.agent;
       if (stored) applyGrant(stored, grant);
-    }, env);
+    });
     return grant.access_token;
   } catch (err) {
     if (err instanceof ApiError && err.code === 'invalid_grant') {
-      await forgetAgent(profile, env);
+      await forgetAgent(profile, store);
       throw new GshError('the agent was disconnected: its connection to the account was closed', Exit.auth, DISCONNECTED_HINT);
     }
     throw err;
@@ -47,14 +50,14 @@ async function renew(profile: string, baseUrl: string, env: NodeJS.ProcessEnv): 
   }
 }
 
-export function agentCredential(profile: string, baseUrl: string, env: NodeJS.ProcessEnv): CredentialProvider {
+export function agentCredential(profile: string, baseUrl: string, store: ConfigStore, newClient: ClientFactory): CredentialProvider {
   // Concurrent requests (paging with --all) share one renewal.
   let renewing: Promise<string> | undefined;
-  const renewOnce = () => (renewing ??= renew(profile, baseUrl, env).finally(() => (renewing = undefined)));
+  const renewOnce = () => (renewing ??= renew(profile, baseUrl, store, newClient).finally(() => (renewing = undefined)));
   return {
     source: `profile "${profile}" (agent)`,
     bearer: async () => {
-      const agent = readStore(env).profiles[profile]?.agent;
+      const agent = store.read().profiles[profile]?.agent;
       if (agent?.access_token && !needsRenewal(agent)) return agent.access_token;
       return renewOnce();
     },

@@ -1,7 +1,7 @@
 import { ApiError, Exit, GshError } from './errors.js';
 import type { ApiClient } from './http.js';
 import { documentOf, JWT_BEARER_GRANT } from './discovery.js';
-import { type AgentIdentity, updateStore } from './store.js';
+import type { AgentIdentity, ConfigStore } from './store.js';
 import { sleep as defaultSleep } from './sleep.js';
 
 // The wire side of the agent flow (01-general-contract.md "Agent registration flow"): JSON bodies
@@ -173,9 +173,9 @@ export function applyGrant(agent: AgentIdentity, grant: TokenGrant, now = Date.n
 }
 
 /** A disconnected agent: nothing of it is worth keeping but the profile's base URL. */
-export async function forgetAgent(profile: string, env: NodeJS.ProcessEnv): Promise<void> {
-  await updateStore((d) => {
+export async function forgetAgent(profile: string, store: ConfigStore): Promise<void> {
+  await store.update((d) => {
     const p = d.profiles[profile];
     if (p) delete p.agent;
-  }, env);
+  });
 }

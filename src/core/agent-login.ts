@@ -8,7 +8,7 @@ import { ApiClient } from './http.js';
 import { ansi } from './io.js';
 import { promptHidden, readAllStdin } from './prompt.js';
 import type { Runtime } from './runtime.js';
-import { type AgentIdentity, configPath, profileName, readStore, updateStore } from './store.js';
+import { type AgentIdentity, profileName } from './store.js';
 
 // `gsh auth login --agent` and `gsh auth claim` (01-general-contract.md "Agent registration flow"):
 // register with one of three methods, show a claim code to the person and poll for it, store the
@@ -49,12 +49,7 @@ function pendingOf(agent: AgentIdentity | undefined): PendingClaim | undefined {
 }
 
 function flowClient(rt: Runtime, baseUrl: string): ApiClient {
-  return new ApiClient({
-    baseUrl,
-    retries: rt.retries,
-    env: rt.env,
-    trace: rt.globals.debug ? (line) => rt.io.stderr.write(`${ansi.dim(line, rt.io.colorErr)}\n`) : undefined,
-  });
+  return rt.newClient({ baseUrl });
 }
 
 function methodOf(opts: AgentLoginOptions): AgentMethod {
@@ -91,7 +86,7 @@ interface Target {
 }
 
 function target(rt: Runtime): Target {
-  const data = readStore(rt.env);
+  const data = rt.store.read();
   const profile = profileName(rt.globals.profile, rt.env, data);
   const baseUrl = rt.globals.baseUrl || rt.env.GSH_BASE_URL || data.profiles[profile]?.base_url;
   if (!baseUrl) throw new UsageError('no base URL', 'Pass --base-url URL or set GSH_BASE_URL.');
@@ -198,10 +193,10 @@ function resumeCommand(profile: string): string {
 /** Shows the code, then either leaves it pending (--no-wait) or polls until the person acts. */
 async function awaitClaim(rt: Runtime, auth: AgentAuth, opts: AgentLoginOptions, p: PendingClaim, restart: string): Promise<void> {
   const { profile } = target(rt);
-  await updateStore((d) => {
+  await rt.store.update((d) => {
     const prof = (d.profiles[profile] ??= {});
     prof.agent = { ...(prof.agent ?? { method: p.method }), pending: { ...p } };
-  }, rt.env);
+  });
   if (opts.wait === false) {
     rt.io.stdout.write(`${JSON.stringify({
       status: 'pending',
@@ -231,7 +226,7 @@ async function completeClaim(rt: Runtime, auth: AgentAuth, profile: string, p: P
     onSlowDown: (ms) => rt.note(`The service asked to poll less often; every ${Math.round(ms / 1000)} s now.`),
   });
   if (p.kind === 'claim') {
-    await updateStore((d) => {
+    await rt.store.update((d) => {
       const agent = d.profiles[profile]?.agent;
       if (!agent) return;
       applyGrant(agent, grant);
@@ -239,7 +234,7 @@ async function completeClaim(rt: Runtime, auth: AgentAuth, profile: string, p: P
       delete agent.claim_token;
       delete agent.pending;
       delete agent.account_expires_at;
-    }, rt.env);
+    });
     rt.io.stderr.write('Claimed: the account and its server now belong to the person who entered the code.\n');
     return;
   }
@@ -252,21 +247,21 @@ async function completeClaim(rt: Runtime, auth: AgentAuth, profile: string, p: P
 async function finish(rt: Runtime, t: Target, identity: AgentIdentity, grant: TokenGrant, opts: AgentLoginOptions): Promise<void> {
   const agent: AgentIdentity = { ...identity };
   applyGrant(agent, grant);
-  await updateStore((d) => {
+  await rt.store.update((d) => {
     d.profiles[t.profile] = { base_url: t.baseUrl, agent };
     d.current ??= t.profile;
-  }, rt.env);
-  const client = new ApiClient({ baseUrl: t.baseUrl, credential: agentCredential(t.profile, t.baseUrl, rt.env), retries: rt.retries, env: rt.env });
+  });
+  const client = rt.newClient({ baseUrl: t.baseUrl, credential: agentCredential(t.profile, t.baseUrl, rt.store, (baseUrl) => rt.newClient({ baseUrl })) });
   let who = 'the account';
   try {
     const me = ((await client.request<{ data?: { account?: { id?: number; username?: string } } }>({ method: 'GET', path: '/me' })).body?.data ?? {});
     if (me.account) {
       who = String(me.account.username ?? me.account.id ?? who);
       const account = { ...(me.account.id !== undefined ? { id: me.account.id } : {}), ...(me.account.username !== undefined ? { username: me.account.username } : {}) };
-      await updateStore((d) => {
+      await rt.store.update((d) => {
         const a = d.profiles[t.profile]?.agent;
         if (a) a.account = account;
-      }, rt.env);
+      });
     }
   } catch (err) {
     rt.warn(`logged in, but GET /me failed: ${(err as Error).message}`);
@@ -276,11 +271,11 @@ async function finish(rt: Runtime, t: Target, identity: AgentIdentity, grant: To
   if (opts.wait === false) {
     rt.io.stdout.write(`${JSON.stringify({ status: 'logged_in', method: agent.method, profile: t.profile, account: who, claimed: agent.claimed === true })}\n`);
   }
-  rt.note(`Logged in to ${t.baseUrl} as an agent (${agent.method}) of ${who} (profile "${t.profile}", saved in ${configPath(rt.env)}).`);
+  rt.note(`Logged in to ${t.baseUrl} as an agent (${agent.method}) of ${who} (profile "${t.profile}", saved in ${rt.store.path}).`);
 }
 
 async function resume(rt: Runtime, opts: AgentLoginOptions): Promise<void> {
-  const data = readStore(rt.env);
+  const data = rt.store.read();
   const profile = profileName(rt.globals.profile, rt.env, data);
   const p = pendingOf(data.profiles[profile]?.agent);
   if (!p) {
@@ -300,7 +295,7 @@ async function resume(rt: Runtime, opts: AgentLoginOptions): Promise<void> {
 /** `gsh auth claim --email E`: start (or refresh) the claim of the anonymous account, then wait. */
 export async function agentClaim(rt: Runtime, email: string, opts: AgentLoginOptions): Promise<void> {
   if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new UsageError(`--email: not an e-mail address: ${email}`);
-  const data = readStore(rt.env);
+  const data = rt.store.read();
   const profile = profileName(rt.globals.profile, rt.env, data);
   const agent = data.profiles[profile]?.agent;
   if (!agent || agent.method !== 'anonymous') {
@@ -317,10 +312,10 @@ export async function agentClaim(rt: Runtime, email: string, opts: AgentLoginOpt
     const auth = new AgentAuth(client, agent.auth_url ?? client.baseUrl, agent.claim_grant_type ?? CLAIM_GRANT);
     const restart = 'Register again: gsh auth login --agent --anonymous';
     const started = await auth.startClaim(agent.claim_token, email).catch((e) => rethrow(e, restart));
-    await updateStore((d) => {
+    await rt.store.update((d) => {
       const a = d.profiles[profile]?.agent;
       if (a) a.claim_token = started.claim_token;
-    }, rt.env);
+    });
     rt.io.stderr.write(`${email} must sign in and enter the code to claim this account:\n`);
     await awaitClaim(rt, auth, opts, pending('claim', 'anonymous', client.baseUrl, auth, started.claim_token, started.claim), `Ask for a new code: gsh auth claim --email ${email}`);
   } finally {

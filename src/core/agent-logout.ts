@@ -10,7 +10,7 @@ import type { AgentIdentity } from './store.js';
 
 export async function revokeAccessToken(rt: Runtime, baseUrl: string, agent: AgentIdentity): Promise<boolean> {
   if (!agent.access_token) return false;
-  const client = new ApiClient({ baseUrl, retries: rt.retries, env: rt.env });
+  const client = rt.newClient({ baseUrl });
   try {
     await new AgentAuth(client, agent.auth_url ?? client.baseUrl, agent.claim_grant_type ?? CLAIM_GRANT).revoke(agent.access_token);
     return true;

@@ -9,7 +9,7 @@ export async function confirmDestructive(rt: Runtime, question: string): Promise
     throw new UsageError(`${question}: refusing without --yes when not interactive`, 'Re-run with --yes to confirm.');
   }
   const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: rt.io.stdin, output: process.stderr });
+  const rl = createInterface({ input: rt.io.stdin, output: rt.io.stderr });
   try {
     const answer = await rl.question(`${question}? [y/N] `);
     if (!/^y(es)?$/i.test(answer.trim())) throw new UsageError('cancelled');

@@ -1,10 +1,12 @@
 import { GshError, Exit, UsageError } from './errors.js';
 import type { CredentialProvider } from './http.js';
-import { type Profile, readStore, profileName, type StoreData } from './store.js';
+import type { ClientFactory } from './agent-credential.js';
+import { type ConfigStore, type Profile, profileName, type StoreData } from './store.js';
 
-// Which base URL and credential a command uses (DESIGN.md "Auth store"): the credential comes
-// from GSH_TOKEN / GSH_API_KEY, else the profile chosen by --profile > GSH_PROFILE > current; the
-// base URL from --base-url > GSH_BASE_URL > that profile. There is no built-in host.
+// Which base URL and credential a command uses (DESIGN.md "Auth store"). Precedence: an explicit
+// --profile > GSH_TOKEN / GSH_API_KEY > GSH_PROFILE > the current profile, because a flag typed
+// on this command line beats ambient environment (as in the AWS CLI). The base URL comes from
+// --base-url > GSH_BASE_URL > that profile. There is no built-in host.
 
 export interface Resolved {
   baseUrl: string;
@@ -18,6 +20,9 @@ export interface ResolveInput {
   baseUrlFlag?: string;
   profileFlag?: string;
   env: NodeJS.ProcessEnv;
+  store: ConfigStore;
+  /** Makes the client an agent credential renews its token with. */
+  newClient: ClientFactory;
   /** The command needs no credential (health, discovery). */
   anonymous?: boolean;
 }
@@ -32,30 +37,32 @@ export function staticCredential(secret: string, source: string): CredentialProv
 
 export async function resolveAuth(input: ResolveInput): Promise<Resolved> {
   const { env } = input;
-  const envSecret = env.GSH_TOKEN ? ['GSH_TOKEN', env.GSH_TOKEN] as const : env.GSH_API_KEY ? ['GSH_API_KEY', env.GSH_API_KEY] as const : undefined;
+  const envSecret = input.profileFlag ? undefined : env.GSH_TOKEN ? ['GSH_TOKEN', env.GSH_TOKEN] as const : env.GSH_API_KEY ? ['GSH_API_KEY', env.GSH_API_KEY] as const : undefined;
   const envBase = input.baseUrlFlag || env.GSH_BASE_URL;
   // Only read the config file when the environment does not already say everything.
-  const data: StoreData = envSecret && envBase ? { profiles: {} } : readStore(env);
+  const data: StoreData = envSecret && envBase ? { profiles: {} } : input.store.read();
   const name = profileName(input.profileFlag, env, data);
   const profile: Profile | undefined = data.profiles[name];
-  if (input.profileFlag && !profile && !envSecret) {
+  if (input.profileFlag && !profile) {
     throw new UsageError(`no profile named "${input.profileFlag}"`, 'List them with `gsh auth profiles`.');
   }
   const baseUrl = envBase || profile?.base_url;
   if (!baseUrl) throw new UsageError('no base URL is configured', NO_BASE_URL_HINT);
 
+  // Said in `auth status`: which credential won, and over what.
+  const overridden = input.profileFlag && (env.GSH_TOKEN || env.GSH_API_KEY) ? ` (--profile beats ${env.GSH_TOKEN ? 'GSH_TOKEN' : 'GSH_API_KEY'})` : '';
   let credential: CredentialProvider | undefined;
   let source: string;
   if (envSecret) {
     credential = staticCredential(envSecret[1], `environment (${envSecret[0]})`);
     source = credential.source;
   } else if (profile?.api_key) {
-    credential = staticCredential(profile.api_key, `profile "${name}" (API key)`);
+    credential = staticCredential(profile.api_key, `profile "${name}" (API key)${overridden}`);
     source = credential.source;
   } else if (profile?.agent) {
     const { agentCredential } = await import('./agent-credential.js');
-    credential = agentCredential(name, baseUrl, env);
-    source = credential.source;
+    credential = agentCredential(name, baseUrl, input.store, input.newClient);
+    source = `${credential.source}${overridden}`;
   } else {
     source = 'none';
   }

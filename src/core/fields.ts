@@ -94,17 +94,37 @@ export function parseFields(sources: FieldSources, into: JsonObject = {}): JsonO
   return into;
 }
 
-export function readStdinText(): string {
-  try {
-    return readFileSync(0, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read standard input: ${(err as Error).message}`);
+/**
+ * Standard input as text, read once while planning (before anything is sent) when some value
+ * names it (`--input -`, `-F k=@-`, `--x-file -`), and handed to at most one of them.
+ */
+export class StdinText {
+  private used = false;
+  constructor(private readonly text: string | undefined) {}
+
+  take(): string {
+    if (this.used) throw new UsageError('standard input can be read only once (by one --input -, @- or - value)');
+    if (this.text === undefined) throw new UsageError('standard input was not read for this value');
+    this.used = true;
+    return this.text;
   }
 }
 
+/** Whether any flag value names standard input: `-`, `@-`, or `key=@-`. */
+export function namesStdin(values: readonly unknown[]): boolean {
+  return values.flat().some((v) => typeof v === 'string' && (v === '-' || v === '@-' || v.endsWith('=@-')));
+}
+
+/** Reads stdin when the flag values name it (see StdinText). */
+export async function stdinFor(values: readonly unknown[], stdin: NodeJS.ReadableStream): Promise<StdinText> {
+  if (!namesStdin(values)) return new StdinText(undefined);
+  const { readAll } = await import('./run-state.js');
+  return new StdinText((await readAll(stdin)).toString('utf8'));
+}
+
 /** --input FILE|-: a JSON document to send as the body. */
-export function readInputBody(file: string): Json {
-  const text = file === '-' ? readStdinText() : readInputFile(file);
+export function readInputBody(file: string, stdin: StdinText): Json {
+  const text = file === '-' ? stdin.take() : readInputFile(file);
   try {
     return JSON.parse(text) as Json;
   } catch (err) {

@@ -3,8 +3,9 @@ import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import apiRequest from 'undici/lib/api/api-request.js';
 import { ApiError, type ApiErrorBody, NetworkError, UsageError } from './errors.js';
+import type { PlannedRequest } from './plan.js';
 import { decideRetry, parseRetryAfter } from './retry.js';
-import { redactHeaders, truncateForTrace } from './redact.js';
+import { redactBody, redactHeaders, truncateForTrace } from './redact.js';
 import { VERSION } from './version.js';
 import { sleep } from './sleep.js';
 
@@ -72,8 +73,10 @@ export interface ClientOptions {
   credential?: CredentialProvider;
   /** Retries after the first attempt. */
   retries?: number;
-  /** Per-attempt limit on waiting for response headers and body. */
+  /** Per-attempt limit on connecting, on waiting for response headers, and on a stalled body. */
   attemptTimeoutMs?: number;
+  /** Carries the requests (Context.dispatcher); absent: a proxy-aware agent of our own. */
+  dispatcher?: Dispatcher;
   trace?: (line: string) => void;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
@@ -93,6 +96,13 @@ export function checkIdempotencyKey(key: string): string {
     throw new UsageError('--idempotency-key must be 1 to 200 printable ASCII characters');
   }
   return key;
+}
+
+/** A mutation carries an Idempotency-Key: the given one, or a fresh UUID fixed here and kept for every retry. */
+export async function withIdempotencyKey(spec: RequestSpec): Promise<RequestSpec> {
+  if (!MUTATIONS.has(spec.method)) return { ...spec, idempotencyKey: undefined };
+  // node:crypto is loaded only for mutations: reads must not pay for it at startup.
+  return { ...spec, idempotencyKey: checkIdempotencyKey(spec.idempotencyKey ?? (await import('node:crypto')).randomUUID()) };
 }
 
 export function normalizeBaseUrl(raw: string): string {
@@ -124,7 +134,7 @@ function headerRecord(raw: Record<string, string | string[] | undefined>): Recor
   return out;
 }
 
-async function makeDispatcher(env: NodeJS.ProcessEnv): Promise<Dispatcher> {
+async function makeDispatcher(env: NodeJS.ProcessEnv, connectTimeoutMs: number): Promise<Dispatcher> {
   const httpProxy = env.HTTP_PROXY || env.http_proxy;
   const httpsProxy = env.HTTPS_PROXY || env.https_proxy;
   if (httpProxy || httpsProxy) {
@@ -137,9 +147,10 @@ async function makeDispatcher(env: NodeJS.ProcessEnv): Promise<Dispatcher> {
       httpProxy,
       httpsProxy: httpsProxy ?? httpProxy,
       noProxy: env.NO_PROXY ?? env.no_proxy ?? '',
+      connect: { timeout: connectTimeoutMs },
     });
   }
-  return new Agent({ keepAliveTimeout: 4_000, connections: 16 });
+  return new Agent({ keepAliveTimeout: 4_000, connections: 16, connect: { timeout: connectTimeoutMs } });
 }
 
 export class ApiClient {
@@ -147,6 +158,8 @@ export class ApiClient {
   /** The most recent X-RateLimit-* headers seen, for bulk work to pace itself. */
   rateLimit: RateLimitState | undefined;
   private dispatcher: Promise<Dispatcher> | undefined;
+  /** Our own agent, closed with the client (an injected dispatcher belongs to the caller). */
+  private ownDispatcher = false;
   private readonly opts: Required<Pick<ClientOptions, 'retries' | 'attemptTimeoutMs' | 'sleep' | 'random' | 'env'>> & ClientOptions;
 
   constructor(opts: ClientOptions) {
@@ -161,20 +174,30 @@ export class ApiClient {
     };
   }
 
+  /** The client's pause (the run's clock), for callers that pace themselves. */
+  sleep(ms: number): Promise<void> {
+    return this.opts.sleep(ms);
+  }
+
   get credentialSource(): string | undefined {
     return this.opts.credential?.source;
   }
 
   async close(): Promise<void> {
-    if (this.dispatcher) await (await this.dispatcher).close();
+    if (this.dispatcher && this.ownDispatcher) await (await this.dispatcher).close();
+  }
+
+  /** The request as it would go on the wire, credential redacted and nothing sent (`--dry-run`). */
+  describe(spec: RequestSpec): PlannedRequest {
+    const { url, headers } = this.wire(spec, undefined);
+    if (this.sendsCredential(spec)) headers.authorization = 'Bearer [redacted]';
+    // The body as the user would read it: JSON and form fields as values, raw bytes by size.
+    const shown = spec.rawBody !== undefined ? `[${Buffer.byteLength(spec.rawBody)} bytes]` : redactBody(spec.form ?? spec.body);
+    return { method: spec.method, url: url.href, headers, ...(shown === undefined ? {} : { body: shown }) };
   }
 
   async request<T = unknown>(spec: RequestSpec): Promise<ApiResponse<T>> {
-    // node:crypto is loaded only for mutations: reads must not pay for it at startup.
-    const key = MUTATIONS.has(spec.method)
-      ? checkIdempotencyKey(spec.idempotencyKey ?? (await import('node:crypto')).randomUUID())
-      : undefined;
-    const keyed: RequestSpec = { ...spec, idempotencyKey: key };
+    const keyed = await withIdempotencyKey(spec);
     let renewed = false;
     for (;;) {
       try {
@@ -205,10 +228,11 @@ export class ApiClient {
         failure = toApiError(res);
       } catch (err) {
         if (!isNetworkError(err)) throw err;
-        failure = new NetworkError(`could not reach ${this.baseUrl}: ${describeNetworkError(err)}`, (err as { code?: string }).code);
+        failure = new NetworkError(`could not reach ${this.baseUrl}: ${describeNetworkError(err, this.opts.attemptTimeoutMs)}`, (err as { code?: string }).code);
       }
       const decision = decideRetry({
         status, attempt, maxRetries: this.opts.retries, retryAfterMs, idempotent, random: this.opts.random,
+        refused: (failure as NetworkError).causeCode === 'ECONNREFUSED',
       });
       if (!decision.retry) throw failure;
       this.trace(`! ${decision.reason}; retry ${attempt + 1}/${this.opts.retries} in ${decision.delayMs} ms`);
@@ -216,7 +240,8 @@ export class ApiClient {
     }
   }
 
-  private async once<T>(spec: RequestSpec): Promise<ApiResponse<T>> {
+  /** URL, headers and body of a request; the one place they are built, for sending and for plans. */
+  private wire(spec: RequestSpec, bearer: string | undefined): { url: URL; headers: Record<string, string>; body: string | Buffer | undefined } {
     const url = buildUrl(this.baseUrl, spec.path, spec.query);
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -234,14 +259,26 @@ export class ApiClient {
       body = JSON.stringify(spec.body);
     }
     if (spec.idempotencyKey) headers['idempotency-key'] = spec.idempotencyKey;
-    if (spec.auth !== false && this.opts.credential && !/^https?:\/\//.test(spec.path)) {
-      headers.authorization = `Bearer ${await this.opts.credential.bearer()}`;
-    }
+    if (bearer !== undefined) headers.authorization = `Bearer ${bearer}`;
+    return { url, headers, body };
+  }
+
+  /** Signed node URLs (absolute) are their own authorization: no bearer goes there. */
+  private sendsCredential(spec: RequestSpec): boolean {
+    return spec.auth !== false && this.opts.credential !== undefined && !/^https?:\/\//.test(spec.path);
+  }
+
+  private async once<T>(spec: RequestSpec): Promise<ApiResponse<T>> {
+    const bearer = this.sendsCredential(spec) ? await this.opts.credential?.bearer() : undefined;
+    const { url, headers, body } = this.wire(spec, bearer);
     this.trace(`> ${spec.method} ${url.href}`);
     this.traceHeaders('>', headers);
     if (body !== undefined) this.trace(`> ${truncateForTrace(spec.form ? '[form body]' : String(body))}`);
 
-    this.dispatcher ??= makeDispatcher(this.opts.env);
+    if (!this.dispatcher) {
+      this.ownDispatcher = this.opts.dispatcher === undefined;
+      this.dispatcher = this.opts.dispatcher ? Promise.resolve(this.opts.dispatcher) : makeDispatcher(this.opts.env, this.opts.attemptTimeoutMs);
+    }
     const started = Date.now();
     const res = await apiRequest.call(await this.dispatcher, {
       origin: url.origin,
@@ -333,7 +370,10 @@ function isNetworkError(err: unknown): boolean {
   return typeof code === 'string' && (NETWORK_CODES.has(code) || code.startsWith('UND_ERR'));
 }
 
-function describeNetworkError(err: unknown): string {
+function describeNetworkError(err: unknown, timeoutMs: number): string {
   const e = err as { code?: string; message?: string };
+  if (e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return `no answer within ${timeoutMs / 1000} s (--request-timeout) (${e.code})`;
+  }
   return e.code ? `${e.message ?? ''} (${e.code})`.trim() : String(e.message ?? err);
 }

@@ -1,128 +1,39 @@
 import type { Command } from 'commander';
-import type { Leaf } from '../commands/registry-commands.js';
-import { needsServer, pathParams } from '../commands/registry-commands.js';
-import type { Field, Operation } from '../operations/types.js';
+import type { Leaf } from '../operations/leaves.js';
+import type { Operation } from '../operations/types.js';
 import { confirmDestructive } from './confirm.js';
 import { Exit, GshError, UsageError } from './errors.js';
-import { type JsonObject, parseFields, readInputBody, readStdinText } from './fields.js';
-import type { ApiClient, QueryValue, RequestSpec } from './http.js';
+import type { ApiClient, RequestSpec } from './http.js';
+import { type OperationPlan, planOperation } from './operation-plan.js';
 import { fetchAll, fetchPage } from './paging.js';
 import { type Runtime, withRuntime } from './runtime.js';
-import { resolveServer, serverFlag } from './server-ref.js';
-import { CHECKS } from './checks.js';
-import { convertField, flagName, optionKey, readSecretFlag } from './values.js';
 import { pollUntil, targetState, waitForJob, waitForServerState } from './wait.js';
 
-// Runs one registry leaf: flags → request → output, with paging and --wait. Every generated
-// command goes through here, so the request logic exists once.
-
-type Local = Record<string, unknown>;
+// Runs one registry leaf: plan (operation-plan.ts), then execute: the request, paging, --wait
+// and output. Every generated command goes through here, so the request logic exists once.
 
 export async function runOperation(leaf: Leaf, cmd: Command): Promise<void> {
-  await withRuntime(cmd, (rt) => execute(rt, leaf, cmd.opts<Local>(), cmd.processedArgs as string[]));
-}
-
-/** Declared query/body fields from the parsed flags, converted and checked. */
-function declaredValues(fields: readonly Field[] | undefined, local: Local, skip?: string): JsonObject {
-  const out: JsonObject = {};
-  for (const f of fields ?? []) {
-    if (f.name === skip) continue;
-    const raw = local[optionKey(f)];
-    const value = f.secret ? readSecretFlag(f, raw) : convertField(f, raw);
-    if (value !== undefined) out[f.name] = value;
-    else if (f.required) throw new UsageError(`--${flagName(f)} is required`);
-  }
-  return out;
-}
-
-function positiveInt(raw: unknown, flag: string, min: number): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`${flag} takes a whole number of at least ${min} (got "${String(raw)}")`);
-  return n;
-}
-
-export function fillPath(op: Operation, values: Record<string, string>): string {
-  return op.path.replace(/\{(\w+)\}|<(\w+)>/g, (_m, a?: string, b?: string) => {
-    const name = (a ?? b) as string;
-    const v = values[name];
-    if (v === undefined) throw new UsageError(`missing ${name}`);
-    return encodeURIComponent(v);
+  await withRuntime(cmd, async (rt) => {
+    const planned = await planOperation(rt, leaf, cmd.opts(), cmd.processedArgs as string[]);
+    return rt.submit(planned.plan, () => execute(rt, planned));
   });
 }
 
-async function execute(rt: Runtime, leaf: Leaf, local: Local, args: string[]): Promise<void> {
-  const { op, verb } = leaf;
-  // Check everything that can be checked before any request is sent.
-  const query = declaredValues(op.query, local) as Record<string, QueryValue>;
-  let body: JsonObject | undefined;
-  if (op.method === 'POST' || op.method === 'PUT' || op.method === 'PATCH') {
-    const base = local.input !== undefined ? readInputBody(String(local.input)) : {};
-    if (base === null || typeof base !== 'object' || Array.isArray(base)) throw new UsageError('--input must hold a JSON object');
-    body = { ...(base as JsonObject), ...declaredValues(op.body, local, op.verbs?.field) };
-    let stdinUsed = local.input === '-';
-    parseFields({
-      raw: local.rawField as string[] | undefined,
-      typed: local.field as string[] | undefined,
-      readStdin: () => {
-        if (stdinUsed) throw new UsageError('standard input can be read only once (by --input - or one @-)');
-        stdinUsed = true;
-        return readStdinText();
-      },
-    }, body);
-    if (op.verbs && verb) body[op.verbs.field] = verb;
-  }
-  const limit = positiveInt(local.limit, '--limit', 1);
-  const offset = positiveInt(local.offset, '--offset', 0);
-  const page = positiveInt(local.page, '--page', 1);
-  if (local.all && (limit !== undefined || offset !== undefined)) {
-    throw new UsageError('--all fetches every page; leave out --limit and --offset');
-  }
-  if (page !== undefined) query.page = page;
+async function execute(rt: Runtime, p: OperationPlan): Promise<void> {
+  const { leaf: { op, verb }, client, spec, params } = p;
+  if (p.confirm) await confirmDestructive(rt, p.confirm);
+  if (op.paging === 'offset') return list(rt, client, spec, p.paging, op);
 
-  const params: Record<string, string> = {};
-  const names = (op.params ?? []).map((p) => p.name);
-  (op.params ?? []).forEach((p, i) => {
-    const value = args[i] as string;
-    const problem = p.check ? CHECKS[p.check](value) : undefined;
-    if (problem) throw new UsageError(`<${p.name.replace(/_/g, '-')}> ${problem} (got "${value}")`);
-    params[p.name] = value;
-  });
-  const serverRef = needsServer(op) ? serverFlag(local.server as string | undefined, rt.env) : undefined;
-  const missing = pathParams(op.path).filter((p) => p !== 'server_id' && !names.includes(p));
-  if (missing.length) throw new Error(`registry: ${op.path} does not declare ${missing.join(', ')}`);
-
-  const client = await rt.client({ anonymous: op.auth === 'none' });
-  if (serverRef !== undefined) params.server_id = await resolveServer(client, serverRef);
-  const destructiveFields = (op.body ?? []).filter((f) => f.destructive && body?.[f.name] === true);
-  if (op.destructive || destructiveFields.length) {
-    const target = serverRef !== undefined ? ` on server ${serverRef}` : args.length ? ` ${args.join(' ')}` : '';
-    const extra = destructiveFields.length ? ` with ${destructiveFields.map((f) => `--${flagName(f)}`).join(' ')}` : '';
-    await confirmDestructive(rt, `Run "gsh ${leaf.words.join(' ')}"${extra}${target}`);
-  }
-
-  const spec: RequestSpec = {
-    method: op.method,
-    path: fillPath(op, params),
-    query,
-    ...(op.form && body ? { form: formValues(body) } : { body }),
-    auth: op.auth !== 'none',
-    idempotencyKey: rt.globals.idempotencyKey,
-    ...(op.raw ? { headers: { accept: '*/*' } } : {}),
-  };
-
-  if (op.paging === 'offset') return list(rt, client, spec, { limit, offset, all: local.all === true }, op);
-
-  const res = await client.request<{ data?: unknown }>(spec);
-  if (op.raw || typeof res.body !== 'object' || res.body === null) {
-    const text = res.status >= 300 && res.status < 400 && res.headers.location ? res.headers.location : res.body;
-    if (text !== undefined) rt.io.stdout.write(`${String(text).replace(/\n?$/, '\n')}`);
+  const res = await client.request<unknown>(spec);
+  if (op.raw || typeof res.body !== 'object' || res.body === null || Buffer.isBuffer(res.body)) {
+    const location = res.status >= 300 && res.status < 400 ? res.headers.location : undefined;
+    printDocument(rt, location ?? res.body, res.headers['content-type']);
     return;
   }
-  const data = 'data' in res.body ? res.body.data : res.body;
+  const data = 'data' in res.body ? (res.body as { data?: unknown }).data : res.body;
   if (res.replayed) rt.note('note: the service replayed an earlier response for this Idempotency-Key');
 
-  if (op.wait && local.wait) {
+  if (p.follow) {
     await follow(rt, client, op, verb, params, data);
     return;
   }
@@ -130,14 +41,23 @@ async function execute(rt: Runtime, leaf: Leaf, local: Local, args: string[]): P
   if (op.wait && res.status === 202 && rt.io.stderrTTY) rt.note('Add --wait to follow it to the end.');
 }
 
-/** Form-encoded bodies (the OAuth endpoints) carry flat string values. */
-function formValues(body: JsonObject): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(body)) {
-    if (v !== null && typeof v === 'object') throw new UsageError(`field ${k}: a form body takes plain values`);
-    if (v !== null) out[k] = String(v);
+/**
+ * Document and text endpoints (openapi, llms, exports) print their body as it is: the exact
+ * bytes when piped, JSON indented on a terminal.
+ */
+function printDocument(rt: Runtime, body: unknown, contentType: string | undefined): void {
+  if (body === undefined) return;
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+  if (rt.io.stdoutTTY && /json/i.test(contentType ?? '')) {
+    try {
+      rt.io.stdout.write(`${JSON.stringify(JSON.parse(bytes.toString('utf8')), null, 2)}\n`);
+      return;
+    } catch {
+      // Not JSON after all: shown as it came.
+    }
   }
-  return out;
+  rt.io.stdout.write(bytes);
+  if (rt.io.stdoutTTY && bytes.length && bytes[bytes.length - 1] !== 0x0a) rt.io.stdout.write('\n');
 }
 
 async function list(

@@ -1,14 +1,17 @@
+import type { Context, InStream, OutStream } from './context.js';
+
 // Terminal facts decided in one place (STYLE.md: gh's iostreams). Commands never test isTTY
 // themselves; they ask Streams.
 
+/** What output code needs of a stream. */
 export interface Writer {
   write(chunk: string | Uint8Array): unknown;
 }
 
 export interface Streams {
-  stdout: Writer;
-  stderr: Writer;
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (on: boolean) => unknown };
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin: InStream;
   /** stdout is a terminal: tables, no TSV. */
   stdoutTTY: boolean;
   /** stderr is a terminal: spinners and prompts may draw there. */
@@ -19,11 +22,11 @@ export interface Streams {
   /** ANSI colour on stderr. */
   colorErr: boolean;
   columns: number;
-  env: NodeJS.ProcessEnv;
+  env: Context['env'];
 }
 
 /** NO_COLOR and --no-color turn colour off; FORCE_COLOR (not 0/false) forces it on; else a TTY decides. */
-export function colorEnabled(env: NodeJS.ProcessEnv, isTTY: boolean, noColorFlag: boolean): boolean {
+export function colorEnabled(env: Context['env'], isTTY: boolean, noColorFlag: boolean): boolean {
   if (noColorFlag) return false;
   const force = env.FORCE_COLOR;
   if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
@@ -31,20 +34,21 @@ export function colorEnabled(env: NodeJS.ProcessEnv, isTTY: boolean, noColorFlag
   return isTTY && env.TERM !== 'dumb';
 }
 
-export function processStreams(opts: { noColor?: boolean } = {}): Streams {
-  const env = process.env;
-  const stdoutTTY = process.stdout.isTTY === true;
-  const stderrTTY = process.stderr.isTTY === true;
+/** The terminal facts of a context's streams, decided once per command. */
+export function streamsFor(ctx: Context, opts: { noColor?: boolean } = {}): Streams {
+  const { env } = ctx;
+  const stdoutTTY = ctx.stdout.isTTY === true;
+  const stderrTTY = ctx.stderr.isTTY === true;
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
+    stdout: ctx.stdout,
+    stderr: ctx.stderr,
+    stdin: ctx.stdin,
     stdoutTTY,
     stderrTTY,
-    stdinTTY: process.stdin.isTTY === true,
+    stdinTTY: ctx.stdin.isTTY === true,
     color: colorEnabled(env, stdoutTTY, opts.noColor === true),
     colorErr: colorEnabled(env, stderrTTY, opts.noColor === true),
-    columns: process.stdout.columns || Number(env.COLUMNS) || 100,
+    columns: ctx.stdout.columns || Number(env.COLUMNS) || 100,
     env,
   };
 }

@@ -1,5 +1,4 @@
 import type { ApiClient, ApiResponse, RequestSpec } from './http.js';
-import { sleep as defaultSleep } from './sleep.js';
 
 // Paginated lists (01-general-contract.md, "Envelope rules" 5 and "Limits": limit default 25, max
 // 100, clamped and echoed). --all fetches the first page, then the rest concurrently (bounded, and
@@ -44,7 +43,7 @@ export async function fetchAll(
   spec: RequestSpec,
   opts: { pageSize?: number; onPage?: (items: unknown[]) => void; sleep?: (ms: number) => Promise<void> } = {},
 ): Promise<{ items: unknown[]; first: PageResult }> {
-  const sleep = opts.sleep ?? defaultSleep;
+  const sleep = opts.sleep ?? ((ms: number) => client.sleep(ms));
   const first = await fetchPage(client, spec, opts.pageSize ?? MAX_PAGE, 0);
   opts.onPage?.(first.items);
   const p = first.pagination;

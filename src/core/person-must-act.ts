@@ -5,7 +5,6 @@ import type { PersonMustActHandler, RequestSpec } from './http.js';
 import { promptLine } from './prompt.js';
 import type { Runtime } from './runtime.js';
 import { pollUntil } from './wait.js';
-import { sleep as defaultSleep } from './sleep.js';
 
 // When the API answers that a person must act (01-general-contract.md "Agent registration flow":
 // Approvals; "Errors"; "States and transitions"), the request core asks this handler whether to
@@ -37,12 +36,12 @@ function keyHint(spec: RequestSpec): string {
   return spec.idempotencyKey ? ` --idempotency-key ${spec.idempotencyKey}` : '';
 }
 
-export function personMustAct(rt: Runtime, sleep = defaultSleep): PersonMustActHandler {
+export function personMustAct(rt: Runtime, sleep = (ms: number) => rt.sleep(ms)): PersonMustActHandler {
   // Per request: when the person was first waited for (the --timeout budget covers all rounds).
   const since = new WeakMap<RequestSpec, number>();
   return async (err, spec) => {
     const first = !since.has(spec);
-    if (first) since.set(spec, Date.now());
+    if (first) since.set(spec, rt.now());
     const deadline = since.get(spec)! + rt.waitLimitMs;
     switch (err.code) {
       case 'approval_required':
@@ -129,7 +128,7 @@ async function awaitAdView(
 ): Promise<boolean> {
   const next = 'Open the URL above, watch the ad, then run the same command again within 5 minutes (or add --wait to wait here).';
   if (!canWait(rt) || !err.actionUrl) throw new PersonMustActError(err, next);
-  if (Date.now() >= deadline) {
+  if (rt.now() >= deadline) {
     throw new GshError('timed out waiting for the ad view', Exit.timedOut, 'Raise --timeout, or watch the ad and run the command again.');
   }
   if (rt.interactive) {
@@ -140,6 +139,6 @@ async function awaitAdView(
   }
   // --wait without a terminal: the person acts elsewhere; repeat the request until it passes.
   if (first) rt.io.stderr.write(`Waiting for an ad view at ${err.actionUrl}\n`);
-  await sleep(Math.min(AD_RETRY_MS, Math.max(0, deadline - Date.now())));
+  await sleep(Math.min(AD_RETRY_MS, Math.max(0, deadline - rt.now())));
   return true;
 }

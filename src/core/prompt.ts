@@ -1,12 +1,13 @@
 import { UsageError } from './errors.js';
 import type { Streams } from './io.js';
+import { readAll } from './run-state.js';
 
 // Prompts on the terminal (stderr), for the interactive paths only. Secrets are read without
 // echo and never appear on argv or in history.
 
 export async function promptLine(io: Streams, question: string): Promise<string> {
   const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: io.stdin, output: process.stderr });
+  const rl = createInterface({ input: io.stdin, output: io.stderr });
   try {
     return (await rl.question(question)).trim();
   } finally {
@@ -51,7 +52,5 @@ export async function promptHidden(io: Streams, question: string): Promise<strin
 
 /** All of stdin when it is a pipe or file (the non-interactive way to hand over a secret). */
 export async function readAllStdin(io: Streams): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  return (await readAll(io.stdin)).toString('utf8');
 }

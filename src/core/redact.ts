@@ -16,6 +16,16 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
   return out;
 }
 
+const SECRET_KEYS = ['token', 'access_token', 'assertion', 'identity_assertion', 'claim_token', 'secret', 'client_secret', 'api_key', 'password', 'key'];
+const SECRET_KEY_SET: ReadonlySet<string> = new Set(SECRET_KEYS);
+
+/** A body shown in a plan: the values of secret-looking fields masked, at any depth. */
+export function redactBody(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactBody);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_KEY_SET.has(k) ? '[redacted]' : redactBody(v)]));
+}
+
 const SECRET_FIELDS = /"(token|access_token|assertion|identity_assertion|claim_token|secret|api_key|password|key)"\s*:\s*"([^"]*)"/g;
 const SECRET_FORM = /\b(token|assertion|claim_token|client_secret|password)=([^&\s]*)/g;
 

@@ -1,13 +1,17 @@
 import type { Command } from 'commander';
-import { ApiClient, checkIdempotencyKey } from './http.js';
+import { ApiClient, checkIdempotencyKey, type ClientOptions } from './http.js';
 import { resolveAuth, type Resolved } from './credentials.js';
+import type { Context } from './context.js';
 import { UsageError } from './errors.js';
-import { ansi, processStreams, type Streams } from './io.js';
+import { ansi, streamsFor, type Streams } from './io.js';
 import { FORMATS, type Format, Output } from './output.js';
 import { parseDuration } from './duration.js';
+import type { Plan } from './plan.js';
+import type { ConfigStore } from './store.js';
+import { contextOf, rootOf, setExitCode } from './run-state.js';
 
-// What every action gets (STYLE.md: gh's run(opts, ctx)): the global options, the streams and a
-// lazily built API client. Tests construct one with their own Streams.
+// What every action gets (STYLE.md: gh's run(opts, ctx)): the global options, checked once before
+// anything else happens, the context's streams, clock and store, and a lazily built API client.
 
 export interface Globals {
   profile?: string;
@@ -23,13 +27,23 @@ export interface Globals {
   idempotencyKey?: string;
   retries?: string;
   timeout?: string;
+  requestTimeout?: string;
+  dryRun?: boolean;
 }
 
 export const DEFAULT_WAIT_MS = 10 * 60_000;
+export const DEFAULT_REQUEST_TIMEOUT = '30s';
 
 export class Runtime {
+  readonly io: Streams;
   readonly format: Format;
   readonly out: Output;
+  /** --timeout: the limit on waiting (--wait, --expect). */
+  readonly waitLimitMs: number;
+  readonly retries: number;
+  /** --request-timeout: the limit on one attempt (connect, headers, a stalled body). */
+  readonly requestTimeoutMs: number;
+  readonly dryRun: boolean;
   /**
    * The running command was given `--wait`: where a person must act, poll for them instead of
    * exiting 7 when there is no terminal (set by runtimeFor from the command's own options).
@@ -40,51 +54,69 @@ export class Runtime {
 
   constructor(
     readonly globals: Globals,
-    readonly io: Streams,
+    readonly ctx: Context,
   ) {
+    // Every global flag is checked here, before any action can send a request.
+    this.io = streamsFor(ctx, { noColor: globals.color === false });
     this.format = resolveFormat(globals);
-    this.out = new Output(io, this.format);
+    this.out = new Output(this.io, this.format);
     if (globals.idempotencyKey !== undefined) checkIdempotencyKey(globals.idempotencyKey);
+    this.waitLimitMs = globals.timeout ? parseDuration(globals.timeout, '--timeout') : DEFAULT_WAIT_MS;
+    this.retries = parseRetries(globals.retries);
+    const requestTimeout = globals.requestTimeout ?? ctx.env.GSH_REQUEST_TIMEOUT ?? DEFAULT_REQUEST_TIMEOUT;
+    const flag = globals.requestTimeout === undefined ? 'GSH_REQUEST_TIMEOUT' : '--request-timeout';
+    this.requestTimeoutMs = parseDuration(requestTimeout, flag);
+    if (this.requestTimeoutMs <= 0) throw new UsageError(`${flag} must be more than 0`);
+    this.dryRun = globals.dryRun === true;
   }
 
-  get env(): NodeJS.ProcessEnv {
-    return this.io.env;
+  get env(): Context['env'] {
+    return this.ctx.env;
+  }
+
+  get store(): ConfigStore {
+    return this.ctx.store;
+  }
+
+  now(): number {
+    return this.ctx.clock.now();
+  }
+
+  sleep(ms: number): Promise<void> {
+    return this.ctx.clock.sleep(ms);
   }
 
   /** Prompts are allowed: a terminal on both ends and no --no-input. */
   get interactive(): boolean {
-    return this.io.stdinTTY && this.io.stderrTTY && this.globals.input !== false && !this.io.env.CI;
+    return this.io.stdinTTY && this.io.stderrTTY && this.globals.input !== false && !this.env.CI;
   }
 
-  /** --timeout as ms (the limit on waiting), or the default. */
-  get waitLimitMs(): number {
-    return this.globals.timeout ? parseDuration(this.globals.timeout, '--timeout') : DEFAULT_WAIT_MS;
+  /** A client on this run's dispatcher, clock, retries and request timeout. */
+  newClient(opts: Pick<ClientOptions, 'baseUrl' | 'credential' | 'onPersonMustAct'>): ApiClient {
+    return new ApiClient({
+      ...opts,
+      retries: this.retries,
+      attemptTimeoutMs: this.requestTimeoutMs,
+      env: this.env,
+      sleep: (ms) => this.sleep(ms),
+      ...(this.ctx.dispatcher ? { dispatcher: this.ctx.dispatcher } : {}),
+      trace: this.globals.debug ? (line) => this.io.stderr.write(`${ansi.dim(line, this.io.colorErr)}\n`) : undefined,
+    });
   }
 
-  get retries(): number {
-    if (this.globals.retries === undefined) return 4;
-    const n = Number(this.globals.retries);
-    if (!Number.isInteger(n) || n < 0 || n > 20) throw new UsageError('--retries must be a whole number from 0 to 20');
-    return n;
-  }
-
+  /** The client of the configured profile or environment (a dry run may go without a credential). */
   async client(opts: { anonymous?: boolean } = {}): Promise<ApiClient> {
     this.clientPromise ??= (async () => {
       this.resolved = await resolveAuth({
         baseUrlFlag: this.globals.baseUrl,
         profileFlag: this.globals.profile,
-        env: this.io.env,
-        anonymous: opts.anonymous,
+        env: this.env,
+        store: this.store,
+        newClient: (baseUrl) => this.newClient({ baseUrl }),
+        anonymous: opts.anonymous || this.dryRun,
       });
       const { personMustAct } = await import('./person-must-act.js');
-      return new ApiClient({
-        baseUrl: this.resolved.baseUrl,
-        credential: this.resolved.credential,
-        retries: this.retries,
-        env: this.io.env,
-        trace: this.globals.debug ? (line) => this.io.stderr.write(`${ansi.dim(line, this.io.colorErr)}\n`) : undefined,
-        onPersonMustAct: personMustAct(this),
-      });
+      return this.newClient({ baseUrl: this.resolved.baseUrl, credential: this.resolved.credential, onPersonMustAct: personMustAct(this) });
     })();
     return this.clientPromise;
   }
@@ -92,6 +124,17 @@ export class Runtime {
   /** Where the credential came from (after client()). */
   get auth(): Resolved | undefined {
     return this.resolved;
+  }
+
+  /**
+   * The one fork between planning and executing: with --dry-run the plan is printed and nothing
+   * is sent; otherwise `execute` carries it out.
+   */
+  async submit(plan: Plan, execute: () => Promise<number | void>): Promise<number | void> {
+    if (!this.dryRun) return execute();
+    const { printPlan } = await import('./plan-output.js');
+    await printPlan(this, plan);
+    return 0;
   }
 
   note(message: string): void {
@@ -103,8 +146,15 @@ export class Runtime {
   }
 
   async close(): Promise<void> {
-    if (this.clientPromise) await (await this.clientPromise).close();
+    if (this.clientPromise) await (await this.clientPromise.catch(() => undefined))?.close();
   }
+}
+
+function parseRetries(raw: string | undefined): number {
+  if (raw === undefined) return 4;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isInteger(n) || n > 20) throw new UsageError(`--retries must be a whole number from 0 to 20 (got "${raw}")`);
+  return n;
 }
 
 function resolveFormat(g: Globals): Format {
@@ -117,20 +167,20 @@ function resolveFormat(g: Globals): Format {
 }
 
 /** Global options live on the program, wherever they were written on the command line. */
-export function runtimeFor(cmd: Command, io?: Streams): Runtime {
-  let root = cmd;
-  while (root.parent) root = root.parent;
-  const globals = root.opts<Globals>();
-  const rt = new Runtime(globals, io ?? processStreams({ noColor: globals.color === false }));
+export function runtimeFor(cmd: Command): Runtime {
+  const rt = new Runtime(rootOf(cmd).opts<Globals>(), contextOf(cmd));
   rt.waitRequested = cmd.opts<{ wait?: unknown }>().wait === true;
   return rt;
 }
 
-/** Runs an action with its runtime and always closes the API client afterwards. */
-export async function withRuntime(cmd: Command, fn: (rt: Runtime) => Promise<void>): Promise<void> {
+/**
+ * Runs an action with its runtime, records the exit code it returns (none: 0) and always closes
+ * the API client afterwards.
+ */
+export async function withRuntime(cmd: Command, fn: (rt: Runtime) => Promise<number | void>): Promise<void> {
   const rt = runtimeFor(cmd);
   try {
-    await fn(rt);
+    setExitCode(cmd, (await fn(rt)) ?? 0);
   } finally {
     await rt.close();
   }

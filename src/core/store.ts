@@ -42,17 +42,17 @@ export interface StoreData {
 
 export const DEFAULT_PROFILE = 'default';
 
-export function configDir(env: NodeJS.ProcessEnv = process.env): string {
+export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.GSH_CONFIG_DIR) return env.GSH_CONFIG_DIR;
   if (process.platform === 'win32') return join(env.APPDATA || join(homedir(), 'AppData', 'Roaming'), 'gsh');
   return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'gsh');
 }
 
-export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+export function configPath(env: NodeJS.ProcessEnv): string {
   return join(configDir(env), 'config.json');
 }
 
-export function readStore(env: NodeJS.ProcessEnv = process.env): StoreData {
+function readStore(env: NodeJS.ProcessEnv): StoreData {
   let text: string;
   try {
     text = readFileSync(configPath(env), 'utf8');
@@ -72,10 +72,9 @@ export function readStore(env: NodeJS.ProcessEnv = process.env): StoreData {
   }
 }
 
-/** Applies `change` to the stored data and writes it (0600, atomically). */
-export async function updateStore(
+async function updateStore(
   change: (data: StoreData) => void,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv,
 ): Promise<StoreData> {
   const data = readStore(env);
   change(data);
@@ -91,6 +90,25 @@ export async function updateStore(
   });
   conf.store = { ...(data.current === undefined ? {} : { current: data.current }), profiles: data.profiles };
   return data;
+}
+
+/** The auth store a command reads and writes (Context.store). */
+export interface ConfigStore {
+  readonly path: string;
+  read(): StoreData;
+  /** Applies `change` to the stored data and writes it (0600, atomically). */
+  update(change: (data: StoreData) => void): Promise<StoreData>;
+}
+
+/** The store in the config file that `env` points at (GSH_CONFIG_DIR, XDG_CONFIG_HOME, home). */
+export function fileStore(env: NodeJS.ProcessEnv): ConfigStore {
+  return {
+    get path() {
+      return configPath(env);
+    },
+    read: () => readStore(env),
+    update: (change) => updateStore(change, env),
+  };
 }
 
 /** Which profile a command uses: --profile > GSH_PROFILE > the current one > `default`. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Field } from '../operations/types.js';
 import { CHECKS } from './checks.js';
 import { UsageError } from './errors.js';
-import type { Json } from './fields.js';
+import type { Json, StdinText } from './fields.js';
 
 // A declared field's flag text → the JSON value the API gets, with the registry's checks (type,
 // choices, ranges, item counts, named rules). Violations are usage errors (exit 2), never sent.
@@ -18,14 +18,14 @@ export function optionKey(field: Field): string {
 }
 
 /** A secret field's value: the named file's text (or stdin's for -), trimmed. */
-export function readSecretFlag(field: Field, file: unknown): string | undefined {
+export function readSecretFlag(field: Field, file: unknown, stdin: StdinText): string | undefined {
   if (file === undefined) return undefined;
-  const value = readFlagFile(String(file), `--${flagName(field)}-file`).trim();
+  const value = readFlagFile(String(file), `--${flagName(field)}-file`, stdin).trim();
   if (!value) throw new UsageError(`--${flagName(field)}-file: ${String(file)} is empty`);
   return value;
 }
 
-export function convertField(field: Field, raw: unknown): Json | undefined {
+export function convertField(field: Field, raw: unknown, stdin: StdinText): Json | undefined {
   if (raw === undefined) return undefined;
   const flag = `--${flagName(field)}`;
   const fail = (why: string): never => {
@@ -65,7 +65,7 @@ export function convertField(field: Field, raw: unknown): Json | undefined {
     }
     case 'json': {
       const s = String(raw);
-      const text = s.startsWith('@') ? readFlagFile(s.slice(1), flag) : s;
+      const text = s.startsWith('@') ? readFlagFile(s.slice(1), flag, stdin) : s;
       try {
         return JSON.parse(text) as Json;
       } catch {
@@ -73,7 +73,7 @@ export function convertField(field: Field, raw: unknown): Json | undefined {
       }
     }
     case 'text-file': {
-      const text = readFlagFile(String(raw), flag);
+      const text = readFlagFile(String(raw), flag, stdin);
       if (text.trim() === '') fail(`names an empty file (${String(raw)})`);
       return text;
     }
@@ -97,9 +97,10 @@ function checkNamed(field: Field, value: string, flag: string): void {
   if (problem) throw new UsageError(`${flag} ${problem} (got "${value}")`);
 }
 
-function readFlagFile(path: string, flag: string): string {
+function readFlagFile(path: string, flag: string, stdin: StdinText): string {
+  if (path === '-') return stdin.take();
   try {
-    return readFileSync(path === '-' ? 0 : path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (err) {
     throw new UsageError(`${flag}: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }

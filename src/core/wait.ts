@@ -1,7 +1,6 @@
 import { Exit, GshError } from './errors.js';
 import type { ApiClient } from './http.js';
 import type { Runtime } from './runtime.js';
-import { sleep as defaultSleep } from './sleep.js';
 
 // --wait (DESIGN.md "Requests": 202 work): follow a job or status resource to a terminal state,
 // with a spinner on a terminal and nothing on a pipe. `partial` succeeds with warnings; `failed`
@@ -18,10 +17,11 @@ export interface Progress {
 
 export async function progressFor(rt: Runtime, text: string): Promise<Progress> {
   // A terminal of unknown width (a bare pty) would make ora redraw without end.
-  if (!rt.io.stderrTTY || rt.format !== 'table' || !(process.stderr.columns > 0)) return { update() {}, stop() {} };
+  const stream = rt.io.stderr;
+  if (!rt.io.stderrTTY || rt.format !== 'table' || !((stream.columns ?? 0) > 0)) return { update() {}, stop() {} };
   const { default: ora } = await import('ora');
   // discardStdin would put stdin in flowing mode and keep the process alive after the wait.
-  const spinner = ora({ text, stream: process.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+  const spinner = ora({ text, stream: stream as NodeJS.WriteStream, color: 'cyan', isEnabled: true, discardStdin: false }).start();
   return { update: (t) => (spinner.text = t), stop: () => spinner.stop() };
 }
 
@@ -39,18 +39,18 @@ export async function pollUntil<T>(
   describe: (value: T) => string,
   opts: PollOptions = {},
 ): Promise<T> {
-  const sleep = opts.sleep ?? defaultSleep;
-  const deadline = Date.now() + rt.waitLimitMs;
+  const sleep = opts.sleep ?? ((ms: number) => rt.sleep(ms));
+  const deadline = rt.now() + rt.waitLimitMs;
   const progress = await progressFor(rt, what);
   try {
     for (;;) {
       const value = await fetch();
       progress.update(`${what}: ${describe(value)}`);
       if (done(value)) return value;
-      if (Date.now() >= deadline) {
+      if (rt.now() >= deadline) {
         throw new GshError(`timed out waiting for ${what} (last: ${describe(value)})`, Exit.timedOut, 'Raise --timeout, or check again later.');
       }
-      await sleep(Math.min(opts.intervalMs ?? 1000, Math.max(0, deadline - Date.now())));
+      await sleep(Math.min(opts.intervalMs ?? 1000, Math.max(0, deadline - rt.now())));
     }
   } finally {
     progress.stop();
@@ -116,7 +116,7 @@ export async function waitForServerState(
   target: 'running' | 'offline' | 'settled',
   opts: { mustLeave?: string; now?: () => number } & PollOptions = {},
 ): Promise<ServerStatus> {
-  const now = opts.now ?? Date.now;
+  const now = opts.now ?? (() => rt.now());
   const started = now();
   let left = opts.mustLeave === undefined;
   return pollUntil(

@@ -1,7 +1,8 @@
 import type { EventEmitter } from 'node:events';
 import type { Command, Option } from 'commander';
 import { handWritten, type OperationUses } from '../commands/index.js';
-import { generatedLeaves, leavesOf, type Leaf } from '../commands/registry-commands.js';
+import { generatedLeaves } from '../commands/registry-commands.js';
+import { leavesOf, type Leaf } from '../operations/leaves.js';
 import { flagName } from '../core/values.js';
 import { loadAllFamilies } from '../operations/index.js';
 import type { Field, Operation } from '../operations/types.js';

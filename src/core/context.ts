@@ -1,0 +1,61 @@
+import type { Readable, Writable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import { fileStore, type ConfigStore } from './store.js';
+
+// Everything a command may touch outside itself (DESIGN.md "Plan, then execute"): the streams
+// with their terminal facts, the environment, time, the HTTP dispatcher, the auth store and the
+// signals. src/cli.ts builds one from `process`; tests build their own and call run(argv, ctx),
+// so no command reads `process` directly.
+
+export interface OutStream extends Writable {
+  isTTY?: boolean;
+  /** Terminal width; unknown (0 or absent) when not a terminal. */
+  columns?: number;
+}
+
+export interface InStream extends Readable {
+  isTTY?: boolean;
+  setRawMode?(on: boolean): unknown;
+}
+
+export interface Clock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export type SignalName = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+
+export interface Signals {
+  on(signal: SignalName, listener: () => void): unknown;
+  off(signal: SignalName, listener: () => void): unknown;
+}
+
+export interface Context {
+  stdin: InStream;
+  stdout: OutStream;
+  stderr: OutStream;
+  env: Record<string, string | undefined>;
+  clock: Clock;
+  /** Carries every API request; absent: each command makes its own (proxy-aware) agent. */
+  dispatcher?: Dispatcher;
+  store: ConfigStore;
+  signals: Signals;
+}
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** The context of the real process (only src/cli.ts calls this). */
+export function processContext(): Context {
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    clock: realClock,
+    store: fileStore(process.env),
+    signals: process,
+  };
+}

@@ -1,0 +1,159 @@
+import type { Field, Operation } from '../operations/types.js';
+import { type Leaf, needsServer, pathParams } from '../operations/leaves.js';
+import { CHECKS } from './checks.js';
+import { UsageError } from './errors.js';
+import { type JsonObject, parseFields, readInputBody, type StdinText, stdinFor } from './fields.js';
+import { type ApiClient, type QueryValue, type RequestSpec, withIdempotencyKey } from './http.js';
+import { type Plan, step, type Step } from './plan.js';
+import type { Runtime } from './runtime.js';
+import { resolveServer, serverFlag } from './server-ref.js';
+import { convertField, flagName, optionKey, readSecretFlag } from './values.js';
+
+// Planning a registry leaf: flags, arguments and stdin become the one request it sends and the
+// steps after it. Every check happens here; the only request planning may send is the lookup
+// that turns a server name into an id.
+
+type Local = Record<string, unknown>;
+
+export interface OperationPlan {
+  plan: Plan;
+  leaf: Leaf;
+  client: ApiClient;
+  spec: RequestSpec;
+  params: Record<string, string>;
+  paging: { limit?: number; offset?: number; all: boolean };
+  follow: boolean;
+  /** Asked on a terminal before sending (the contract's destructive operations). */
+  confirm?: string;
+}
+
+/** Declared query/body fields from the parsed flags, converted and checked. */
+function declaredValues(fields: readonly Field[] | undefined, local: Local, stdin: StdinText, skip?: string): JsonObject {
+  const out: JsonObject = {};
+  for (const f of fields ?? []) {
+    if (f.name === skip) continue;
+    const raw = local[optionKey(f)];
+    const value = f.secret ? readSecretFlag(f, raw, stdin) : convertField(f, raw, stdin);
+    if (value !== undefined) out[f.name] = value;
+    else if (f.required) throw new UsageError(`--${flagName(f)} is required`);
+  }
+  return out;
+}
+
+function wholeNumber(raw: unknown, flag: string, min: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!/^\d+$/.test(String(raw).trim()) || !Number.isInteger(n) || n < min) {
+    throw new UsageError(`${flag} takes a whole number of at least ${min} (got "${String(raw)}")`);
+  }
+  return n;
+}
+
+export function fillPath(op: Operation, values: Record<string, string>): string {
+  return op.path.replace(/\{(\w+)\}|<(\w+)>/g, (_m, a?: string, b?: string) => {
+    const name = (a ?? b) as string;
+    const v = values[name];
+    if (v === undefined) throw new UsageError(`missing ${name}`);
+    return encodeURIComponent(v);
+  });
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+function planBody(op: Operation, verb: string | undefined, local: Local, stdin: StdinText): JsonObject | undefined {
+  if (!BODY_METHODS.has(op.method)) return undefined;
+  const base = local.input !== undefined ? readInputBody(String(local.input), stdin) : {};
+  if (base === null || typeof base !== 'object' || Array.isArray(base)) throw new UsageError('--input must hold a JSON object');
+  const body = { ...(base as JsonObject), ...declaredValues(op.body, local, stdin, op.verbs?.field) };
+  parseFields({ raw: local.rawField as string[] | undefined, typed: local.field as string[] | undefined, readStdin: () => stdin.take() }, body);
+  if (op.verbs && verb) body[op.verbs.field] = verb;
+  return body;
+}
+
+/** Form-encoded bodies (the OAuth endpoints) carry flat string values. */
+function formValues(body: JsonObject): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(body)) {
+    if (v !== null && typeof v === 'object') throw new UsageError(`field ${k}: a form body takes plain values`);
+    if (v !== null) out[k] = String(v);
+  }
+  return out;
+}
+
+function pathValues(op: Operation, args: readonly string[]): Record<string, string> {
+  const params: Record<string, string> = {};
+  (op.params ?? []).forEach((p, i) => {
+    const value = args[i] as string;
+    const problem = p.check ? CHECKS[p.check](value) : undefined;
+    if (problem) throw new UsageError(`<${p.name.replace(/_/g, '-')}> ${problem} (got "${value}")`);
+    params[p.name] = value;
+  });
+  const names = (op.params ?? []).map((p) => p.name);
+  const missing = pathParams(op.path).filter((p) => p !== 'server_id' && !names.includes(p));
+  if (missing.length) throw new Error(`registry: ${op.path} does not declare ${missing.join(', ')}`);
+  return params;
+}
+
+/** What follows the request, in words a reviewer of a dry run can check. */
+function followingSteps(rt: Runtime, p: Omit<OperationPlan, 'plan'>): Step[] {
+  const steps: Step[] = [];
+  if (p.confirm) steps.push(step('confirm', rt.globals.yes ? `${p.confirm}: confirmed by --yes` : `ask "${p.confirm}? [y/N]" on the terminal (--yes confirms)`));
+  if (p.paging.all) steps.push(step('page', 'fetch every further page (4 at a time, in order)'));
+  const wait = p.leaf.op.wait;
+  if (p.follow && wait) {
+    const what = wait.kind === 'job' ? `the job (${wait.poll})` : wait.kind === 'server-status' ? 'the server status' : wait.kind === 'init' ? 'the provisioning job' : `the ${wait.kind}`;
+    steps.push(step('wait', `follow ${what} until it ends, for at most ${rt.waitLimitMs / 1000} s (--timeout)`));
+  }
+  return steps;
+}
+
+export async function planOperation(rt: Runtime, leaf: Leaf, local: Local, args: string[]): Promise<OperationPlan> {
+  const { op, verb } = leaf;
+  const stdin = await stdinFor(Object.values(local), rt.ctx.stdin);
+  const query = declaredValues(op.query, local, stdin) as Record<string, QueryValue>;
+  const body = planBody(op, verb, local, stdin);
+  const limit = wholeNumber(local.limit, '--limit', 1);
+  const offset = wholeNumber(local.offset, '--offset', 0);
+  const page = wholeNumber(local.page, '--page', 1);
+  if (local.all && (limit !== undefined || offset !== undefined)) {
+    throw new UsageError('--all fetches every page; leave out --limit and --offset');
+  }
+  if (page !== undefined) query.page = page;
+  const params = pathValues(op, args);
+  const serverRef = needsServer(op) ? serverFlag(local.server as string | undefined, rt.env) : undefined;
+
+  const destructiveFields = (op.body ?? []).filter((f) => f.destructive && body?.[f.name] === true);
+  let confirm: string | undefined;
+  if (op.destructive || destructiveFields.length) {
+    const target = serverRef !== undefined ? ` on server ${serverRef}` : args.length ? ` ${args.join(' ')}` : '';
+    const extra = destructiveFields.length ? ` with ${destructiveFields.map((f) => `--${flagName(f)}`).join(' ')}` : '';
+    confirm = `Run "gsh ${leaf.words.join(' ')}"${extra}${target}`;
+    if (!rt.globals.yes && !rt.interactive && !rt.dryRun) {
+      throw new UsageError(`${confirm}: refusing without --yes when not interactive`, 'Re-run with --yes to confirm.');
+    }
+  }
+
+  // Everything typed is checked; from here on only the server-name lookup may be sent.
+  const client = await rt.client({ anonymous: op.auth === 'none' });
+  if (serverRef !== undefined) params.server_id = await resolveServer(client, serverRef);
+  const spec = await withIdempotencyKey({
+    method: op.method,
+    path: fillPath(op, params),
+    query,
+    ...(op.form && body ? { form: formValues(body) } : { body }),
+    auth: op.auth !== 'none',
+    idempotencyKey: rt.globals.idempotencyKey,
+    ...(op.raw ? { headers: { accept: '*/*' }, binary: true } : {}),
+  });
+  const paging = { ...(limit === undefined ? {} : { limit }), ...(offset === undefined ? {} : { offset }), all: local.all === true };
+  const planned = { leaf, client, spec: pagedSpec(op, spec, paging), params, paging, follow: local.wait === true && op.wait !== undefined, ...(confirm ? { confirm } : {}) };
+  return { ...planned, plan: { requests: [planned.spec], then: followingSteps(rt, planned) } };
+}
+
+/** The first page's request carries the limit and offset it will be sent with. */
+function pagedSpec(op: Operation, spec: RequestSpec, paging: OperationPlan['paging']): RequestSpec {
+  if (op.paging !== 'offset') return spec;
+  const limit = paging.all ? 100 : paging.limit;
+  const offset = paging.all ? 0 : paging.offset;
+  return { ...spec, query: { ...spec.query, ...(limit === undefined ? {} : { limit }), ...(offset === undefined ? {} : { offset }) } };
+}

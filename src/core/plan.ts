@@ -1,0 +1,29 @@
+import type { RequestSpec } from './http.js';
+
+// A command's plan (DESIGN.md "Plan, then execute"): the exact requests it will send, and what
+// follows them. Planning checks everything the user typed and sends nothing but the reads that
+// resolve server names; `--dry-run` prints the plan and stops there.
+
+/** What happens after the requests: paging, waiting, a person's action, local work. */
+export interface Step {
+  kind: 'page' | 'wait' | 'confirm' | 'person' | 'transfer' | 'stream' | 'local';
+  description: string;
+}
+
+export interface Plan {
+  /** In order; a request whose URL depends on an earlier answer is listed with a placeholder. */
+  requests: RequestSpec[];
+  then: Step[];
+}
+
+/** A request as it would go on the wire, the credential redacted (`--dry-run`, `-o json`). */
+export interface PlannedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+export function step(kind: Step['kind'], description: string): Step {
+  return { kind, description };
+}
