@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
-import { ApiClient } from '../core/http.js';
 import { staticCredential } from '../core/credentials.js';
 import { Exit, GshError, UsageError } from '../core/errors.js';
 import { promptHidden, promptLine, readAllStdin } from '../core/prompt.js';
+import type { RequestSpec } from '../core/http.js';
+import { step } from '../core/plan.js';
 import { type Runtime, withRuntime } from '../core/runtime.js';
 import { DEFAULT_PROFILE, profileName } from '../core/store.js';
 import type { AgentLoginOptions } from '../core/agent-login.js';
@@ -60,8 +61,12 @@ export function register(auth: Command): void {
       const opts = this.opts<AgentLoginOptions & { agent?: boolean }>();
       await withRuntime(this, async (rt) => {
         if (opts.agent) {
-          const { agentLogin } = await import('../core/agent-login.js');
-          return agentLogin(rt, opts);
+          const how = opts.resume ? 'finish the pending agent login' : `register as an agent (${opts.email !== undefined ? `a person with ${opts.email} enters a code` : opts.anonymous ? 'a temporary account' : 'an identity assertion'})`;
+          const agentPlan = { requests: [], then: [step('person', `${how}: discovery, registration and the token grant; save the identity in profile "${profileName(rt.globals.profile, rt.env, rt.store.read())}"`)] };
+          return rt.submit(agentPlan, async () => {
+            const { agentLogin } = await import('../core/agent-login.js');
+            await agentLogin(rt, opts);
+          });
         }
         const agentOnly = [opts.email !== undefined && '--email', opts.anonymous && '--anonymous', opts.assertion !== undefined && '--assertion',
           opts.resume && '--resume', opts.wait === false && '--no-wait'].filter(Boolean);
@@ -84,10 +89,11 @@ Example:
   $ gsh auth claim --email alex@example.com`)
     .action(async function (this: Command) {
       const opts = this.opts<AgentLoginOptions & { email: string }>();
-      await withRuntime(this, async (rt) => {
-        const { agentClaim } = await import('../core/agent-login.js');
-        await agentClaim(rt, opts.email, opts);
-      });
+      await withRuntime(this, (rt) =>
+        rt.submit({ requests: [], then: [step('person', `start a claim of the temporary account for ${opts.email}, then wait until they complete it`)] }, async () => {
+          const { agentClaim } = await import('../core/agent-login.js');
+          await agentClaim(rt, opts.email, opts);
+        }));
     });
 
   auth
@@ -102,11 +108,12 @@ Example:
     .description('Print the bearer credential in use (for other tools; handle with care)')
     .action(async function (this: Command) {
       await withRuntime(this, async (rt) => {
-        const client = await rt.client();
-        void client;
-        const bearer = await rt.auth?.credential?.bearer();
-        if (!bearer) throw new GshError('not logged in', Exit.auth, 'Run `gsh auth login`.');
-        rt.io.stdout.write(`${bearer}\n`);
+        await rt.client();
+        return rt.submit({ requests: [], then: [step('local', `print the bearer of ${rt.auth?.source ?? 'the credential in use'}`)] }, async () => {
+          const bearer = await rt.auth?.credential?.bearer();
+          if (!bearer) throw new GshError('not logged in', Exit.auth, 'Run `gsh auth login`.');
+          rt.io.stdout.write(`${bearer}\n`);
+        });
       });
     });
 
@@ -123,15 +130,17 @@ Example:
     .description('List profiles (no secrets)')
     .action(async function (this: Command) {
       await withRuntime(this, async (rt) => {
-        const data = rt.store.read();
-        const current = data.current ?? DEFAULT_PROFILE;
-        const rows = Object.entries(data.profiles).map(([name, p]) => ({
-          name,
-          current: name === current,
-          base_url: p.base_url,
-          credential: p.api_key ? 'api key' : p.agent ? `agent (${p.agent.method})` : 'none',
-        }));
-        await rt.out.show(rows, { columns: ['name', 'current', 'base_url', 'credential'] });
+        return rt.submit({ requests: [], then: [step('local', `list the profiles in ${rt.store.path}`)] }, async () => {
+          const data = rt.store.read();
+          const current = data.current ?? DEFAULT_PROFILE;
+          const rows = Object.entries(data.profiles).map(([name, p]) => ({
+            name,
+            current: name === current,
+            base_url: p.base_url,
+            credential: p.api_key ? 'api key' : p.agent ? `agent (${p.agent.method})` : 'none',
+          }));
+          await rt.out.show(rows, { columns: ['name', 'current', 'base_url', 'credential'] });
+        });
       });
     });
 
@@ -142,8 +151,10 @@ Example:
     .action(async function (this: Command, name: string) {
       await withRuntime(this, async (rt) => {
         if (!rt.store.read().profiles[name]) throw new UsageError(`no profile named "${name}"`, 'List them with `gsh auth profiles`.');
-        await rt.store.update((d) => (d.current = name));
-        rt.note(`Current profile: ${name}`);
+        return rt.submit({ requests: [], then: [step('local', `make "${name}" the current profile in ${rt.store.path}`)] }, async () => {
+          await rt.store.update((d) => (d.current = name));
+          rt.note(`Current profile: ${name}`);
+        });
       });
     });
 }
@@ -155,7 +166,7 @@ async function readApiKey(rt: Runtime): Promise<string> {
   return promptHidden(rt.io, 'API key: ');
 }
 
-async function login(rt: Runtime): Promise<void> {
+async function login(rt: Runtime): Promise<number | void> {
   const data = rt.store.read();
   const name = profileName(rt.globals.profile, rt.env, data);
   let baseUrl = rt.globals.baseUrl || rt.env.GSH_BASE_URL || data.profiles[name]?.base_url;
@@ -166,44 +177,51 @@ async function login(rt: Runtime): Promise<void> {
   if (/\s/.test(key)) throw new UsageError('the API key contains white space; give the key alone');
 
   const client = rt.newClient({ baseUrl, credential: staticCredential(key, 'login') });
-  let me: Me;
+  const check: RequestSpec = { method: 'GET', path: '/me' };
+  const plan = { requests: [check], then: [step('local', `save the key in profile "${name}" of ${rt.store.path} (mode 0600)`)] };
   try {
-    me = ((await client.request<{ data?: Me }>({ method: 'GET', path: '/me' })).body?.data ?? {}) as Me;
+    return await rt.submit(plan, async () => {
+      const me = ((await client.request<{ data?: Me }>(check)).body?.data ?? {}) as Me;
+      await rt.store.update((d) => {
+        d.profiles[name] = { base_url: client.baseUrl, api_key: key };
+        d.current ??= name;
+      });
+      const who = me.account?.username ?? me.account?.id ?? 'unknown account';
+      rt.note(`Logged in to ${client.baseUrl} as ${String(who)} (profile "${name}", saved in ${rt.store.path}).`);
+    });
   } finally {
     await client.close();
   }
-  await rt.store.update((d) => {
-    d.profiles[name] = { base_url: client.baseUrl, api_key: key };
-    d.current ??= name;
-  });
-  const who = me.account?.username ?? me.account?.id ?? 'unknown account';
-  rt.note(`Logged in to ${client.baseUrl} as ${String(who)} (profile "${name}", saved in ${rt.store.path}).`);
 }
 
-async function status(rt: Runtime): Promise<void> {
+async function status(rt: Runtime): Promise<number | void> {
   const client = await rt.client();
-  const me = ((await client.request<{ data?: Me }>({ method: 'GET', path: '/me' })).body?.data ?? {}) as Me;
-  // Read after the request: the agent token may just have been renewed.
-  const data = rt.store.read();
-  const profile = rt.auth?.profile ?? DEFAULT_PROFILE;
-  const agent = rt.auth?.source.includes('(agent)') ? data.profiles[profile]?.agent : undefined;
-  const summary: Record<string, unknown> = {
-    base_url: client.baseUrl,
-    source: rt.auth?.source,
-    profile,
-    method: agent ? `agent (${agent.method})` : 'api key',
-    account: me.account,
-  };
-  if (me.key) summary.key = { ...me.key };
-  if (agent) {
-    Object.assign(summary, { token_expires_at: agent.expires_at, claimed: agent.claimed === true });
-    if (!agent.claimed) summary.note = 'temporary account: deleted after 7 days unless claimed (`gsh auth claim --email E`)';
-    if (agent.account_expires_at) summary.account_expires_at = agent.account_expires_at;
-  }
-  await rt.out.show(summary);
+  const check: RequestSpec = { method: 'GET', path: '/me' };
+  return rt.submit({ requests: [check], then: [step('local', `show where the credential came from: ${rt.auth?.source}`)] }, async () => {
+    const me = ((await client.request<{ data?: Me }>(check)).body?.data ?? {}) as Me;
+    // Read after the request: the agent token may just have been renewed.
+    const data = rt.store.read();
+    const profile = rt.auth?.profile ?? DEFAULT_PROFILE;
+    const agent = rt.auth?.source.includes('(agent)') ? data.profiles[profile]?.agent : undefined;
+    const summary: Record<string, unknown> = {
+      base_url: client.baseUrl,
+      source: rt.auth?.source,
+      chosen_by: rt.auth?.chosenBy,
+      profile,
+      method: agent ? `agent (${agent.method})` : 'api key',
+      account: me.account,
+    };
+    if (me.key) summary.key = { ...me.key };
+    if (agent) {
+      Object.assign(summary, { token_expires_at: agent.expires_at, claimed: agent.claimed === true });
+      if (!agent.claimed) summary.note = 'temporary account: deleted after 7 days unless claimed (`gsh auth claim --email E`)';
+      if (agent.account_expires_at) summary.account_expires_at = agent.account_expires_at;
+    }
+    await rt.out.show(summary);
+  });
 }
 
-async function logout(rt: Runtime): Promise<void> {
+async function logout(rt: Runtime): Promise<number | void> {
   const data = rt.store.read();
   const name = profileName(rt.globals.profile, rt.env, data);
   const profile = data.profiles[name];
@@ -211,19 +229,22 @@ async function logout(rt: Runtime): Promise<void> {
     rt.note(`Profile "${name}" holds no credential.`);
     return;
   }
-  const agent = profile.agent;
-  let revoked = false;
-  if (agent?.access_token && profile.base_url) {
-    const { revokeAccessToken } = await import('../core/agent-logout.js');
-    revoked = await revokeAccessToken(rt, profile.base_url, agent);
-  }
-  await rt.store.update((d) => {
-    const p = d.profiles[name];
-    if (p) {
-      delete p.api_key;
-      delete p.agent;
+  const revoke = profile.agent?.access_token ? [step('person', "revoke the agent's access token (POST to the token revocation endpoint)")] : [];
+  return rt.submit({ requests: [], then: [...revoke, step('local', `remove the credential of profile "${name}" from ${rt.store.path}`)] }, async () => {
+    const agent = profile.agent;
+    let revoked = false;
+    if (agent?.access_token && profile.base_url) {
+      const { revokeAccessToken } = await import('../core/agent-logout.js');
+      revoked = await revokeAccessToken(rt, profile.base_url, agent);
     }
+    await rt.store.update((d) => {
+      const p = d.profiles[name];
+      if (p) {
+        delete p.api_key;
+        delete p.agent;
+      }
+    });
+    rt.note(`${revoked ? "Revoked the agent's access token and removed" : 'Removed'} the credential of profile "${name}".`);
   });
-  rt.note(`${revoked ? "Revoked the agent's access token and removed" : 'Removed'} the credential of profile "${name}".`);
 }
 export const operations = { 'auth login': ['GET /me'], 'auth status': ['GET /me'] } satisfies import('./index.js').OperationUses;

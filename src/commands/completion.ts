@@ -32,17 +32,17 @@ export function register(cmd: Command): void {
       const { dir } = this.opts<{ dir?: string }>();
       if (!shell && !dir) throw new UsageError('name a shell: bash, zsh or fish', 'For example: gsh completion bash');
       await offline(this, dir ? `write the ${shell ?? 'bash, zsh and fish'} completion scripts into ${dir}` : `print the ${shell} completion script`, async (ctx) => {
-      const [{ loadDocTree }, { completionScript, COMPLETION_FILES, SHELLS }] = await Promise.all([
-        import('../docs/command-tree.js'),
-        import('../docs/generated-files.js'),
-      ]);
-      const tree = await loadDocTree();
-      if (!dir) {
-        ctx.stdout.write(completionScript(shell as 'bash', tree));
-        return;
-      }
-      mkdirSync(dir, { recursive: true });
-      for (const s of shell ? [shell] : SHELLS) writeFileSync(join(dir, COMPLETION_FILES[s]), completionScript(s, tree));
+        const [{ loadDocTree }, { completionScript, COMPLETION_FILES, SHELLS }] = await Promise.all([
+          import('../docs/command-tree.js'),
+          import('../docs/generated-files.js'),
+        ]);
+        const tree = await loadDocTree();
+        if (!dir) {
+          ctx.stdout.write(completionScript(shell as 'bash', tree));
+          return;
+        }
+        mkdirSync(dir, { recursive: true });
+        for (const s of shell ? [shell] : SHELLS) writeFileSync(join(dir, COMPLETION_FILES[s]), completionScript(s, tree));
       });
     });
 }

@@ -24,18 +24,18 @@ export function register(cmd: Command): void {
       const { dir } = this.opts<{ dir?: string }>();
       if (word && dir) throw new UsageError('--dir writes every page; give no command with it');
       await offline(this, dir ? `write every manual page into ${dir}` : `print the manual page ${word ? `gsh-${word}.1` : 'gsh.1'}`, async (ctx) => {
-      const [{ loadDocTree }, { manPages }] = await Promise.all([import('../docs/command-tree.js'), import('../docs/man.js')]);
-      const pages = manPages(await loadDocTree());
-      if (!dir) {
-        const file = word ? `gsh-${word}.1` : 'gsh.1';
-        const page = pages.get(file);
-        if (!page) throw new UsageError(`no command named "${word}"`, 'See gsh --help for the commands.');
-        ctx.stdout.write(page);
-        return;
-      }
-      mkdirSync(dir, { recursive: true });
-      for (const file of readdirSync(dir)) if (/^gsh(-.*)?\.1$/.test(file) && !pages.has(file)) rmSync(join(dir, file));
-      for (const [file, page] of pages) writeFileSync(join(dir, file), page);
+        const [{ loadDocTree }, { manPages }] = await Promise.all([import('../docs/command-tree.js'), import('../docs/man.js')]);
+        const pages = manPages(await loadDocTree());
+        if (!dir) {
+          const file = word ? `gsh-${word}.1` : 'gsh.1';
+          const page = pages.get(file);
+          if (!page) throw new UsageError(`no command named "${word}"`, 'See gsh --help for the commands.');
+          ctx.stdout.write(page);
+          return;
+        }
+        mkdirSync(dir, { recursive: true });
+        for (const file of readdirSync(dir)) if (/^gsh(-.*)?\.1$/.test(file) && !pages.has(file)) rmSync(join(dir, file));
+        for (const [file, page] of pages) writeFileSync(join(dir, file), page);
       });
     });
 }

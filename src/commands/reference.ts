@@ -19,13 +19,13 @@ Examples:
 export function register(cmd: Command): void {
   cmd.addHelpText('after', HELP).action(async function (this: Command) {
     await offline(this, 'print every command with its operations', async (ctx) => {
-    const [{ loadDocTree }, { referenceEntries, formatReference }] = await Promise.all([
-      import('../docs/command-tree.js'),
-      import('../docs/reference.js'),
-    ]);
-    const tree = await loadDocTree();
-    const { json, output } = this.optsWithGlobals<{ json?: boolean; output?: string }>();
-    ctx.stdout.write(json || output === 'json' ? `${JSON.stringify(referenceEntries(tree), null, 2)}\n` : formatReference(tree));
+      const [{ loadDocTree }, { referenceEntries, formatReference }] = await Promise.all([
+        import('../docs/command-tree.js'),
+        import('../docs/reference.js'),
+      ]);
+      const tree = await loadDocTree();
+      const { json, output } = this.optsWithGlobals<{ json?: boolean; output?: string }>();
+      ctx.stdout.write(json || output === 'json' ? `${JSON.stringify(referenceEntries(tree), null, 2)}\n` : formatReference(tree));
     });
   });
 }

@@ -14,6 +14,8 @@ export interface Resolved {
   profile: string;
   /** Human description of where the credential came from. */
   source: string;
+  /** Why that credential won (DESIGN.md "Auth store" precedence), for `auth status`. */
+  chosenBy: string;
 }
 
 export interface ResolveInput {
@@ -33,6 +35,15 @@ const NO_BASE_URL_HINT =
 
 export function staticCredential(secret: string, source: string): CredentialProvider {
   return { source, bearer: async () => secret };
+}
+
+/** The precedence rule that decided: --profile > GSH_TOKEN/GSH_API_KEY > GSH_PROFILE > current profile. */
+function chosenBy(input: ResolveInput, envName: string | undefined, data: StoreData): string {
+  const ambient = input.env.GSH_TOKEN ? 'GSH_TOKEN' : input.env.GSH_API_KEY ? 'GSH_API_KEY' : undefined;
+  if (input.profileFlag) return ambient ? `--profile (a flag on the command line beats ${ambient})` : '--profile';
+  if (envName) return `${envName} (the environment beats GSH_PROFILE and the current profile)`;
+  if (input.env.GSH_PROFILE) return 'GSH_PROFILE';
+  return data.current ? 'the current profile (gsh auth switch)' : 'the default profile';
 }
 
 export async function resolveAuth(input: ResolveInput): Promise<Resolved> {
@@ -73,5 +84,5 @@ export async function resolveAuth(input: ResolveInput): Promise<Resolved> {
       'Run `gsh auth login` (an API key from the dashboard, read from stdin or a hidden prompt), or set GSH_API_KEY.',
     );
   }
-  return { baseUrl, credential, profile: name, source };
+  return { baseUrl, credential, profile: name, source, chosenBy: chosenBy(input, envSecret?.[0], data) };
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../../core/errors.js';
+import { readAll } from '../../core/run-state.js';
 
 // A manifest named on the command line (or - for stdin), read once: its text is what travels in
 // the body (the `#service-init` header is a YAML comment, so the text is sent, not a parse), and
@@ -13,9 +14,9 @@ export interface ManifestInput {
   text: string;
 }
 
-export function readManifest(path: string): ManifestInput {
+export async function readManifest(path: string, stdin: NodeJS.ReadableStream): Promise<ManifestInput> {
   try {
-    const bytes = readFileSync(path === '-' ? 0 : path);
+    const bytes = path === '-' ? await readAll(stdin) : readFileSync(path);
     const text = bytes.toString('utf8');
     if (text.trim() === '') throw new UsageError(`${path === '-' ? 'standard input' : path} is empty; a manifest needs at least #service-init and version: 1`);
     return { name: path === '-' ? '<stdin>' : path, bytes, text };

@@ -1,4 +1,6 @@
 import { Exit, GshError } from '../../core/errors.js';
+import type { RequestSpec } from '../../core/http.js';
+import { step } from '../../core/plan.js';
 import type { Runtime } from '../../core/runtime.js';
 import { resolveServer, serverFlag } from '../../core/server-ref.js';
 import { pollUntil, TERMINAL_JOB_STATES } from '../../core/wait.js';
@@ -59,17 +61,20 @@ async function show(rt: Runtime, job: InitJob): Promise<void> {
   for (const w of job.warnings ?? []) rt.warn(noteText(w));
 }
 
-export async function runStatus(rt: Runtime, server: string | undefined, wait: boolean): Promise<void> {
+export async function runStatus(rt: Runtime, server: string | undefined, wait: boolean): Promise<number | void> {
   const ref = serverFlag(server, rt.env);
   const client = await rt.client();
-  const path = `/servers/${encodeURIComponent(await resolveServer(client, ref))}/init`;
-  const fetch = async () => ((await client.request<{ data?: InitJob }>({ method: 'GET', path })).body?.data ?? {});
-  const job = wait
-    ? await pollUntil(rt, `provisioning of ${ref}`, fetch, (j) => TERMINAL_JOB_STATES.has(String(j.state)), describe)
-    : await fetch();
-  await show(rt, job);
-  if (wait && FAILED.has(String(job.state))) {
-    const details = (job.errors ?? []).map(noteText);
-    throw new GshError(`provisioning ${job.state}${details.length ? `: ${details.join('; ')}` : job.message ? `: ${job.message}` : ''}`, Exit.error);
-  }
+  const spec: RequestSpec = { method: 'GET', path: `/servers/${encodeURIComponent(await resolveServer(client, ref))}/init` };
+  const then = wait ? [step('wait', `poll the provisioning job until it ends, for at most ${rt.waitLimitMs / 1000} s (--timeout)`)] : [];
+  return rt.submit({ requests: [spec], then }, async () => {
+    const fetch = async () => ((await client.request<{ data?: InitJob }>(spec)).body?.data ?? {});
+    const job = wait
+      ? await pollUntil(rt, `provisioning of ${ref}`, fetch, (j) => TERMINAL_JOB_STATES.has(String(j.state)), describe)
+      : await fetch();
+    await show(rt, job);
+    if (wait && FAILED.has(String(job.state))) {
+      const details = (job.errors ?? []).map(noteText);
+      throw new GshError(`provisioning ${job.state}${details.length ? `: ${details.join('; ')}` : job.message ? `: ${job.message}` : ''}`, Exit.error);
+    }
+  });
 }

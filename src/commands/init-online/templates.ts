@@ -1,4 +1,5 @@
 import { Exit, GshError, UsageError } from '../../core/errors.js';
+import { withIdempotencyKey } from '../../core/http.js';
 import type { Runtime } from '../../core/runtime.js';
 import { FORMATTERS } from '../../init/format/index.js';
 import { lintBytes } from '../../init/lint.js';
@@ -33,27 +34,30 @@ function lintLocally(rt: Runtime, input: ManifestInput): void {
   }
 }
 
-async function send(rt: Runtime, method: 'POST' | 'PATCH', path: string, body: Record<string, unknown>, input: ManifestInput | undefined): Promise<void> {
+async function send(rt: Runtime, method: 'POST' | 'PATCH', path: string, body: Record<string, unknown>, input: ManifestInput | undefined): Promise<number | void> {
   const client = await rt.client();
-  try {
-    const res = await client.request<{ data?: Record<string, unknown> }>({ method, path, body, idempotencyKey: rt.globals.idempotencyKey });
-    const template = res.body?.data ?? {};
-    // The manifest is the file just sent: a table shows the template without it.
-    const shown = rt.format === 'table' ? Object.fromEntries(Object.entries(template).filter(([k]) => k !== 'manifest')) : template;
-    await rt.out.show(shown);
-  } catch (err) {
-    // The field the manifest travelled in is `manifest`; accept `init.` too, as /init/validate names it.
-    if (input && isManifestRejection(err)) manifestRejected(rt, err, { file: input, prefixes: ['manifest', 'init'] });
-    throw err;
-  }
+  const spec = await withIdempotencyKey({ method, path, body, idempotencyKey: rt.globals.idempotencyKey });
+  return rt.submit({ requests: [spec], then: [] }, async () => {
+    try {
+      const res = await client.request<{ data?: Record<string, unknown> }>(spec);
+      const template = res.body?.data ?? {};
+      // The manifest is the file just sent: a table shows the template without it.
+      const shown = rt.format === 'table' ? Object.fromEntries(Object.entries(template).filter(([k]) => k !== 'manifest')) : template;
+      await rt.out.show(shown);
+    } catch (err) {
+      // The field the manifest travelled in is `manifest`; accept `init.` too, as /init/validate names it.
+      if (input && isManifestRejection(err)) manifestRejected(rt, err, { file: input, prefixes: ['manifest', 'init'] });
+      throw err;
+    }
+  });
 }
 
 /** Without a file only the name and description are sent, and the service says what is missing. */
-export async function runTemplateCreate(rt: Runtime, file: string | undefined, flags: TemplateFlags): Promise<void> {
+export async function runTemplateCreate(rt: Runtime, file: string | undefined, flags: TemplateFlags): Promise<number | void> {
   if (flags.name === undefined || flags.name.trim() === '') throw new UsageError('--name is required (unique per account)');
-  const input = file === undefined ? undefined : readManifest(file);
+  const input = file === undefined ? undefined : await readManifest(file, rt.ctx.stdin);
   if (input && flags.lint !== false) lintLocally(rt, input);
-  await send(rt, 'POST', '/init/templates', {
+  return send(rt, 'POST', '/init/templates', {
     name: flags.name,
     ...(flags.description !== undefined ? { description: flags.description } : {}),
     ...(input ? { manifest: input.text } : {}),
@@ -61,10 +65,10 @@ export async function runTemplateCreate(rt: Runtime, file: string | undefined, f
 }
 
 /** Like every PATCH gsh sends, an update with nothing to change still goes; the service answers. */
-export async function runTemplateUpdate(rt: Runtime, id: string, file: string | undefined, flags: TemplateFlags): Promise<void> {
-  const input = file === undefined ? undefined : readManifest(file);
+export async function runTemplateUpdate(rt: Runtime, id: string, file: string | undefined, flags: TemplateFlags): Promise<number | void> {
+  const input = file === undefined ? undefined : await readManifest(file, rt.ctx.stdin);
   if (input && flags.lint !== false) lintLocally(rt, input);
-  await send(rt, 'PATCH', `/init/templates/${encodeURIComponent(id)}`, {
+  return send(rt, 'PATCH', `/init/templates/${encodeURIComponent(id)}`, {
     ...(flags.name !== undefined ? { name: flags.name } : {}),
     ...(flags.description !== undefined ? { description: flags.description } : {}),
     ...(input ? { manifest: input.text } : {}),

@@ -1,4 +1,5 @@
 import type { FieldError } from '../../core/errors.js';
+import { withIdempotencyKey } from '../../core/http.js';
 import type { Runtime } from '../../core/runtime.js';
 import { readManifest } from './manifest-input.js';
 import { isManifestRejection, locate, manifestRejected, printLocated, type ManifestContext } from './server-problems.js';
@@ -20,8 +21,8 @@ interface Validation {
 }
 
 /** With neither a file nor --template the request still goes, and the service's 400 says what is missing. */
-export async function runValidate(rt: Runtime, file: string | undefined, flags: ValidateFlags): Promise<void> {
-  const input = file === undefined ? undefined : readManifest(file);
+export async function runValidate(rt: Runtime, file: string | undefined, flags: ValidateFlags): Promise<number | void> {
+  const input = file === undefined ? undefined : await readManifest(file, rt.ctx.stdin);
   const ctx: ManifestContext | undefined = input && { file: input, prefixes: ['init'], ...(flags.template !== undefined ? { template: flags.template } : {}) };
   const body = {
     ...(input ? { init: input.text } : {}),
@@ -29,21 +30,24 @@ export async function runValidate(rt: Runtime, file: string | undefined, flags: 
     ...(flags.tier !== undefined ? { tier: flags.tier } : {}),
   };
   const client = await rt.client();
-  let data: Validation;
-  try {
-    const res = await client.request<{ data?: Validation }>({ method: 'POST', path: '/init/validate', body, idempotencyKey: rt.globals.idempotencyKey });
-    data = res.body?.data ?? {};
-  } catch (err) {
-    if (ctx && isManifestRejection(err)) manifestRejected(rt, err, ctx);
-    throw err;
-  }
-  const warnings = data.warnings ?? [];
-  if (ctx) printLocated(rt, 'warning', locate(warnings, ctx), ctx.file.text);
-  else for (const w of warnings) rt.warn(`${w.message} [${w.field}]`);
-  if (rt.format !== 'table') {
-    await rt.out.show(data);
-    return;
-  }
-  const what = [input?.name, flags.template !== undefined ? `template ${flags.template}` : undefined].filter(Boolean).join(' over ');
-  rt.io.stdout.write(`${what}: valid at the ${data.tier ?? flags.tier ?? 'default'} caps${warnings.length ? ` (${warnings.length} warning${warnings.length === 1 ? '' : 's'})` : ''}\n`);
+  const spec = await withIdempotencyKey({ method: 'POST', path: '/init/validate', body, idempotencyKey: rt.globals.idempotencyKey });
+  return rt.submit({ requests: [spec], then: [] }, async () => {
+    let data: Validation;
+    try {
+      const res = await client.request<{ data?: Validation }>(spec);
+      data = res.body?.data ?? {};
+    } catch (err) {
+      if (ctx && isManifestRejection(err)) manifestRejected(rt, err, ctx);
+      throw err;
+    }
+    const warnings = data.warnings ?? [];
+    if (ctx) printLocated(rt, 'warning', locate(warnings, ctx), ctx.file.text);
+    else for (const w of warnings) rt.warn(`${w.message} [${w.field}]`);
+    if (rt.format !== 'table') {
+      await rt.out.show(data);
+      return;
+    }
+    const what = [input?.name, flags.template !== undefined ? `template ${flags.template}` : undefined].filter(Boolean).join(' over ');
+    rt.io.stdout.write(`${what}: valid at the ${data.tier ?? flags.tier ?? 'default'} caps${warnings.length ? ` (${warnings.length} warning${warnings.length === 1 ? '' : 's'})` : ''}\n`);
+  });
 }

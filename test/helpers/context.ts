@@ -1,0 +1,82 @@
+import { EventEmitter } from 'node:events';
+import { PassThrough, Writable } from 'node:stream';
+import type { Context, Clock, InStream, OutStream } from '../../src/core/context.js';
+import { realClock } from '../../src/core/context.js';
+import { fileStore } from '../../src/core/store.js';
+import { run } from '../../src/program.js';
+
+// A context for running gsh in-process (DESIGN.md "Plan, then execute"): captured stdout and
+// stderr with the terminal facts a test chooses, stdin from a string (or left open), an env of the
+// test's own, the real or a fake clock, and signals the test can raise.
+
+export interface Captured extends Writable {
+  isTTY?: boolean;
+  columns?: number;
+  text(): string;
+  bytes(): Buffer;
+}
+
+export function capture(opts: { isTTY?: boolean; columns?: number } = {}): Captured {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer | string, _enc, done) {
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+      done();
+    },
+  }) as Captured;
+  stream.isTTY = opts.isTTY ?? false;
+  if (opts.columns !== undefined) stream.columns = opts.columns;
+  stream.bytes = () => Buffer.concat(chunks);
+  stream.text = () => Buffer.concat(chunks).toString('utf8');
+  return stream;
+}
+
+export interface TestContextOptions {
+  env?: Record<string, string | undefined>;
+  /** Standard input's whole content; undefined leaves an empty, ended stdin. */
+  stdin?: string | Buffer;
+  /** Keep stdin open (the test writes to `ctx.stdin` and ends it). */
+  stdinOpen?: boolean;
+  tty?: { stdin?: boolean; stdout?: boolean; stderr?: boolean; columns?: number };
+  clock?: Clock;
+  dispatcher?: Context['dispatcher'];
+}
+
+export interface TestContext extends Context {
+  stdin: PassThrough & InStream;
+  stdout: Captured & OutStream;
+  stderr: Captured & OutStream;
+  signals: EventEmitter;
+}
+
+export function testContext(opts: TestContextOptions = {}): TestContext {
+  const env = { ...opts.env };
+  const stdin = new PassThrough() as PassThrough & InStream;
+  stdin.isTTY = opts.tty?.stdin ?? false;
+  if (!opts.stdinOpen) stdin.end(opts.stdin ?? '');
+  const columns = opts.tty?.columns;
+  return {
+    stdin,
+    stdout: capture({ isTTY: opts.tty?.stdout ?? false, ...(columns !== undefined ? { columns } : {}) }),
+    stderr: capture({ isTTY: opts.tty?.stderr ?? false, ...(columns !== undefined ? { columns } : {}) }),
+    env,
+    clock: opts.clock ?? realClock,
+    ...(opts.dispatcher ? { dispatcher: opts.dispatcher } : {}),
+    store: fileStore(env),
+    signals: new EventEmitter(),
+  };
+}
+
+export interface RunResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  ctx: TestContext;
+}
+
+/** Runs one command line in-process and returns what it printed. */
+export async function runGsh(argv: string[], opts: TestContextOptions | TestContext = {}): Promise<RunResult> {
+  const ctx = 'signals' in opts ? (opts as TestContext) : testContext(opts as TestContextOptions);
+  const exitCode = await run(argv, ctx);
+  return { exitCode, stdout: ctx.stdout.text(), stderr: ctx.stderr.text(), ctx };
+}
