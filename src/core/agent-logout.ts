@@ -1,6 +1,5 @@
 import { AgentAuth } from './agent-flow.js';
 import { CLAIM_GRANT } from './discovery.js';
-import { ApiClient } from './http.js';
 import type { Runtime } from './runtime.js';
 import type { AgentIdentity } from './store.js';
 

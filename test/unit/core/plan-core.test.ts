@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { resolveAuth } from '../../../src/core/credentials.js';
+import { ApiClient, withIdempotencyKey } from '../../../src/core/http.js';
+import { decideRetry } from '../../../src/core/retry.js';
+import { fileStore } from '../../../src/core/store.js';
+
+// Issue 11 (plan before request) at the level of the core pieces the planner uses.
+
+const dir = mkdtempSync(join(tmpdir(), 'gsh-plan-core-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('credential precedence (DESIGN.md "Auth store": an explicit --profile > GSH_TOKEN/GSH_API_KEY > GSH_PROFILE > current)', () => {
+  const env = { GSH_CONFIG_DIR: dir, GSH_API_KEY: 'env-key', GSH_BASE_URL: 'http://127.0.0.1:1/api/v2' };
+  const store = fileStore(env);
+  const newClient = (baseUrl: string) => new ApiClient({ baseUrl });
+
+  it('--profile beats GSH_API_KEY, and says so', async () => {
+    await store.update((d) => (d.profiles.ci = { base_url: 'http://127.0.0.1:2/api/v2', api_key: 'profile-key' }));
+    const r = await resolveAuth({ profileFlag: 'ci', env, store, newClient });
+    expect(await r.credential?.bearer()).toBe('profile-key');
+    expect(r.source).toContain('profile "ci"');
+    expect(r.chosenBy).toMatch(/--profile .*beats GSH_API_KEY/);
+  });
+
+  it('without --profile the environment wins over GSH_PROFILE', async () => {
+    const r = await resolveAuth({ env: { ...env, GSH_PROFILE: 'ci' }, store, newClient });
+    expect(await r.credential?.bearer()).toBe('env-key');
+    expect(r.chosenBy).toMatch(/^GSH_API_KEY/);
+  });
+
+  it('an unknown --profile is a usage error even when GSH_API_KEY is set', async () => {
+    await expect(resolveAuth({ profileFlag: 'nope', env, store, newClient })).rejects.toMatchObject({ exitCode: 2 });
+  });
+});
+
+describe('a request as planned', () => {
+  const client = new ApiClient({ baseUrl: 'http://127.0.0.1:1/api/v2', credential: { source: 't', bearer: async () => 'SECRET' } });
+
+  it('shows the wire form with the credential redacted and secret body fields masked', async () => {
+    const spec = await withIdempotencyKey({ method: 'POST', path: '/hooks', query: { a: 1 }, body: { url: 'https://x', secret: 'shh' } });
+    const r = client.describe(spec);
+    expect(r).toMatchObject({ method: 'POST', url: 'http://127.0.0.1:1/api/v2/hooks?a=1', body: { url: 'https://x', secret: '[redacted]' } });
+    expect(r.headers.authorization).toBe('Bearer [redacted]');
+    expect(r.headers['idempotency-key']).toBe(spec.idempotencyKey);
+    expect(JSON.stringify(r)).not.toContain('SECRET');
+  });
+
+  it('fixes a mutation key at planning time and keeps a given one; reads carry none', async () => {
+    const a = await withIdempotencyKey({ method: 'DELETE', path: '/x' });
+    expect(a.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await withIdempotencyKey({ method: 'PUT', path: '/x', idempotencyKey: 'k1' })).idempotencyKey).toBe('k1');
+    expect((await withIdempotencyKey({ method: 'GET', path: '/x', idempotencyKey: 'k1' })).idempotencyKey).toBeUndefined();
+    await expect(withIdempotencyKey({ method: 'POST', path: '/x', idempotencyKey: 'é' })).rejects.toMatchObject({ exitCode: 2 });
+  });
+
+  it('signed node URLs get no bearer', () => {
+    expect(client.describe({ method: 'GET', path: 'https://node.example/dl?sig=1' }).headers.authorization).toBeUndefined();
+  });
+});
+
+describe('refused connections fail fast (issue 11: exit 9 within 5 s)', () => {
+  it('back off at a fifth of the contract pace, so four retries stay under 5 s even at full jitter', () => {
+    const delays = [0, 1, 2, 3].map((attempt) => {
+      const d = decideRetry({ status: undefined, attempt, maxRetries: 4, idempotent: true, refused: true, random: () => 1 });
+      return d.retry ? d.delayMs : NaN;
+    });
+    expect(delays.reduce((a, b) => a + b, 0)).toBeLessThan(5000);
+    const other = decideRetry({ status: undefined, attempt: 0, maxRetries: 4, idempotent: true, random: () => 0.5 });
+    expect(other).toMatchObject({ retry: true, delayMs: 1000 });
+  });
+});
