@@ -1,3 +1,4 @@
+import type { Clock, Signals } from '../core/context.js';
 import { ansi, type Streams } from '../core/io.js';
 import { Exit, GshError } from '../core/errors.js';
 import { describeEvent } from './describe-event.js';
@@ -9,10 +10,14 @@ import { PipedInput, TerminalInput, type PromptLine } from './terminal.js';
 
 // `gsh console attach` (issue 5, item 1): console output on stdout as it arrives, everything else
 // on stderr (dimmed on a terminal), typed lines sent as `send command`. Ctrl-C or Ctrl-D detaches
-// and leaves the server running. When stdin is a pipe, its end stops sending but not streaming.
+// and leaves the server running. Piped stdin is a script: each line is sent, and its end detaches
+// once every command is acknowledged (see `finishPipe`). With --read-only stdin is not read at all,
+// so output streams until Ctrl-C.
 
 export interface AttachOptions {
   io: Streams;
+  signals: Signals;
+  clock: Clock;
   label: string;
   fetchSession: () => Promise<ConsoleSessionInfo>;
   /** Replay recent output first (`send logs`). */
@@ -25,14 +30,25 @@ export interface AttachOptions {
   reconnect?: ReconnectPolicy;
 }
 
-type Detach = 'eof' | 'interrupt' | 'terminate';
+/** After the last piped command: output is shown until the node's answers have been quiet this long… */
+export const QUIET_MS = 300;
+/** …but no longer than this, on a console that never stops talking. */
+export const LINGER_MS = 2000;
+
+/** The frames that answer a command (stats and token events come regardless). */
+const ANSWERS = new Set(['console output', 'daemon message', 'daemon error']);
+
+type Detach = 'eof' | 'unsent' | 'interrupt' | 'terminate';
 
 export async function attach(opts: AttachOptions): Promise<number> {
-  const { io } = opts;
+  const { io, clock } = opts;
   let prompt: (PromptLine & { close(): void }) | undefined;
   let piped: PipedInput | undefined;
   let detach!: (how: Detach) => void;
   const detached = new Promise<Detach>((resolve) => (detach = resolve));
+  /** One per piped command: true once its frame was written to the socket. */
+  const written: Promise<boolean>[] = [];
+  let lastAnswerAt = 0;
 
   const session: ConsoleSession = new ConsoleSession({
     fetchSession: opts.fetchSession,
@@ -57,6 +73,7 @@ export async function attach(opts: AttachOptions): Promise<number> {
   }
 
   function show(frame: Frame): void {
+    if (ANSWERS.has(frame.event)) lastAnswerAt = clock.now();
     if (opts.json) return out.push(`${JSON.stringify(frame)}\n`);
     const shown = describeEvent(frame);
     if (shown) return stderr(shown.kind, shown.text);
@@ -65,40 +82,76 @@ export async function attach(opts: AttachOptions): Promise<number> {
 
   const onSigint = () => detach('interrupt');
   const onSigterm = () => detach('terminate');
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigterm);
+  opts.signals.on('SIGINT', onSigint);
+  opts.signals.on('SIGTERM', onSigterm);
   try {
     const early = await Promise.race([session.start().then(() => undefined), detached]);
     const how = early ?? (await Promise.race([detached, startInput()]));
     session.close();
-    return how === 'interrupt' ? Exit.interrupted : how === 'terminate' ? 143 : Exit.ok;
+    return { eof: Exit.ok, unsent: Exit.error, interrupt: Exit.interrupted, terminate: 143 }[how];
   } catch (err) {
     session.close();
     throw err;
   } finally {
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigterm);
+    opts.signals.off('SIGINT', onSigint);
+    opts.signals.off('SIGTERM', onSigterm);
     prompt?.close();
     piped?.close();
     io.stdin.pause();
     await out.drain();
   }
 
+  /** `send command`; resolves true once the frame is written to the socket, false if it was not. */
+  function sendCommand(text: string): Promise<boolean> {
+    return new Promise((resolve) => {
+      try {
+        const queued = session.send('send command', [text], (err) => {
+          if (err) stderr('warn', `may not have been sent (${err.message}): ${text}`);
+          resolve(!err);
+        });
+        if (queued) return;
+        stderr('warn', `the console session is reconnecting or renewing; not sent: ${text}`);
+      } catch (err) {
+        stderr('warn', (err as Error).message);
+      }
+      resolve(false);
+    });
+  }
+
+  /**
+   * The end of piped input. The contract has no acknowledgement frame, so a command counts as
+   * acknowledged once ws.send's callback has fired without error: its frame is written to the
+   * socket, ahead of our close frame on the same ordered connection, so the node reads it before
+   * it sees us leave. Then the node's immediate answer (an echo, a reply, a `daemon error`) is
+   * still shown until the console has been quiet for QUIET_MS (at most LINGER_MS), and we detach:
+   * exit 0, or 1 if any command was not sent.
+   */
+  async function finishPipe(): Promise<void> {
+    const results = await Promise.all(written);
+    const start = clock.now();
+    lastAnswerAt = Math.max(lastAnswerAt, start);
+    for (let now = start; now - lastAnswerAt < QUIET_MS && now - start < LINGER_MS; now = clock.now()) {
+      await clock.sleep(Math.min(QUIET_MS - (now - lastAnswerAt), LINGER_MS - (now - start)));
+    }
+    const unsent = results.filter((ok) => !ok).length;
+    if (unsent > 0) stderr('warn', `${unsent} of ${results.length} piped commands were not sent`);
+    detach(unsent > 0 ? 'unsent' : 'eof');
+  }
+
   /** Wires stdin once attached; resolves only when the session ends (deleted) or fails. */
   async function startInput(): Promise<Detach> {
-    stderr('note', `attached to ${opts.label}${opts.readOnly ? ' (read-only)' : ''}; Ctrl-C or Ctrl-D detaches, the server keeps running`);
+    const ends = io.stdinTTY ? 'Ctrl-C or Ctrl-D detaches' : opts.readOnly ? 'Ctrl-C detaches' : 'the end of input or Ctrl-C detaches';
+    stderr('note', `attached to ${opts.label}${opts.readOnly ? ' (read-only)' : ''}; ${ends}, the server keeps running`);
     const handlers = {
       line: (text: string) => {
         if (text.trim() === '') return;
         if (opts.readOnly) return stderr('warn', 'read-only: nothing is sent');
-        try {
-          if (!session.send('send command', text)) stderr('warn', `not connected; not sent: ${text}`);
-        } catch (err) {
-          stderr('warn', (err as Error).message);
-        }
+        const sent = sendCommand(text);
+        if (!io.stdinTTY) written.push(sent);
       },
       end: () => {
         if (io.stdinTTY) detach('eof');
+        else void finishPipe();
       },
       interrupt: () => detach('interrupt'),
     };

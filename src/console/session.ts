@@ -85,13 +85,16 @@ export class ConsoleSession {
     return this.ready;
   }
 
-  /** Sends a client event when authenticated; false when it could not be sent now. */
-  send(event: string, ...args: string[]): boolean {
+  /**
+   * Sends a client event when authenticated; false when it could not be sent now. `written` is
+   * called once the frame has been written to the socket, or with the error that stopped it.
+   */
+  send(event: string, args: readonly string[] = [], written?: (err?: Error) => void): boolean {
     const ws = this.ws;
     if (!this.authed || !ws || ws.readyState !== WebSocket.OPEN) return false;
     const text = encodeFrame(event, args);
     if (Buffer.byteLength(text) > MAX_OUTBOUND_FRAME) throw new GshError('that is larger than the 64 KiB the console socket accepts', Exit.usage);
-    ws.send(text);
+    ws.send(text, written);
     return true;
   }
 
@@ -181,6 +184,8 @@ export class ConsoleSession {
         this.renew();
         break;
       case 'token expired':
+        // The node honours no command until a fresh auth: send() refuses rather than lose one.
+        this.authed = false;
         this.needGapFill = true;
         this.renew();
         break;
@@ -230,7 +235,7 @@ export class ConsoleSession {
     this.needGapFill = false;
     if (this.gapLive) return;
     this.gapLive = [];
-    this.send('send history', '', String(GAP_PAGE));
+    this.send('send history', ['', String(GAP_PAGE)]);
     this.gapTimer = setTimeout(() => {
       this.opts.warn('the console node did not answer send history; lines from the gap may be missing');
       this.endGapFill(undefined);
