@@ -13,7 +13,7 @@ also come from GSH_SERVER.
 
 Examples:
   $ gsh reference | less
-  $ gsh reference --json | jq -r '.[] | select(.scope == "files:write") | .command'
+  $ gsh reference --json | jq -r '.[] | select(.scope == "servers:files:write") | .command'
 `;
 
 export function register(cmd: Command): void {

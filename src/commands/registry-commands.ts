@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { Family } from '../operations/types.js';
+import { accessText } from '../operations/access-text.js';
 import { type Leaf, leavesOf, needsServer } from '../operations/leaves.js';
 
 import { collect } from '../core/fields.js';
@@ -146,8 +147,9 @@ function helpFooter({ op, verb }: Leaf): string {
   const lines = ['', 'Example:', `  ${example}`, '', 'API:'];
   lines.push(`  ${op.method} ${op.path}${verb && op.verbs ? `  (${op.verbs.field}=${verb})` : ''}`);
   if (op.auth === 'none') lines.push('  no credential needed');
-  if (op.scope) lines.push(`  scope: ${op.scope}`);
-  if (op.permission) lines.push(`  server permission: ${op.permission}`);
+  const { scope, permission } = accessText(op);
+  if (scope) lines.push(`  scope: ${scope}`);
+  if (permission) lines.push(`  server permission: ${permission}`);
   if (op.destructive) lines.push('  destructive: asks for confirmation on a terminal, needs --yes otherwise');
   lines.push(`  output: -o ${FORMATS.join('|')}`);
   return `${lines.join('\n')}\n`;

@@ -5,6 +5,7 @@ import { generatedLeaves } from '../commands/registry-commands.js';
 import { leavesOf, type Leaf } from '../operations/leaves.js';
 import { flagName } from '../core/values.js';
 import { loadAllFamilies } from '../operations/index.js';
+import { accessText } from '../operations/access-text.js';
 import type { Field, Operation } from '../operations/types.js';
 import { buildFullProgram } from '../program.js';
 
@@ -111,8 +112,8 @@ function describe(cmd: Command, words: string[], ctx: Context): DocCommand {
     options: cmd.options.filter((o) => !o.hidden).map((o) => describeOption(o, fields, needsServer)),
     children,
     operations: (leaf?.ops ?? []).map((op) => ({ method: op.method, path: op.path })),
-    scope: joined(leaf?.ops.map((op) => op.scope)),
-    permission: joined(leaf?.ops.map((op) => op.permission)),
+    scope: joined(leaf?.ops.map((op) => accessText(op).scope)),
+    permission: joined(leaf?.ops.map((op) => accessText(op).permission)),
     example: leaf?.registry?.op.example ?? null,
     generated: generated !== undefined,
     helpAfter: helpAfter(cmd),

@@ -39,7 +39,7 @@ export default defineFamily({
       method: 'POST', path: '/servers/{server_id}/addons/modpack', command: 'addons modpack install',
       summary: 'Install a modpack in the background (202 with a job)',
       example: 'gsh addons modpack install -s lobby -f project_id=abc --mode clean --wait',
-      scope: 'servers:addons:write', permission: 'file.update (mode clean also file.delete)',
+      scope: 'servers:addons:write', permission: { allOf: ['file.update'], byValue: { field: 'mode', values: { clean: ['file.delete'] } } },
       body: [{ name: 'mode', type: 'string', choices: ['clean'], open: true,
         description: 'clean also needs file.delete' }],
       wait: modpackJob,

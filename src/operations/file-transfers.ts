@@ -10,7 +10,7 @@ export default defineFamily({
       method: 'POST', path: '/servers/{server_id}/files/copy-to', command: 'files copy-to',
       summary: 'Copy or cut up to 100 items to another directory (collisions resolved automatically)',
       example: 'gsh files copy-to -s lobby --mode copy --files /a.txt,/b.txt -f destination=/archive',
-      scope: 'servers:files:write', permission: 'file.update (mode cut)',
+      scope: 'servers:files:write', permission: { byValue: { field: 'mode', values: { cut: ['file.update'] } } },
       body: [
         { name: 'mode', type: 'string', choices: ['copy', 'cut'], description: 'copy, or cut (needs file.update)' },
         { name: 'files', type: 'string[]', maxItems: 100, description: 'Items to copy or cut (at most 100)' },
@@ -42,8 +42,10 @@ export default defineFamily({
       method: 'POST', path: '/servers/{server_id}/files/transfer', command: 'files transfer',
       summary: 'Copy up to 50 files to another server you own (path server is the source)',
       example: 'gsh files transfer -s lobby --files /world.zip -f target_server_id=srv_456',
-      scope: 'servers:files:read (source) and servers:files:write (target)',
-      permission: 'file.read (source) and file.create (target)',
+      // Read on the source (the path server), write on the target, "authorized independently".
+      // The target's field name is not shown; `target_server_id` is ours.
+      scope: { allOf: ['servers:files:read', 'servers:files:write'] },
+      permission: { allOf: ['file.read'], onServer: { field: 'target_server_id', allOf: ['file.create'] } },
       body: [{ name: 'files', type: 'string[]', maxItems: 50, description: 'Files to copy (at most 50)' }],
     },
     {

@@ -95,7 +95,7 @@ export default defineFamily({
       method: 'POST', path: '/servers/{server_id}/players/migrate/apply', command: 'players migrate apply',
       summary: 'Rename player files, rewrite registries, flip online-mode (server stopped)',
       example: 'gsh players migrate apply -s lobby --backup-id bak_123 --yes',
-      scope: 'servers:players:write', permission: 'file.read and file.update', destructive: true,
+      scope: 'servers:players:write', permission: { allOf: ['file.read', 'file.update'] }, destructive: true,
       body: [{ name: 'backup_id', type: 'string', description: 'A completed backup to fall back on (should be supplied)' }],
     },
   ],

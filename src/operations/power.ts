@@ -10,7 +10,12 @@ export default defineFamily({
       verbs: { field: 'signal', values: ['start', 'stop', 'restart', 'kill'] },
       summary: 'Send a power signal; 202 with power_state applied, queued or transferring',
       example: 'gsh power restart -s lobby --wait',
-      scope: 'servers:power', permission: 'control.start, control.stop or control.restart (by signal)',
+      scope: 'servers:power',
+      // "matching the signal"; kill names no permission of its own: it stops, so control.stop
+      // (as the console socket's `set state` does).
+      permission: {
+        byValue: { field: 'signal', values: { start: ['control.start'], stop: ['control.stop'], restart: ['control.restart'], kill: ['control.stop'] } },
+      },
       wait: { kind: 'server-status' },
     },
   ],

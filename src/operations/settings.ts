@@ -28,7 +28,17 @@ export default defineFamily({
       method: 'PATCH', path: '/servers/{server_id}/settings', command: 'settings update',
       summary: 'Change any subset of the writable fields; returns the updated settings',
       example: 'gsh settings update -s lobby --name "Lobby" --stop-command stop',
-      scope: 'servers:settings:write', permission: 'per field: settings.rename, settings.description, settings.edit, control.console, file.update, file.read',
+      scope: 'servers:settings:write',
+      // "Writable fields of PATCH /settings and the permission each needs". The message-of-the-day
+      // fields' names are not shown; `motd` is the sandbox's.
+      permission: {
+        byField: {
+          name: ['settings.rename'], description: ['settings.description'],
+          done_message: ['settings.edit'], stop_command: ['settings.edit'], timezone: ['settings.edit'],
+          auto_stop: ['settings.edit'], start_on_join: ['settings.edit'],
+          autoupdate_mode: ['control.console'], motd: ['file.update'], online_mode: ['file.read', 'file.update'],
+        },
+      },
       // Types of auto_stop, autoupdate_mode and the message-of-the-day fields are not shown.
       body: [
         { name: 'name', type: 'string', description: 'Display name (needs settings.rename)' },
@@ -46,7 +56,8 @@ export default defineFamily({
       method: 'PUT', path: '/servers/{server_id}/settings/application', command: 'settings application update',
       summary: 'Give exactly one of application (switch game: resets variables, reinstalls), version or image',
       example: 'gsh settings application update -s lobby --runtime-version 1.21.4',
-      scope: 'servers:settings:write', permission: 'file.delete (application) or startup.update (version, image)',
+      scope: 'servers:settings:write',
+      permission: { byField: { application: ['file.delete'], version: ['startup.update'], image: ['startup.update'] } },
       body: [
         { name: 'application', type: 'string', description: 'Switch game type: resets variables and reinstalls' },
         { name: 'version', type: 'string', flag: 'runtime-version', description: 'Runtime version key' },

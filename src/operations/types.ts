@@ -82,6 +82,38 @@ export type WaitSpec =
    */
   | { kind: 'transfer' };
 
+/**
+ * Scopes a key needs (01-general-contract.md "Scopes"). The sandbox checks these and help and
+ * `gsh reference` print them (access-text.ts), so they are data, not prose.
+ */
+export type ScopeRule =
+  /** The usual case: one scope. */
+  | string
+  /** Several scopes, all needed (files transfer: read on the source, write on the target). */
+  | { allOf: readonly string[] };
+
+/** Permission names per body field or per field value; a name maps to every permission it needs. */
+export type PermissionMap = Readonly<Record<string, readonly string[]>>;
+
+/**
+ * Server permissions a subuser needs (the owner always passes; 01-general-contract.md "Permission
+ * names used by endpoints"). Every part of a rule object applies; a part with nothing to match in
+ * the body adds nothing. No operation needs "any of", so there is no such shape.
+ */
+export type PermissionRule =
+  /** The usual case: one permission on every request. */
+  | string
+  | {
+      /** Needed on every request (players migrate apply: file.read and file.update). */
+      allOf?: readonly string[];
+      /** Needed for each body field the request gives (PATCH settings: each field its own). */
+      byField?: PermissionMap;
+      /** Needed by the value of one body field (power signal, modpack mode clean, copy-to mode cut). */
+      byValue?: { field: string; values: PermissionMap };
+      /** Needed on a second server named by a body field, checked there (files transfer target). */
+      onServer?: { field: string; allOf: readonly string[] };
+    };
+
 export interface Operation {
   method: HttpMethod;
   /** Exactly as in the contract and operations.tsv, e.g. `/servers/{server_id}/files`. */
@@ -97,9 +129,9 @@ export interface Operation {
   /** `none` for unauthenticated helpers (health, docs, discovery). Default: bearer credential. */
   auth?: 'none';
   /** The scope the contract names; omitted where it is not shown. */
-  scope?: string;
+  scope?: ScopeRule;
   /** The server permission the contract names; omitted where none or not shown. */
-  permission?: string;
+  permission?: PermissionRule;
   /**
    * Path parameters other than server_id, in path order; they become positional arguments.
    * `/<game>/status` counts `game` as a path parameter too.

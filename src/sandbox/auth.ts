@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { ScopeRule } from '../operations/types.js';
 import { isoSeconds } from './clock.js';
 
 // Credentials and scopes (01-general-contract.md "Authentication": "API keys" and "Scopes").
@@ -30,6 +31,12 @@ export const EXPLICIT_GRANT_SCOPES: ReadonlySet<string> = new Set([
 export function hasScope(granted: readonly string[], required: string): boolean {
   if (granted.includes('*') || granted.includes(required)) return true;
   return required.startsWith('servers:') && !EXPLICIT_GRANT_SCOPES.has(required) && granted.includes('servers:*');
+}
+
+/** The first scope of a registry rule that `granted` lacks (every named scope is needed). */
+export function missingScope(granted: readonly string[], rule: ScopeRule | undefined): string | undefined {
+  const required = rule === undefined ? [] : typeof rule === 'string' ? [rule] : rule.allOf;
+  return required.find((s) => !hasScope(granted, s));
 }
 
 export interface ApiKeyRecord {

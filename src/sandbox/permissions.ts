@@ -1,6 +1,5 @@
-import type { Operation } from '../operations/types.js';
-import { PERMISSIONS } from '../operations/vocabulary.js';
-import { agentReaches } from './agent/gate.js';
+import type { Operation, PermissionMap, PermissionRule } from '../operations/types.js';
+import { accountReaches } from './agent/gate.js';
 import type { Principal } from './auth.js';
 import type { SandboxContext } from './context.js';
 import { isoSeconds } from './clock.js';
@@ -11,10 +10,8 @@ import { serverSlot } from './node/slots.js';
 // rule 5: per-operation access needs the owner role or the named permission). A credential acts as
 // the account owner unless it was made for a panel user (Sandbox.createKey `subuser`, admin
 // POST /__sandbox/keys `subuser`); such a user reaches only servers where they are a subuser
-// (others answer 404, invisible) and needs the operation's permission there (403 otherwise).
-
-
-const KNOWN: ReadonlySet<string> = new Set(PERMISSIONS);
+// (others answer 404, invisible) and needs the operation's permission there (403 otherwise). The
+// rule is the registry's `permission` structure (operations/types.ts), checked here only.
 
 export interface PanelUser {
   id: number;
@@ -77,40 +74,69 @@ export function createSubuserKey(
 }
 
 /**
- * The permissions the pipeline checks for an operation: its registry `permission` when that
- * names permissions joined by "and" (parenthesized notes dropped). "per field" and "or" rules
- * depend on the body: their handlers call requirePermission.
+ * The permissions a request needs on its path server, read from the registry rule and the body:
+ * `allOf`, plus the `byField` entries of the fields given and the `byValue` entry of the value
+ * given. Own keys only, so a body value such as "constructor" finds nothing.
  */
-export function requiredPermissions(op: Operation | undefined): string[] {
-  const text = op?.permission?.replace(/\([^)]*\)/g, '').trim();
-  if (!text || /per field|\bor\b/.test(text)) return [];
-  return text.split(/\s+and\s+/).map((p) => p.trim()).filter((p) => KNOWN.has(p));
+export function requiredPermissions(rule: PermissionRule | undefined, body: unknown): string[] {
+  if (rule === undefined) return [];
+  if (typeof rule === 'string') return [rule];
+  const fields = bodyFields(body);
+  const need = [...(rule.allOf ?? [])];
+  if (rule.byField) for (const f of Object.keys(fields)) need.push(...entry(rule.byField, f));
+  if (rule.byValue) need.push(...entry(rule.byValue.values, fields[rule.byValue.field]));
+  return [...new Set(need)];
+}
+
+function entry(map: PermissionMap, key: unknown): readonly string[] {
+  return typeof key === 'string' && Object.hasOwn(map, key) ? map[key]! : [];
+}
+
+function bodyFields(body: unknown): Record<string, unknown> {
+  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 }
 
 function isOwner(p: Principal): boolean {
   return p.userId === undefined;
 }
 
-/** Whether the caller may see the server at all (owner, or one of its subusers). */
+/**
+ * Whether the caller may see the server at all: its account's server ("API keys" rule 3, agent
+ * account reach in agent/gate.ts), or, for a panel user, a server they are a subuser of.
+ */
 export function canReach(ctx: SandboxContext, principal: Principal | undefined, serverId: string): boolean {
-  const member = !principal || isOwner(principal) || subusersOf(ctx, serverId).has(principal.userId!);
-  return member && agentReaches(ctx, principal, serverId);
+  if (!principal) return true;
+  return isOwner(principal) ? accountReaches(ctx, principal, serverId) : subusersOf(ctx, serverId).has(principal.userId!);
 }
 
-export function authorizeServer(ctx: SandboxContext, principal: Principal, op: Operation | undefined, serverId: string | undefined): void {
-  if (serverId === undefined || isOwner(principal)) return;
-  const entry = subusersOf(ctx, serverId).get(principal.userId!);
-  if (!entry) throw new ApiFailure(404, 'not_found', 'Server not found');
-  if (op?.method === 'DELETE' && op.path === '/servers/{server_id}') throw new ApiFailure(403, 'forbidden', 'Only the server owner may delete it');
-  for (const p of requiredPermissions(op)) {
-    if (!entry.permissions.includes(p)) throw new ApiFailure(403, 'forbidden', `Missing server permission ${p}`);
+/** Whether the caller holds a server permission there (the owner holds every one). */
+export function holds(ctx: SandboxContext, principal: Principal | undefined, serverId: string, permission: string): boolean {
+  if (!principal || isOwner(principal)) return true;
+  return subusersOf(ctx, serverId).get(principal.userId!)?.permissions.includes(permission) ?? false;
+}
+
+function requireAll(ctx: SandboxContext, principal: Principal, serverId: string, permissions: readonly string[]): void {
+  const missing = permissions.find((p) => !holds(ctx, principal, serverId, p));
+  if (missing) throw new ApiFailure(403, 'forbidden', `Missing server permission ${missing}`);
+}
+
+/**
+ * The pipeline's server check, after the path server is known to exist: reach (404, invisible),
+ * owner-only deletion, the rule's permissions on the path server, and its `onServer` part on the
+ * server the body names (an unknown one is left to the handler's 404).
+ */
+export function authorizeServer(ctx: SandboxContext, principal: Principal, op: Operation | undefined, serverId: string | undefined, body: unknown): void {
+  if (serverId !== undefined) {
+    if (!canReach(ctx, principal, serverId)) throw new ApiFailure(404, 'not_found', 'Server not found');
+    if (!isOwner(principal) && op?.method === 'DELETE' && op.path === '/servers/{server_id}') {
+      throw new ApiFailure(403, 'forbidden', 'Only the server owner may delete it');
+    }
+    requireAll(ctx, principal, serverId, requiredPermissions(op?.permission, body));
   }
-}
-
-/** For rules that depend on the body (settings fields, clean modpack installs, cut). */
-export function requirePermission(ctx: SandboxContext, principal: Principal | undefined, serverId: string, permission: string): void {
-  if (!principal || isOwner(principal)) return;
-  if (!subusersOf(ctx, serverId).get(principal.userId!)?.permissions.includes(permission)) {
-    throw new ApiFailure(403, 'forbidden', `Missing server permission ${permission}`);
+  const other = typeof op?.permission === 'object' ? op.permission.onServer : undefined;
+  const otherId = other ? bodyFields(body)[other.field] : undefined;
+  if (other && typeof otherId === 'string' && ctx.state.servers.has(otherId)) {
+    if (!canReach(ctx, principal, otherId)) throw new ApiFailure(404, 'not_found', 'Target server not found');
+    requireAll(ctx, principal, otherId, other.allOf);
   }
 }

@@ -5,7 +5,7 @@ import type { SandboxContext } from './context.js';
 import { ApiFailure, errorBody, type HandlerResult } from './envelope.js';
 import { genericHandler } from './handlers/index.js';
 import type { HandlerRequest } from './handlers/types.js';
-import { hasScope, type Principal } from './auth.js';
+import { missingScope, type Principal } from './auth.js';
 import { validateIdempotencyKey } from './idempotency.js';
 import { canonical, parseBody, parseQuery, readBody } from './request.js';
 import { handleAdmin, ADMIN_PREFIX } from './admin.js';
@@ -19,7 +19,7 @@ import type { FaultTag, RequestLogEntry } from './types.js';
 // The HTTP pipeline for /api/v2 (01-general-contract.md throughout). Order per request:
 //   route lookup → planned faults (drop / gateway 5xx / 429 before processing) → 404/405 →
 //   credential (401) → rate limit (429) → scope (403) → query/body parsing (400/413) →
-//   server existence (404) → idempotency (replay / 409 / 400) → injected latency → handler →
+//   server existence (404) → account reach (404) and server permissions (403) → idempotency (replay / 409 / 400) → injected latency → handler →
 //   idempotency record → answer, or destroy the connection for a `lost` fault.
 // Every response carries `x-request-id`; error bodies repeat it as `request_id`.
 
@@ -176,10 +176,8 @@ async function handle(ctx: SandboxContext, req: IncomingMessage, res: ServerResp
           headers: { 'Retry-After': String(decision.retryAfter) },
         });
       }
-      const scope = route.op?.scope ?? route.spec?.scope;
-      if (scope && !hasScope(principal.scopes, scope)) {
-        throw new ApiFailure(403, 'forbidden', `This key lacks the scope ${scope}`);
-      }
+      const scope = missingScope(principal.scopes, route.op?.scope ?? route.spec?.scope);
+      if (scope) throw new ApiFailure(403, 'forbidden', `This key lacks the scope ${scope}`);
     }
 
     if (raw instanceof ApiFailure) throw raw;
@@ -195,7 +193,7 @@ async function handle(ctx: SandboxContext, req: IncomingMessage, res: ServerResp
     if (match.params.server_id !== undefined && !ctx.state.servers.has(match.params.server_id)) {
       throw new ApiFailure(404, 'not_found', 'Server not found');
     }
-    if (principal) authorizeServer(ctx, principal, route.op, match.params.server_id);
+    if (principal) authorizeServer(ctx, principal, route.op, match.params.server_id, parsed.value);
 
     const hreq: HandlerRequest = {
       method, path, template: route.template, params: match.params, query,

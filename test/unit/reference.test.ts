@@ -72,9 +72,20 @@ describe('gsh reference --json', () => {
       expect(entry(`power ${verb}`)).toMatchObject({
         operations: [{ method: 'POST', path: '/servers/{server_id}/power' }],
         scope: 'servers:power',
-        permission: expect.stringContaining('control.start'),
+        permission: 'control.start (signal start); control.stop (signal stop, kill); control.restart (signal restart)',
       });
     }
+  });
+
+  it('structured scopes and permissions print as one readable text (operations/access-text.ts)', () => {
+    expect(entry('files transfer')).toMatchObject({
+      scope: 'servers:files:read and servers:files:write',
+      permission: 'file.read; file.create on the server in target_server_id',
+    });
+    expect(entry('addons modpack install').permission).toBe('file.update; file.delete (mode clean)');
+    expect(entry('files copy-to').permission).toBe('file.update (mode cut)');
+    expect(entry('settings update').permission).toContain('settings.edit (done_message, stop_command, timezone, auto_stop, start_on_join)');
+    expect(entry('files list')).toMatchObject({ scope: 'servers:files:read', permission: 'file.read' });
   });
 
   it('documented values and required body fields come from the registry', () => {

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { familyLoaders, loadAllFamilies, topWords, type FamilyName } from '../../src/operations/index.js';
-import type { CheckName, Family, Field, Operation } from '../../src/operations/types.js';
+import type { CheckName, Family, Field, Operation, PermissionRule, ScopeRule } from '../../src/operations/types.js';
+import { PERMISSIONS } from '../../src/operations/vocabulary.js';
 
 // The registry against the contract: spec/operations.tsv lists all 325 operations; documents 1–3
 // give paths, parameters, scopes and permissions. The checkout sits beside `shared/`.
@@ -29,6 +30,16 @@ const GLOBAL_FLAGS = ['server', 'profile', 'base-url', 'output', 'json', 'no-col
   'input', 'no-input', 'idempotency-key', 'retries', 'timeout', 'help', 'version', 'wait', 'all', 'raw-field', 'field'];
 
 interface Entry { family: Family; key: FamilyName; op: Operation }
+
+const scopeNames = (rule: ScopeRule | undefined): readonly string[] => (rule === undefined ? [] : typeof rule === 'string' ? [rule] : rule.allOf);
+
+/** Every permission a rule names, in any of its parts. */
+function permissionNames(rule: PermissionRule | undefined): string[] {
+  if (rule === undefined) return [];
+  if (typeof rule === 'string') return [rule];
+  const maps = [rule.byField ?? {}, rule.byValue?.values ?? {}].flatMap((m) => Object.values(m).flat());
+  return [...(rule.allOf ?? []), ...maps, ...(rule.onServer?.allOf ?? [])];
+}
 
 let families: Family[] = [];
 let entries: Entry[] = [];
@@ -207,12 +218,22 @@ describe('operation registry (spec/operations.tsv, documents 1–3)', () => {
 
   it('document 1 "Scopes" and "Permission names": scopes and permissions named in the data exist in the contract', () => {
     const scopeTokens = new Set([...generalContract.matchAll(/`([a-z*][a-z*:-]*)`/g)].map((m) => m[1]!));
-    const permTokens = new Set([...generalContract.matchAll(/`([a-z]+\.[a-z-]+)`/g)].map((m) => m[1]!));
     for (const { op } of entries) {
-      for (const s of op.scope?.match(/[a-z*]+(?::[a-z*-]+)+/g) ?? []) expect(scopeTokens, `${id(op)} scope ${s}`).toContain(s);
-      if (op.scope) expect(op.scope.match(/[a-z*]+(?::[a-z*-]+)+/g), id(op)).not.toBeNull();
-      for (const p of op.permission?.match(/\b[a-z]+\.[a-z-]+\b/g) ?? []) expect(permTokens, `${id(op)} permission ${p}`).toContain(p);
-      if (op.permission) expect(op.permission.match(/\b[a-z]+\.[a-z-]+\b/g), id(op)).not.toBeNull();
+      for (const s of scopeNames(op.scope)) expect(scopeTokens, `${id(op)} scope ${s}`).toContain(s);
+      // Names only, never prose: every permission is one of the contract's list.
+      for (const p of permissionNames(op.permission)) expect(PERMISSIONS as readonly string[], `${id(op)} permission ${p}`).toContain(p);
+      if (op.permission !== undefined) expect(permissionNames(op.permission), id(op)).not.toEqual([]);
+    }
+  });
+
+  it('document 2 "Power" and "Settings": body-dependent permissions cover every signal and every declared field', () => {
+    for (const { op } of entries) {
+      const rule = typeof op.permission === 'object' ? op.permission : undefined;
+      if (op.verbs) {
+        expect(rule?.byValue?.field, id(op)).toBe(op.verbs.field);
+        expect(Object.keys(rule?.byValue?.values ?? {}).sort(), id(op)).toEqual([...op.verbs.values].sort());
+      }
+      if (rule?.byField) for (const f of op.body ?? []) expect(Object.keys(rule.byField), `${id(op)} ${f.name}`).toContain(f.name);
     }
   });
 

@@ -8,8 +8,9 @@ import { maybeAgentOf } from './service.js';
 
 // Checks the sandbox runs before a handler, for agent access tokens only (01-general-contract.md
 // "Agent registration flow": Approvals and Account reach): a server deletion or a purchase (a
-// paid server) needs the account owner's approval; an unclaimed temporary account reaches only
-// its own server and cannot create more. The free-server ad view is the power model's own rule.
+// paid server) needs the account owner's approval; an unclaimed temporary account cannot create
+// more servers. Which servers a credential reaches is `accountReaches`, applied by the pipeline
+// (permissions.ts). The free-server ad view is the power model's own rule.
 
 function purchase(req: HandlerRequest): boolean {
   const body = (req.body ?? {}) as Record<string, unknown>;
@@ -17,13 +18,19 @@ function purchase(req: HandlerRequest): boolean {
   return findApplication(body.application ?? 'minecraft')?.free_tier === false;
 }
 
-/** Account reach: an unclaimed temporary account reaches only its own servers (lists included). */
-export function agentReaches(ctx: SandboxContext, principal: Principal | undefined, serverId: string): boolean {
+/**
+ * Account reach (01-general-contract.md "API keys" rule 3: a key reaches only servers its owning
+ * account can reach; "Agent registration flow", Account reach). A server belongs to the unclaimed
+ * temporary account holding it, else to the sandbox's one real account. API keys act for the real
+ * account, an agent for its identity's account, so neither reaches the other's servers.
+ */
+export function accountReaches(ctx: SandboxContext, principal: Principal, serverId: string): boolean {
   const agent = maybeAgentOf(ctx);
-  const identity = agent?.identityOf(principal);
-  if (!agent || !identity) return true;
-  const account = agent.accountOf(identity);
-  return !(account.temporary && !account.claimed) || account.serverIds.has(serverId);
+  if (!agent) return true;
+  const identity = agent.identityOf(principal);
+  const caller = identity ? agent.accountOf(identity).id : ctx.state.account.id;
+  const holder = [...agent.accounts.values()].find((a) => a.temporary && !a.claimed && a.serverIds.has(serverId));
+  return (holder?.id ?? ctx.state.account.id) === caller;
 }
 
 export function agentGate(req: HandlerRequest, ctx: SandboxContext): void {
@@ -32,10 +39,8 @@ export function agentGate(req: HandlerRequest, ctx: SandboxContext): void {
   if (!agent || !identity) return;
   const account = agent.accountOf(identity);
   const route = `${req.method} ${req.template}`;
-  if (account.temporary && !account.claimed) {
-    const serverId = req.params.server_id;
-    if (serverId !== undefined && !agentReaches(ctx, req.principal, serverId)) throw new ApiFailure(404, 'not_found', 'Server not found');
-    if (route === 'POST /servers') throw new ApiFailure(409, 'limit_reached', 'A temporary account has one free server; claim it to add more');
+  if (account.temporary && !account.claimed && route === 'POST /servers') {
+    throw new ApiFailure(409, 'limit_reached', 'A temporary account has one free server; claim it to add more');
   }
   const needsApproval =
     route === 'DELETE /servers/{server_id}' ? `delete server ${req.params.server_id}` : route === 'POST /servers' && purchase(req) ? 'buy a paid server' : undefined;

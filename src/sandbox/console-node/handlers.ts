@@ -1,7 +1,9 @@
 import { ApiFailure, fail, ok } from '../envelope.js';
 import type { HandlerMap } from '../handlers/types.js';
 import { bodyObject, serverOf } from '../handlers/util.js';
+import { holds } from '../permissions.js';
 import { nodeFor } from './registry.js';
+import { OWNER_PERMISSIONS } from './tokens.js';
 
 // REST side of the console (02-endpoints-part-a.md "Console"). `console/status` and
 // `console/queue-status` are served with the server model in handlers/servers.ts.
@@ -10,7 +12,10 @@ export const handlers: HandlerMap = {
   'POST /servers/{server_id}/console/token': (req, ctx) => {
     const s = serverOf(req, ctx);
     if (s.stored) throw new ApiFailure(409, 'server_storage_mode', 'The server is in storage mode; start it first');
-    return ok({ object: 'console_session', ...nodeFor(ctx).issue(s.id) }, 201);
+    // The token carries only what the caller holds: a subuser's socket needs control.command for
+    // commands and control.start/stop/restart for `set state`, like the REST operations.
+    const permissions = OWNER_PERMISSIONS.filter((p) => holds(ctx, req.principal, s.id, p));
+    return ok({ object: 'console_session', ...nodeFor(ctx).issue(s.id, permissions) }, 201);
   },
 
   // The contract does not name the body field; the registry (and so the CLI) sends `command`.

@@ -2,18 +2,16 @@ import { posix } from 'node:path';
 import { isoSeconds } from '../clock.js';
 import { fail, ok } from '../envelope.js';
 import { queryValue } from '../request.js';
-import { requirePermission } from '../permissions.js';
 import { treeOf } from '../node/server-files.js';
 import { serverSlot } from '../node/slots.js';
 import { PROVIDERS, SOFTWARE, findProject } from './catalogue.js';
 import { boolQuery, reqString, stringList } from './fields.js';
-import { genericHandler } from './generic.js';
 import type { HandlerMap } from './types.js';
 import { bodyObject, serverOf } from './util.js';
 
 // 03-endpoints-part-b.md "Addons", on the server's files: installed addons are the jars in
 // /plugins and /mods and the datapacks in /world/datapacks; toggling renames with `.disabled`.
-// The modpack install is the generic 202 job (after its extra permission check).
+// The modpack install is the generic 202 job (mode clean's file.delete is the registry's rule).
 
 const DIRS = { plugin: '/plugins', mod: '/mods', datapack: '/world/datapacks' } as const;
 type AddonType = keyof typeof DIRS;
@@ -84,11 +82,6 @@ export const handlers: HandlerMap = {
     };
     pull(root.id);
     return ok({ object: 'addon_install', project_id: root.id, version: root.versions.at(-1), installed, skipped });
-  },
-
-  'POST /servers/{server_id}/addons/modpack': (req, ctx) => {
-    if (bodyObject(req).mode === 'clean') requirePermission(ctx, req.principal, serverOf(req, ctx).id, 'file.delete');
-    return genericHandler(req, ctx);
   },
 
   'POST /servers/{server_id}/addons/set-version': (req, ctx) => {

@@ -7,7 +7,7 @@ import { isoSeconds } from '../clock.js';
 import { DURATIONS } from '../lifecycle.js';
 import { startProvisioning } from '../init/provisioning.js';
 import { resolveInit } from '../init/resolve.js';
-import { canReach } from '../permissions.js';
+import { canReach, holds } from '../permissions.js';
 import type { HandlerMap } from './types.js';
 import { asBoolean, bodyObject, serverOf } from './util.js';
 
@@ -26,7 +26,11 @@ export const handlers: HandlerMap = {
     return {
       status: 200,
       body: {
-        data: page.data.map((s) => ({ ...serverObject(s), ...(includes.has('status') ? { status: ctx.lifecycle.status(s) } : {}) })),
+        // include=status: "only for servers whose console the key's user may access".
+        data: page.data.map((s) => ({
+          ...serverObject(s),
+          ...(includes.has('status') && holds(ctx, req.principal, s.id, 'control.console') ? { status: ctx.lifecycle.status(s) } : {}),
+        })),
         pagination: page.pagination,
       },
     };

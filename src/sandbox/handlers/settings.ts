@@ -1,13 +1,12 @@
 import type { SandboxContext } from '../context.js';
 import { REGIONS, findApplication } from '../demo-data.js';
 import { ApiFailure, fail, ok } from '../envelope.js';
-import { requirePermission } from '../permissions.js';
 import { serverSlot } from '../node/slots.js';
 import { treeOf } from '../node/server-files.js';
 import type { ServerRecord } from '../state.js';
 import { mergeProperties, parseProperties } from './properties.js';
 import { startupOf } from './startup.js';
-import type { HandlerMap } from './types.js';
+import type { HandlerMap, HandlerRequest } from './types.js';
 import { asBoolean, bodyObject, serverOf } from './util.js';
 
 // 02-endpoints-part-a.md "Settings": settings with per-field permissions, resource limits
@@ -17,15 +16,11 @@ import { asBoolean, bodyObject, serverOf } from './util.js';
 /** Plan allowance for PUT /resources (the numbers are ours). */
 export const ALLOWANCE = { memory_mb: 16_384, cpu_percent: 800, disk_mb: 102_400 } as const;
 
-const FIELD_PERMISSION: Readonly<Record<string, string[]>> = {
-  name: ['settings.rename'],
-  description: ['settings.description'],
-  done_message: ['settings.edit'], stop_command: ['settings.edit'], timezone: ['settings.edit'],
-  auto_stop: ['settings.edit'], start_on_join: ['settings.edit'],
-  autoupdate_mode: ['control.console'],
-  motd: ['file.update'],
-  online_mode: ['file.read', 'file.update'],
-};
+/** The writable fields: those the registry's per-field rule names (the pipeline checks their permissions). */
+function writable(req: HandlerRequest): readonly string[] {
+  const rule = req.op?.permission;
+  return Object.keys((typeof rule === 'object' && rule.byField) || {});
+}
 
 interface Extra { done_message: string; stop_command: string; timezone: string; auto_stop?: unknown; start_on_join: boolean; autoupdate_mode: string }
 
@@ -104,15 +99,14 @@ export const handlers: HandlerMap = {
 
   'GET /servers/{server_id}/settings': (req, ctx) => ok(view(ctx, serverOf(req, ctx))),
 
-  // Each field is checked (permission, value), then all are written.
+  // Each value is checked, then all are written (permissions: the pipeline, from the registry).
   'PATCH /servers/{server_id}/settings': (req, ctx) => {
     const s = serverOf(req, ctx);
     const body = bodyObject(req);
     const fields = Object.keys(body);
     if (!fields.length) throw fail.badRequest('Send at least one field');
-    const unknown = fields.filter((f) => !FIELD_PERMISSION[f]);
+    const unknown = fields.filter((f) => !writable(req).includes(f));
     if (unknown.length) throw fail.badRequest(`Not writable: ${unknown.join(', ')}`);
-    for (const f of fields) for (const p of FIELD_PERMISSION[f]!) requirePermission(ctx, req.principal, s.id, p);
     for (const f of fields) applyField(ctx, s, f, body[f]);
     return ok(view(ctx, s));
   },
@@ -127,7 +121,6 @@ export const handlers: HandlerMap = {
     const value = body[field];
     if (typeof value !== 'string' && typeof value !== 'number') throw fail.badRequest(`${field} must be a string`);
     if (field === 'application') {
-      requirePermission(ctx, req.principal, s.id, 'file.delete');
       const app = findApplication(value);
       if (!app) throw fail.notFound('No such application');
       if (s.plan === 'free' && !app.free_tier) throw new ApiFailure(402, 'free_plan_restricted', `${app.name} is not on the free plan`);
@@ -135,7 +128,6 @@ export const handlers: HandlerMap = {
       ctx.lifecycle.reinstall(s, false);
       return ok({ object: 'server_application', application: app.slug, reinstalling: true });
     }
-    requirePermission(ctx, req.principal, s.id, 'startup.update');
     const st = startupOf(ctx, s);
     if (field === 'image') {
       if (!st.images.includes(String(value))) throw fail.badRequest(`image must be one of ${st.images.join(', ')}`);

@@ -1,3 +1,4 @@
+import { accessText } from '../../operations/access-text.js';
 import { keyMetadata } from '../auth.js';
 import { ok } from '../envelope.js';
 import type { SandboxContext } from '../context.js';
@@ -10,7 +11,10 @@ function operationLines(ctx: SandboxContext): string[] {
   return ctx.router.routes
     .filter((r) => r.op)
     .sort((a, b) => (a.template === b.template ? (a.method < b.method ? -1 : 1) : a.template < b.template ? -1 : 1))
-    .map((r) => `- \`${r.method} ${r.template}\`: ${r.op!.summary}${r.op!.scope ? ` (scope \`${r.op!.scope}\`)` : ''}`);
+    .map((r) => {
+      const { scope } = accessText(r.op!);
+      return `- \`${r.method} ${r.template}\`: ${r.op!.summary}${scope ? ` (scope \`${scope}\`)` : ''}`;
+    });
 }
 
 function openapi(ctx: SandboxContext): Record<string, unknown> {
@@ -19,10 +23,11 @@ function openapi(ctx: SandboxContext): Record<string, unknown> {
     if (!r.op) continue;
     const path = r.template.replace(/<([^>]+)>/g, '{$1}');
     const params = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    const { scope } = accessText(r.op);
     (paths[path] ??= {})[r.method.toLowerCase()] = {
       summary: r.op.summary,
       ...(r.op.auth === 'none' ? { security: [] } : {}),
-      ...(r.op.scope ? { 'x-scope': r.op.scope } : {}),
+      ...(scope ? { 'x-scope': scope } : {}),
       parameters: [
         ...params,
         ...(r.op.query ?? []).map((q) => ({ name: q.name, in: 'query', required: !!q.required, description: q.description })),

@@ -1,4 +1,4 @@
-import type { Operation } from '../../operations/types.js';
+import type { Operation, ScopeRule } from '../../operations/types.js';
 import type { Principal } from '../auth.js';
 import type { HandlerResult } from '../envelope.js';
 import type { Query, BodyKind } from '../request.js';
@@ -34,7 +34,7 @@ export interface HandlerSpec {
   handle: Handler;
   /** `none`: no credential; `bearer`: any valid credential, no particular scope. */
   auth?: 'none' | 'bearer';
-  scope?: string;
+  scope?: ScopeRule;
   /** Accept bodies that are neither JSON nor form (uploads). */
   rawBody?: boolean;
 }

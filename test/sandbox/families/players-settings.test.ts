@@ -79,12 +79,16 @@ describe('settings and startup', () => {
 });
 
 describe('permission rules the pipeline checks', () => {
-  it('reads single and "and" permissions, leaves per-field and "or" rules to handlers', () => {
-    const op = (permission: string) => ({ method: 'GET', path: '/x', command: 'x', summary: '', example: '', permission }) as const;
-    expect(requiredPermissions(op('file.read'))).toEqual(['file.read']);
-    expect(requiredPermissions(op('file.read and file.update'))).toEqual(['file.read', 'file.update']);
-    expect(requiredPermissions(op('file.update (mode clean also file.delete)'))).toEqual(['file.update']);
-    expect(requiredPermissions(op('file.delete (application) or startup.update (version, image)'))).toEqual([]);
-    expect(requiredPermissions(op('per field: settings.rename, settings.description'))).toEqual([]);
+  it('reads the registry structure: one name, allOf, per body field, per field value', () => {
+    expect(requiredPermissions('file.read', undefined)).toEqual(['file.read']);
+    expect(requiredPermissions({ allOf: ['file.read', 'file.update'] }, {})).toEqual(['file.read', 'file.update']);
+    const modpack = { allOf: ['file.update'], byValue: { field: 'mode', values: { clean: ['file.delete'] } } };
+    expect(requiredPermissions(modpack, {})).toEqual(['file.update']);
+    expect(requiredPermissions(modpack, { mode: 'clean' })).toEqual(['file.update', 'file.delete']);
+    const app = { byField: { application: ['file.delete'], version: ['startup.update'] } };
+    expect(requiredPermissions(app, { version: '1.21' })).toEqual(['startup.update']);
+    expect(requiredPermissions(app, { application: 'x' })).toEqual(['file.delete']);
+    // Only the rule's own keys: a value naming an Object.prototype member finds nothing.
+    expect(requiredPermissions({ byValue: { field: 'mode', values: { cut: ['file.update'] } } }, { mode: 'constructor' })).toEqual([]);
   });
 });
