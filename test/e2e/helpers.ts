@@ -3,27 +3,113 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type Options, type Result } from 'execa';
-
-/** What gsh() resolves to: text stdout and stderr (no encoding or line options are passed). */
-export type GshResult = Result<{}>;
+import type { Clock } from '../../src/core/context.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { fastClock, testContext, type TestContext, type TestContextOptions } from '../helpers/context.js';
+import { run } from '../../src/program.js';
 
-// The e2e harness: a real sandbox on a loopback port (real HTTP), the built bin/gsh run with
-// execa, a temporary config dir per test file, and nothing left running afterwards.
+// The e2e harness: a real sandbox on a loopback port (real HTTP), a temporary config dir per test
+// file, and nothing left running afterwards. `gsh()` runs the command line in this process through
+// run(argv, ctx) (DESIGN.md "Plan, then execute"): stdout and stderr captured, stdin from `input`,
+// and an environment made only of env()'s values (plus PATH and HOME), never the runner's own.
+// `gshProcess()` runs the built bin/gsh.js with execa, for the few tests that need a real process
+// (a pty, signals, the launcher, a closed pipe, the --version fast path): see binary.test.ts.
 
 export const GSH = fileURLToPath(new URL('../../bin/gsh.js', import.meta.url));
+
+/** What gsh() resolves to: the parts of execa's Result the tests read. */
+export interface GshResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  /** stdout as bytes (execa's `encoding: 'buffer'`). */
+  stdoutBytes: Buffer;
+  /** The run outlived `timeout` and was sent SIGINT and SIGTERM (execa's timedOut). */
+  timedOut: boolean;
+  ctx: TestContext;
+}
+
+export interface GshOptions {
+  env?: Record<string, string | undefined>;
+  /** Standard input's whole content (execa's `input`); without it stdin is empty and ended. */
+  input?: string | Buffer;
+  /** Milliseconds before the run is sent SIGINT and SIGTERM on its signals (default 60 s). */
+  timeout?: number;
+  /** Terminal facts of the run's streams (default: none is a terminal). */
+  tty?: TestContextOptions['tty'];
+  /** The run's clock (default: setup's, else the real one). */
+  clock?: Clock;
+}
+
+/** What gshProcess() resolves to: text stdout and stderr (no encoding or line options are passed). */
+export type ProcessResult = Result<{}>;
 
 export interface E2E {
   sandbox: Sandbox;
   configDir: string;
   /** Environment for the CLI: base URL and all-scopes key unless overridden. */
   env(extra?: Record<string, string | undefined>): Record<string, string | undefined>;
-  gsh(args: string[], opts?: Options & { env?: Record<string, string | undefined> }): Promise<GshResult>;
+  /** Runs gsh in-process against the sandbox. */
+  gsh(args: string[], opts?: GshOptions): Promise<GshResult>;
+  /** Runs the built bin/gsh.js as a subprocess (only where a real process is the point). */
+  gshProcess(args: string[], opts?: Options & { env?: Record<string, string | undefined> }): Promise<ProcessResult>;
   close(): Promise<void>;
 }
 
-export async function setup(opts: SandboxOptions = {}): Promise<E2E> {
-  const sandbox = await startSandbox({ timeScale: 0.05, ...opts });
+/** env() for an in-process run: only the given values (undefined removes one), PATH and HOME kept. */
+export function runEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const all: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: process.env.HOME, ...env };
+  return Object.fromEntries(Object.entries(all).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+/** Runs one command line in-process (the harness behind E2E.gsh, usable without a sandbox). */
+export async function gshInProcess(args: string[], env: Record<string, string | undefined>, opts: Omit<GshOptions, 'env'> = {}): Promise<GshResult> {
+  const ctx = testContext({
+    env: runEnv(env),
+    ...(opts.input !== undefined ? { stdin: opts.input } : {}),
+    ...(opts.tty ? { tty: opts.tty } : {}),
+    ...(opts.clock ? { clock: opts.clock } : {}),
+  });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    ctx.signals.emit('SIGINT');
+    ctx.signals.emit('SIGTERM');
+  }, opts.timeout ?? 60_000);
+  try {
+    const exitCode = await run(args, ctx);
+    // Like execa, one final newline is stripped from the text (not from the bytes).
+    return { exitCode, stdout: stripFinalNewline(ctx.stdout.text()), stderr: stripFinalNewline(ctx.stderr.text()), stdoutBytes: ctx.stdout.bytes(), timedOut, ctx };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function stripFinalNewline(text: string): string {
+  return text.replace(/\r?\n$/, '');
+}
+
+/** Runs the built binary with exactly `env` added to the runner's environment. */
+export function gshProcess(args: string[], env: Record<string, string | undefined>, opts: Options = {}): Promise<ProcessResult> {
+  return execa(process.execPath, [GSH, ...args], { reject: false, timeout: 60_000, ...opts, env, extendEnv: true }) as unknown as Promise<ProcessResult>;
+}
+
+export interface SetupOptions extends SandboxOptions {
+  /**
+   * The clock of each run: 'real' (default); 'fast': pauses (polls, retry backoff) last the
+   * sandbox's timeScale of their length while the run's now() moves on by all of it (fastClock);
+   * a number: the same at that scale.
+   */
+  clock?: 'real' | 'fast' | number;
+}
+
+export async function setup(opts: SetupOptions = {}): Promise<E2E> {
+  const { clock: clockKind, ...sandboxOpts } = opts;
+  const timeScale = sandboxOpts.timeScale ?? 0.05;
+  const sandbox = await startSandbox({ ...sandboxOpts, timeScale });
+  // One clock per run: a fast clock's skipped time belongs to the run that paused.
+  const scale = clockKind === 'fast' ? timeScale : typeof clockKind === 'number' ? clockKind : undefined;
+  const clockOf = (): Clock | undefined => (scale !== undefined ? fastClock(scale) : undefined);
   const configDir = mkdtempSync(join(tmpdir(), 'gsh-e2e-'));
   const env = (extra: Record<string, string | undefined> = {}) => ({
     GSH_BASE_URL: sandbox.baseUrl,
@@ -41,14 +127,11 @@ export async function setup(opts: SandboxOptions = {}): Promise<E2E> {
     sandbox,
     configDir,
     env,
-    gsh: (args, o = {}) =>
-      execa(process.execPath, [GSH, ...args], {
-        reject: false,
-        timeout: 60_000,
-        ...o,
-        env: env(o.env ?? {}),
-        extendEnv: true,
-      }) as unknown as Promise<GshResult>,
+    gsh: (args, o = {}) => {
+      const clock = clockOf();
+      return gshInProcess(args, env(o.env ?? {}), { ...(clock ? { clock } : {}), ...o });
+    },
+    gshProcess: (args, o = {}) => gshProcess(args, env(o.env ?? {}), o),
     close: async () => {
       await sandbox.close();
       rmSync(configDir, { recursive: true, force: true });

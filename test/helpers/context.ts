@@ -31,6 +31,26 @@ export function capture(opts: { isTTY?: boolean; columns?: number } = {}): Captu
   return stream;
 }
 
+/**
+ * A clock for runs against a sandbox sped up by its timeScale: each pause lasts `scale` of its
+ * length in real time, and now() then moves on by the whole length, so the run sees the time it
+ * waited pass (a --timeout still runs out after polls that add up to it). Time the run did not
+ * spend pausing passes at the real rate. Make one per run.
+ */
+export function fastClock(scale: number): Clock {
+  let skipped = 0;
+  return {
+    now: () => Date.now() + skipped,
+    sleep: (ms) => {
+      const real = Math.max(0, Math.round(ms * scale));
+      return new Promise((resolve) => setTimeout(() => {
+        skipped += Math.max(0, ms - real);
+        resolve();
+      }, real));
+    },
+  };
+}
+
 export interface TestContextOptions {
   env?: Record<string, string | undefined>;
   /** Standard input's whole content; undefined leaves an empty, ended stdin. */

@@ -1,0 +1,120 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GSH, type E2E, setup } from './helpers.js';
+
+// The few tests that need the built binary (bin/gsh.js → dist/cli.js main() → run(argv,
+// processContext())): every other e2e test runs gsh in-process. Each test says why it must be a
+// subprocess. The pty tests are tty.test.ts and console-tty.test.ts.
+
+let t: E2E;
+let dir: string;
+beforeAll(async () => {
+  t = await setup({ servers: 3 });
+  dir = mkdtempSync(join(tmpdir(), 'gsh-e2e-bin-'));
+  writeFileSync(join(dir, 'ok.yaml'), '#service-init\nversion: 1\n');
+  writeFileSync(join(dir, 'bad.yaml'), '#service-init\nversion: 1\nhooks:\n  - url: http://10.0.0.1/x\n    events: [server.started]\n');
+  writeFileSync(join(dir, 'compose.yml'), 'services:\n  web: {image: nginx}\n');
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+describe('the launcher', () => {
+  // Subprocess: bin/gsh.js sets process.exitCode from main(), and processContext() reads the
+  // real process's env, stdin and stdout; only a real process shows that wiring.
+  it("exits with run()'s code and reads the process's environment and stdin", async () => {
+    const list = await t.gshProcess(['servers', 'list', '--json']);
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toHaveLength(3);
+    expect((await t.gshProcess(['servers', 'get', '-s', 'ffffffff'])).exitCode).toBe(5);
+    const usage = await t.gshProcess(['servers', 'lst']);
+    expect(usage.exitCode).toBe(2);
+    expect(usage.stderr).toContain("unknown command 'lst'");
+    const login = await t.gshProcess(['auth', 'login', '--profile', 'bin', '--base-url', t.sandbox.baseUrl], {
+      env: { GSH_API_KEY: undefined, GSH_BASE_URL: undefined }, input: `${t.sandbox.keys.readOnly}\n`,
+    });
+    expect(login.exitCode, login.stderr).toBe(0);
+  });
+
+  // Subprocess: the fast path is in main() (src/cli.ts), which answers before run() is loaded.
+  it('--version and -V print the version from package.json and exit 0', async () => {
+    for (const flag of ['--version', '-V']) {
+      const r = await execa(process.execPath, [GSH, flag], { reject: false, env: {}, extendEnv: false });
+      expect([r.exitCode, r.stdout, r.stderr]).toEqual([0, VERSION, '']);
+    }
+  });
+
+  // Subprocess: EPIPE comes from a real pipe whose reader has gone (`gsh … | head`).
+  it('stops quietly with exit 0 when the reader of stdout goes away', async () => {
+    const script = `set -o pipefail; "${process.execPath}" "${GSH}" reference --json | head -c 16 >/dev/null`;
+    const r = await execa('bash', ['-c', script], { reject: false, timeout: 30_000, env: t.env() as Record<string, string>, extendEnv: true });
+    expect([r.exitCode, r.stderr]).toEqual([0, '']);
+  });
+});
+
+describe('signals', () => {
+  // Subprocess: SIGTERM and SIGINT sent to a real process reach the run through processContext().
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`sandbox start serves until ${signal}, then stops and exits 0`, async () => {
+      const proc = execa(process.execPath, [GSH, 'sandbox', 'start', '--quiet', '--servers', '1'], { reject: false, timeout: 30_000 });
+      try {
+        const baseUrl = await new Promise<string>((resolve, reject) => {
+          let seen = '';
+          proc.stdout!.on('data', (c: Buffer) => {
+            seen += c.toString();
+            const m = /listening on (\S+)/.exec(seen);
+            if (m) resolve(m[1]!);
+          });
+          proc.once('exit', () => reject(new Error(`exited before listening: ${seen}`)));
+        });
+        expect((await fetch(`${baseUrl}/health`)).status).toBe(200);
+        proc.kill(signal);
+        const r = await proc;
+        expect(r.exitCode).toBe(0);
+        expect(r.stderr).toContain('sandbox stopped');
+      } finally {
+        proc.kill('SIGKILL');
+      }
+    });
+  }
+});
+
+describe('the pre-commit hook (.pre-commit-hooks.yaml)', () => {
+  const [hook] = parse(readFileSync(new URL('../../.pre-commit-hooks.yaml', import.meta.url), 'utf8')) as {
+    id: string; entry: string; args: string[]; language: string; files: string;
+  }[];
+
+  it('is gsh-init-lint, a node hook running gsh init lint on YAML files', () => {
+    expect(hook).toMatchObject({ id: 'gsh-init-lint', entry: 'gsh init lint', language: 'node' });
+    const files = new RegExp(hook!.files);
+    expect(['a.yaml', 'dir/b.yml', 'nested/dir/c.yaml'].every((f) => files.test(f))).toBe(true);
+    expect(['a.json', 'yaml.md', 'a.yaml.bak'].some((f) => files.test(f))).toBe(false);
+  });
+
+  // Subprocess: pre-commit runs the `gsh` launcher (its entry) in the repository, with `args`
+  // and the staged files matching `files`, named relative to that working directory.
+  async function commit(staged: string[]) {
+    const files = staged.filter((f) => new RegExp(hook!.files).test(f));
+    return execa(process.execPath, [GSH, ...hook!.entry.split(' ').slice(1), ...hook!.args, ...files], {
+      cwd: dir, reject: false, timeout: 30_000, env: { NO_COLOR: '1', FORCE_COLOR: undefined }, extendEnv: true, stdin: 'ignore',
+    });
+  }
+
+  it('passes a commit of a valid manifest next to other YAML', async () => {
+    const r = await commit(['ok.yaml', 'compose.yml', 'README.md']);
+    expect([r.exitCode, r.stdout]).toEqual([0, '']);
+  });
+
+  it('fails a commit of an invalid manifest and says where', async () => {
+    const r = await commit(['ok.yaml', 'bad.yaml', 'compose.yml']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain('bad.yaml:4:10: error:');
+  });
+});
