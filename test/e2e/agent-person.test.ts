@@ -1,14 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { realClock } from '../../src/core/context.js';
 import { type E2E, setup } from './helpers.js';
 import { agent, asProfile, logged, storedAgent, until } from '../agent/helpers.js';
 
 // Issue 6 end to end: silent renewal, a disconnected agent, and the flows where a person must act
 // (01-general-contract.md "Agent registration flow": Approvals; "Errors"; "States and
-// transitions"), each exit without a terminal. timeScale 1 here so a --wait outlives a token.
+// transitions"), each exit without a terminal. Simulated delays at 0.4 of their length so a --wait
+// still outlives two short-lived tokens (token lifetimes are real seconds); polls for a person's
+// action run on a fast clock, claim polls on the real one (the sandbox answers slow_down to polls
+// closer than the interval in real time).
 
 let t: E2E;
 beforeAll(async () => {
-  t = await setup({ timeScale: 1, servers: 3 });
+  t = await setup({ timeScale: 0.4, servers: 3, clock: 0.05 });
   agent(t).configure({ claimIntervalS: 0.2, approvalIntervalS: 0.2 });
 });
 afterAll(async () => {
@@ -17,7 +21,7 @@ afterAll(async () => {
 
 /** Logs a profile in as a service-auth agent of the demo account (the sandbox plays the person). */
 async function loginAgent(profile: string): Promise<void> {
-  const login = t.gsh(['auth', 'login', '--agent', '--email', 'demo@example.com'], { env: asProfile(profile) });
+  const login = t.gsh(['auth', 'login', '--agent', '--email', 'demo@example.com'], { env: asProfile(profile), clock: realClock });
   let exited = false;
   void login.finally(() => (exited = true));
   const claim = await until(() => exited || [...agent(t).claims.values()].find((c) => c.userCode && !c.completed && !c.spent), 20_000);
@@ -29,8 +33,8 @@ async function loginAgent(profile: string): Promise<void> {
 const servers = () => [...t.sandbox.state.servers.values()].sort((a, b) => a.name.localeCompare(b.name));
 
 describe('silent renewal', () => {
-  it('renews before expiry during a long --wait, so it never sees a 401 (token lifetime 2 s)', async () => {
-    agent(t).configure({ tokenLifetimeS: 2 });
+  it('renews before expiry during a long --wait, so it never sees a 401 (token lifetime 1 s)', async () => {
+    agent(t).configure({ tokenLifetimeS: 1 });
     try {
       await loginAgent('renew');
       const stored = servers().find((s) => s.stored && s.state === 'offline')!;
@@ -38,7 +42,7 @@ describe('silent renewal', () => {
       const started = Date.now();
       const r = await t.gsh(['power', 'start', '-s', stored.id, '--wait'], { env: asProfile('renew') });
       expect(r.exitCode, String(r.stderr)).toBe(0);
-      expect(Date.now() - started).toBeGreaterThan(4000); // transfer and boot outlast two token lifetimes
+      expect(Date.now() - started).toBeGreaterThan(2000); // transfer and boot outlast two token lifetimes
       const renewals = logged(t, 'POST /oauth2/token').slice(exchangesBefore);
       expect(renewals.length).toBeGreaterThanOrEqual(2);
       expect(renewals.every((e) => (e.body as Record<string, string>).grant_type === 'urn:ietf:params:oauth:grant-type:jwt-bearer')).toBe(true);

@@ -12,7 +12,7 @@ let t: E2E;
 let dir: string;
 let S: string;
 beforeAll(async () => {
-  t = await setup({ servers: 3 });
+  t = await setup({ servers: 3, clock: 'fast' });
   dir = mkdtempSync(join(tmpdir(), 'gsh-files-'));
   S = [...t.sandbox.state.servers.values()].find((s) => s.application === 'minecraft')?.id ?? [...t.sandbox.state.servers.keys()][0]!;
 });
@@ -80,8 +80,8 @@ describe('files put / files get ("File transfers": signed upload and download UR
       expect(get.exitCode, String(get.stderr)).toBe(0);
       expect(readFileSync(out).equals(readFileSync(local)), name).toBe(true);
     }
-    const piped = await t.gsh(['files', 'get', '/raw/blob.bin', '-s', S], { encoding: 'buffer' });
-    expect(Buffer.from(piped.stdout as unknown as Uint8Array).equals(bytes)).toBe(true);
+    const piped = await t.gsh(['files', 'get', '/raw/blob.bin', '-s', S]);
+    expect(piped.stdoutBytes.equals(bytes)).toBe(true);
   });
 
   it('binary bytes survive the node unchanged', async () => {

@@ -1,13 +1,15 @@
 import { statSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { realClock } from '../../src/core/context.js';
 import { type E2E, setup } from './helpers.js';
 
-// Issue 2 end to end: bin/gsh against a real sandbox on a loopback port.
+// Issue 2 end to end: gsh, run in-process (run(argv, ctx)), against a real sandbox on a loopback
+// port. Polls and retry backoff run on a fast clock (helpers.ts setup clock 'fast').
 
 let t: E2E;
 beforeAll(async () => {
-  t = await setup({ servers: 5 });
+  t = await setup({ servers: 5, clock: 'fast' });
 });
 afterAll(async () => {
   await t.close();
@@ -265,7 +267,8 @@ describe('retries are exactly once (01-general-contract.md "Errors" retry rules,
   it('a 429 is waited out (Retry-After) and the request then succeeds', async () => {
     t.sandbox.inject({ kind: 429, path: '/me', retryAfter: 1 });
     const started = Date.now();
-    const r = await t.gsh(['me', '--json']);
+    // The real clock: the wait itself is what is checked.
+    const r = await t.gsh(['me', '--json'], { clock: realClock });
     expect(r.exitCode).toBe(0);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
   });
@@ -350,7 +353,7 @@ describe('auth store (DESIGN.md "Auth store")', () => {
 describe('--all over 250 servers', () => {
   let big: E2E;
   beforeAll(async () => {
-    big = await setup({ servers: 250 });
+    big = await setup({ servers: 250, clock: 'fast' });
   });
   afterAll(async () => {
     await big.close();

@@ -19,7 +19,7 @@ let status = 200;
 const received: Received[] = [];
 
 beforeAll(async () => {
-  t = await setup({ servers: 5 });
+  t = await setup({ servers: 5, clock: 'fast' });
   t.sandbox.families.allowLocalWebhooks(true);
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];

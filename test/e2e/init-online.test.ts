@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setup, type E2E } from './helpers.js';
 
-// The online init commands through bin/gsh against the sandbox: 02-endpoints-part-a.md "Init
+// The online init commands, run in-process, against the sandbox: 02-endpoints-part-a.md "Init
 // templates and manifest validation" and "Servers" (POST /servers with init/template_id);
 // 01-general-contract.md "Init manifest" and "Caps by plan"; DESIGN.md "Exit codes".
 
@@ -27,7 +27,7 @@ const MANIFESTS: Record<string, string> = {
 };
 
 beforeAll(async () => {
-  e = await setup();
+  e = await setup({ clock: 'fast' });
   dir = mkdtempSync(join(tmpdir(), 'gsh-init-online-'));
   for (const [name, text] of Object.entries(MANIFESTS)) writeFileSync(file(name), text);
 });

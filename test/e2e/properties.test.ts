@@ -9,7 +9,7 @@ import { type E2E, setup } from './helpers.js';
 
 let t: E2E;
 beforeAll(async () => {
-  t = await setup({ servers: 3 });
+  t = await setup({ servers: 3, clock: 'fast' });
 });
 afterAll(async () => {
   await t.close();

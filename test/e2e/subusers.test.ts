@@ -10,7 +10,7 @@ let t: E2E;
 let S: string;
 let other: string;
 beforeAll(async () => {
-  t = await setup({ servers: 3 });
+  t = await setup({ servers: 3, clock: 'fast' });
   [S, other] = [...t.sandbox.state.servers.keys()] as [string, string];
 });
 afterAll(async () => {
