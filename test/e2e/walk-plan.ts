@@ -1,10 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { loadAllFamilies } from '../../src/operations/index.js';
 import type { Field, Operation } from '../../src/operations/types.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { GSH } from './helpers.js';
+import { gshInProcess } from './helpers.js';
 
 // The command walk (issue 3 item 7): every leaf of `gsh reference --json` that reaches an API
 // operation, run against one sandbox, with arguments that name resources existing there. This
@@ -38,7 +37,8 @@ export interface Step {
 }
 
 export async function reference(env: Record<string, string | undefined>): Promise<RefEntry[]> {
-  const r = await execa(process.execPath, [GSH, 'reference', '--json'], { env, extendEnv: true });
+  const r = await gshInProcess(['reference', '--json'], env);
+  if (r.exitCode !== 0) throw new Error(`gsh reference --json: exit ${r.exitCode}: ${r.stderr}`);
   return JSON.parse(r.stdout) as RefEntry[];
 }
 

@@ -10,15 +10,18 @@ import { type Step, makeFixtures, planOf, reference, registryOps } from './walk-
 // against one sandbox, and the sandbox's request log shows it reached exactly the operation's
 // method and concrete path, with the query and body its flags imply (02-endpoints-part-a.md and
 // 03-endpoints-part-b.md, "Endpoints"). Each process uses its own API key, so log entries are
-// attributed by key even when two run at once; anonymous commands run alone, in order.
+// attributed by key even when several run at once; anonymous commands run alone, in order. Each
+// runs in-process (run(argv, ctx)) on a fast clock.
 
-const CONCURRENCY = 2;
+const CONCURRENCY = 6;
 
 let t: E2E;
 let dir: string;
 let steps: Step[];
 let skipped: string[];
 const failures: string[] = [];
+const tableFailures: string[] = [];
+let tableRuns = 0;
 const seen = new Map<string, RequestLogEntry[]>();
 
 function keyIdOf(secret: string): string {
@@ -49,6 +52,29 @@ async function run(step: Step): Promise<void> {
   if (step.body && JSON.stringify(hit.body ?? {}) !== JSON.stringify(step.body)) {
     failures.push(`${where}: body ${JSON.stringify(hit.body)}, expected ${JSON.stringify(step.body)}`);
   }
+  if (step.method === 'GET' && !step.streaming) await readAsTable(step, secret, r.exitCode);
+}
+
+/**
+ * A read command's default output (DESIGN.md "Output": a table, tab-separated rows when piped)
+ * shows values, never `[object Object]`: piped, and on a terminal with colour. It exits as the
+ * JSON run did.
+ */
+async function readAsTable(step: Step, secret: string, jsonExit: number): Promise<void> {
+  const argv = step.argv.filter((a) => a !== '--json');
+  for (const terminal of [false, true]) {
+    const r = await t.gsh(argv, {
+      env: { GSH_API_KEY: secret, ...(terminal ? { NO_COLOR: undefined, TERM: 'xterm' } : {}) },
+      ...(terminal ? { tty: { stdout: true, stderr: true, columns: 120 } } : {}),
+      input: `${secret}\n`,
+      timeout: 20_000,
+    });
+    tableRuns += 1;
+    const where = `gsh ${argv.join(' ')}${terminal ? ' (on a terminal)' : ' (piped)'}`;
+    const line = `${r.stdout}\n${r.stderr}`.split('\n').find((l) => l.includes('[object Object]'));
+    if (line !== undefined) tableFailures.push(`${where}: ${line.trim().slice(0, 200)}`);
+    if (r.exitCode !== jsonExit) tableFailures.push(`${where}: exit ${r.exitCode}, with --json ${jsonExit}: ${r.stderr.slice(0, 200)}`);
+  }
 }
 
 async function pool(items: Step[], n: number): Promise<void> {
@@ -59,7 +85,7 @@ async function pool(items: Step[], n: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  t = await setup({ servers: 5 });
+  t = await setup({ servers: 5, clock: 'fast' });
   dir = mkdtempSync(join(tmpdir(), 'gsh-walk-'));
   const ops = await registryOps();
   const fx = await makeFixtures(t.sandbox, ops, dir);
@@ -84,6 +110,11 @@ describe('gsh reference --json, walked against the sandbox', () => {
 
   it('each reaches exactly its method and concrete path, with the query and body its flags imply', () => {
     expect(failures).toEqual([]);
+  });
+
+  it('every read command prints its default output without [object Object], piped and on a terminal', () => {
+    expect(tableRuns).toBeGreaterThan(100);
+    expect(tableFailures).toEqual([]);
   });
 
   it('reaches no operation other than its own (besides the -s name lookup and signed node URLs)', () => {
