@@ -1,15 +1,14 @@
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentAuth, pollClaim } from '../../src/core/agent-flow.js';
 import { needsRenewal, renewMarginMs } from '../../src/core/agent-credential.js';
 import { CLAIM_GRANT, discover, requireMethod, resourceMetadataUrl } from '../../src/core/discovery.js';
 import { ApiError, UsageError } from '../../src/core/errors.js';
 import { ApiClient, toApiError } from '../../src/core/http.js';
-import type { Streams } from '../../src/core/io.js';
 import { personMustAct } from '../../src/core/person-must-act.js';
 import { Runtime } from '../../src/core/runtime.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { agentOf } from '../../src/sandbox/agent/service.js';
+import { testContext } from '../helpers/context.js';
 
 // Units of the agent flow's client side (01-general-contract.md "Agent registration flow",
 // "Errors": agent-flow error codes), against an in-process sandbox where a server is needed.
@@ -24,13 +23,6 @@ afterAll(async () => {
   await client.close();
   await sb.close();
 });
-
-function streams(stderr: string[] = []): Streams {
-  return {
-    stdout: { write: () => true }, stderr: { write: (s: string) => stderr.push(s) }, stdin: new PassThrough(),
-    stdoutTTY: false, stderrTTY: false, stdinTTY: false, color: false, colorErr: false, columns: 80, env: {},
-  };
-}
 
 describe('discovery', () => {
   it('reads identity_types_supported and the claim grant, and refuses an unlisted method before calling it', async () => {
@@ -129,7 +121,7 @@ describe('a person must act, without a terminal', () => {
     ['ad_required', 403, 'watch the ad'],
     ['approval_required', 403, 'repeat the identical request within 10 minutes'],
   ])('%s exits 7 with what to do', async (code, status, hint) => {
-    const rt = new Runtime({}, streams());
+    const rt = new Runtime({}, testContext());
     const err = await personMustAct(rt)(apiError(status, code, { action_url: 'https://x.example/act', approval: { status_url: '/agent/approvals/a' } }), {
       method: 'POST', path: '/servers', idempotencyKey: 'k-1',
     }).catch((e: unknown) => e);
@@ -138,7 +130,7 @@ describe('a person must act, without a terminal', () => {
   });
 
   it('other codes are left to the caller', async () => {
-    const rt = new Runtime({}, streams());
+    const rt = new Runtime({}, testContext());
     await expect(personMustAct(rt)(apiError(401, 'login_required'), { method: 'GET', path: '/me' })).resolves.toBe(false);
   });
 });

@@ -1,17 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Streams } from '../../../src/core/io.js';
-import { colorEnabled } from '../../../src/core/io.js';
+import { colorEnabled, streamsFor, type Streams } from '../../../src/core/io.js';
 import { fitWidths, inferColumns, Output } from '../../../src/core/output.js';
+import { testContext } from '../../helpers/context.js';
 
-function streams(tty: boolean, columns = 80): Streams & { out: string[] } {
-  const out: string[] = [];
-  return {
-    out,
-    stdout: { write: (s: string) => out.push(s) },
-    stderr: { write: () => undefined },
-    stdin: process.stdin,
-    stdoutTTY: tty, stderrTTY: tty, stdinTTY: false, color: false, colorErr: false, columns, env: {},
-  };
+/** The streams of a test context (no colour), its stdout captured. */
+function streams(tty: boolean, columns = 80): Streams & { text(): string } {
+  const ctx = testContext({ env: { NO_COLOR: '1' }, tty: { stdout: tty, stderr: tty, columns } });
+  return { ...streamsFor(ctx), text: () => ctx.stdout.text() };
 }
 
 const items = [
@@ -23,28 +18,28 @@ describe('output formats (DESIGN.md "Output")', () => {
   it('json prints the data; jsonl one item per line', async () => {
     const s = streams(false);
     await new Output(s, 'json').show(items);
-    expect(JSON.parse(s.out.join(''))).toEqual(items);
+    expect(JSON.parse(s.text())).toEqual(items);
     const l = streams(false);
     await new Output(l, 'jsonl').show(items);
-    expect(l.out.join('').trim().split('\n').map((x) => JSON.parse(x))).toEqual(items);
+    expect(l.text().trim().split('\n').map((x) => JSON.parse(x))).toEqual(items);
   });
 
   it('yaml round-trips', async () => {
     const s = streams(false);
     await new Output(s, 'yaml').show({ a: 1, b: ['x'] });
-    expect(s.out.join('')).toBe('a: 1\nb:\n  - x\n');
+    expect(s.text()).toBe('a: 1\nb:\n  - x\n');
   });
 
   it('piped tables are tab-separated rows without a header', async () => {
     const s = streams(false);
     await new Output(s, 'table').show(items, { columns: ['id', 'name', 'status.state', 'tags'] });
-    expect(s.out.join('')).toBe('a1\talpha\trunning\tx, y\nb2\tbeta\toffline\t\n');
+    expect(s.text()).toBe('a1\talpha\trunning\tx, y\nb2\tbeta\toffline\t\n');
   });
 
   it('terminal tables have a header and fit the width', async () => {
     const s = streams(true, 30);
     await new Output(s, 'table').show([{ id: '1', name: 'x'.repeat(60) }], { columns: ['id', 'name'] });
-    const lines = s.out.join('').trimEnd().split('\n');
+    const lines = s.text().trimEnd().split('\n');
     expect(lines[0]).toMatch(/^ID\s+NAME$/);
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(30);
     expect(lines[1]).toContain('…');
@@ -53,7 +48,7 @@ describe('output formats (DESIGN.md "Output")', () => {
   it('objects print as key/value rows, nested as dot paths', async () => {
     const s = streams(false);
     await new Output(s, 'table').show({ account: { id: 1, username: 'u' }, key: { scopes: ['*'] } });
-    expect(s.out.join('')).toBe('account.id\t1\naccount.username\tu\nkey.scopes\t*\n');
+    expect(s.text()).toBe('account.id\t1\naccount.username\tu\nkey.scopes\t*\n');
   });
 
   it('infers id and name first, skipping object and nested maps', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../src/core/http.js';
-import { processStreams } from '../../../src/core/io.js';
 import { Runtime } from '../../../src/core/runtime.js';
 import { UNSEEN_RESTART_MS, waitForServerState, waitForJob } from '../../../src/core/wait.js';
 import { Exit } from '../../../src/core/errors.js';
+import { testContext } from '../../helpers/context.js';
 
 // DESIGN.md "Requests": --wait follows a job or status resource to a terminal state.
 function fakeClient(bodies: unknown[]): ApiClient & { calls: number } {
@@ -19,7 +19,7 @@ function fakeClient(bodies: unknown[]): ApiClient & { calls: number } {
   return c as unknown as ApiClient & { calls: number };
 }
 
-const rt = (timeout?: string) => new Runtime({ ...(timeout ? { timeout } : {}) }, { ...processStreams(), stderrTTY: false, stdoutTTY: false });
+const rt = (timeout?: string) => new Runtime({ ...(timeout ? { timeout } : {}) }, testContext());
 const noSleep = { sleep: async () => undefined };
 
 describe('waitForServerState', () => {
