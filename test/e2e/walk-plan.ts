@@ -128,7 +128,7 @@ export function fill(template: string, fx: Fixtures, serverId: string): string {
 
 const STREAMING = new Set(['console attach']);
 
-const long = (flags: string) => /--([a-z0-9-]+)/.exec(flags.split(',').pop()!)![1]!;
+export const long = (flags: string) => /--([a-z0-9-]+)/.exec(flags.split(',').pop()!)![1]!;
 
 /** A value for a required flag the registry does not constrain further. */
 const FLAG_VALUES: Record<string, string> = {
@@ -136,7 +136,7 @@ const FLAG_VALUES: Record<string, string> = {
   world: 'world', id: 'P7dR8mSH', 'file-id': 'f1', email: 'alex@example.com', command: 'say hi',
 };
 
-function flagValue(o: RefOption, fx: Fixtures): string {
+export function flagValue(o: RefOption, fx: Fixtures): string {
   const name = long(o.flags);
   if (o.choices?.length) return o.choices[0]!;
   if (name.endsWith('-file')) {
