@@ -5,14 +5,13 @@ import { agent, asProfile, logged, storedAgent, until } from '../agent/helpers.j
 
 // Issue 6 end to end: silent renewal, a disconnected agent, and the flows where a person must act
 // (01-general-contract.md "Agent registration flow": Approvals; "Errors"; "States and
-// transitions"), each exit without a terminal. Simulated delays at 0.4 of their length so a --wait
-// still outlives two short-lived tokens (token lifetimes are real seconds); polls for a person's
-// action run on a fast clock, claim polls on the real one (the sandbox answers slow_down to polls
-// closer than the interval in real time).
+// transitions"), each exit without a terminal. Polls for a person's action run on a fast clock,
+// claim polls on the real one (the sandbox answers slow_down to polls closer than the interval in
+// real time).
 
 let t: E2E;
 beforeAll(async () => {
-  t = await setup({ timeScale: 0.4, servers: 3, clock: 0.05 });
+  t = await setup({ servers: 3, clock: 'fast' });
   agent(t).configure({ claimIntervalS: 0.2, approvalIntervalS: 0.2 });
 });
 afterAll(async () => {
@@ -20,35 +19,38 @@ afterAll(async () => {
 });
 
 /** Logs a profile in as a service-auth agent of the demo account (the sandbox plays the person). */
-async function loginAgent(profile: string): Promise<void> {
-  const login = t.gsh(['auth', 'login', '--agent', '--email', 'demo@example.com'], { env: asProfile(profile), clock: realClock });
+async function loginAgent(profile: string, e: E2E = t): Promise<void> {
+  const login = e.gsh(['auth', 'login', '--agent', '--email', 'demo@example.com'], { env: asProfile(profile), clock: realClock });
   let exited = false;
   void login.finally(() => (exited = true));
-  const claim = await until(() => exited || [...agent(t).claims.values()].find((c) => c.userCode && !c.completed && !c.spent), 20_000);
-  if (claim !== true) agent(t).completeClaim(claim.userCode);
+  const claim = await until(() => exited || [...agent(e).claims.values()].find((c) => c.userCode && !c.completed && !c.spent), 20_000);
+  if (claim !== true) agent(e).completeClaim(claim.userCode);
   const r = await login;
   expect(r.exitCode, String(r.stderr)).toBe(0);
 }
 
-const servers = () => [...t.sandbox.state.servers.values()].sort((a, b) => a.name.localeCompare(b.name));
+const servers = (e: E2E = t) => [...e.sandbox.state.servers.values()].sort((a, b) => a.name.localeCompare(b.name));
 
 describe('silent renewal', () => {
   it('renews before expiry during a long --wait, so it never sees a 401 (token lifetime 1 s)', async () => {
-    agent(t).configure({ tokenLifetimeS: 1 });
+    // A sandbox of its own, its delays at 0.4 of their length, so the --wait still outlives two
+    // tokens (token lifetimes are real seconds).
+    const slow = await setup({ servers: 3, timeScale: 0.4, clock: 0.05 });
     try {
-      await loginAgent('renew');
-      const stored = servers().find((s) => s.stored && s.state === 'offline')!;
-      const exchangesBefore = logged(t, 'POST /oauth2/token').length;
+      agent(slow).configure({ claimIntervalS: 0.2, tokenLifetimeS: 1 });
+      await loginAgent('renew', slow);
+      const stored = servers(slow).find((s) => s.stored && s.state === 'offline')!;
+      const exchangesBefore = logged(slow, 'POST /oauth2/token').length;
       const started = Date.now();
-      const r = await t.gsh(['power', 'start', '-s', stored.id, '--wait'], { env: asProfile('renew') });
+      const r = await slow.gsh(['power', 'start', '-s', stored.id, '--wait'], { env: asProfile('renew') });
       expect(r.exitCode, String(r.stderr)).toBe(0);
       expect(Date.now() - started).toBeGreaterThan(2000); // transfer and boot outlast two token lifetimes
-      const renewals = logged(t, 'POST /oauth2/token').slice(exchangesBefore);
+      const renewals = logged(slow, 'POST /oauth2/token').slice(exchangesBefore);
       expect(renewals.length).toBeGreaterThanOrEqual(2);
       expect(renewals.every((e) => (e.body as Record<string, string>).grant_type === 'urn:ietf:params:oauth:grant-type:jwt-bearer')).toBe(true);
-      expect(t.sandbox.log.filter((e) => e.status === 401 && e.keyId === undefined && e.route?.startsWith('/servers'))).toHaveLength(0);
+      expect(slow.sandbox.log.filter((e) => e.status === 401 && e.keyId === undefined && e.route?.startsWith('/servers'))).toHaveLength(0);
     } finally {
-      agent(t).configure({ tokenLifetimeS: 3600 });
+      await slow.close();
     }
   });
 

@@ -180,7 +180,8 @@ describe('a usage error never follows a request (issue 11: "nothing is sent unti
   });
 });
 
-describe('--request-timeout (README "Retries and idempotency"; issue 11)', () => {
+// Concurrent: the two time bounds are measured on the real clock against servers of their own.
+describe.concurrent('--request-timeout (README "Retries and idempotency"; issue 11)', () => {
   /** A TCP server that accepts connections and never answers. */
   let silent: TcpServer;
   const sockets = new Set<Socket>();
