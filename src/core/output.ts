@@ -65,12 +65,14 @@ export class Output {
       this.io.columns,
     );
     const table = new Table({
-      head: cols.map((c) => headerLabel(c)),
+      // Bold decided by the run's streams: cli-table3's own head style goes through @colors, which
+      // decides from the process's stdout and environment, not the run's.
+      head: cols.map((c) => ansi.bold(headerLabel(c), this.io.color)),
       colWidths: widths.map((w) => w + 2),
       wordWrap: false,
       truncate: '…',
       chars: BORDERLESS,
-      style: { head: this.io.color ? ['bold'] : [], border: [], 'padding-left': 0, 'padding-right': 2 },
+      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
     });
     for (const row of rows) table.push(row);
     this.io.stdout.write(`${table.toString().replace(/[ \t]+$/gm, '')}\n`);

@@ -1,11 +1,12 @@
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { colorEnabled, streamsFor, type Streams } from '../../../src/core/io.js';
 import { fitWidths, inferColumns, Output } from '../../../src/core/output.js';
 import { testContext } from '../../helpers/context.js';
 
-/** The streams of a test context (no colour), its stdout captured. */
-function streams(tty: boolean, columns = 80): Streams & { text(): string } {
-  const ctx = testContext({ env: { NO_COLOR: '1' }, tty: { stdout: tty, stderr: tty, columns } });
+/** The streams of a test context (no colour unless asked), its stdout captured. */
+function streams(tty: boolean, columns = 80, color = false): Streams & { text(): string } {
+  const ctx = testContext({ env: color ? { FORCE_COLOR: '1' } : { NO_COLOR: '1' }, tty: { stdout: tty, stderr: tty, columns } });
   return { ...streamsFor(ctx), text: () => ctx.stdout.text() };
 }
 
@@ -43,6 +44,25 @@ describe('output formats (DESIGN.md "Output")', () => {
     expect(lines[0]).toMatch(/^ID\s+NAME$/);
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(30);
     expect(lines[1]).toContain('…');
+  });
+
+  it("a terminal table's header is bold exactly when the run's streams have colour, whatever the process's own stdout allows", async () => {
+    // cli-table3 styles through @colors, which decides from process.stdout and process.env.
+    const colors = createRequire(import.meta.url)('@colors/colors/safe') as { enabled: boolean };
+    const was = colors.enabled;
+    try {
+      for (const processColour of [false, true]) {
+        colors.enabled = processColour;
+        const on = streams(true, 40, true);
+        await new Output(on, 'table').show([{ id: '1', name: 'a' }], { columns: ['id', 'name'] });
+        expect(on.text().split('\n')[0], `process colour ${processColour}`).toMatch(/^\x1b\[1mID\x1b\[22m\s+\x1b\[1mNAME\x1b\[22m$/);
+        const off = streams(true, 40, false);
+        await new Output(off, 'table').show([{ id: '1', name: 'a' }], { columns: ['id', 'name'] });
+        expect(off.text()).not.toContain('\x1b[');
+      }
+    } finally {
+      colors.enabled = was;
+    }
   });
 
   it('objects print as key/value rows, nested as dot paths', async () => {
