@@ -552,8 +552,8 @@ _gsh_values() {
   esac
 }
 
-_gsh_global_flags='-V --version --profile --base-url -o --output --json --no-color --debug -y --yes --no-input --idempotency-key --retries --timeout -h --help'
-_gsh_global_valued='--profile --base-url -o --output --idempotency-key --retries --timeout'
+_gsh_global_flags='-V --version --profile --base-url -o --output --json --no-color --debug -y --yes --no-input --idempotency-key --retries --timeout --request-timeout --dry-run -h --help'
+_gsh_global_valued='--profile --base-url -o --output --idempotency-key --retries --timeout --request-timeout'
 
 _gsh() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}

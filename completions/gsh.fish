@@ -329,7 +329,7 @@ function __gsh_flags --argument-names key
         case 'completion'
             printf '%s\n' '--dir	write all three scripts into this directory instead (gsh.bash, _gsh, gsh.fish)'
         case 'console attach'
-            printf '%s\n' '-s	server id or name (default: $GSH_SERVER)' '--server	server id or name (default: $GSH_SERVER)' '--no-history	do not replay recent output first' '--read-only	never send anything typed' '--color	ANSI colours in console lines'
+            printf '%s\n' '-s	server id or name (default: $GSH_SERVER)' '--server	server id or name (default: $GSH_SERVER)' '--no-history	do not replay recent output first' '--read-only	never send anything; standard input is not read' '--color	ANSI colours in console lines'
         case 'console send'
             printf '%s\n' '-s	server id or name (default: $GSH_SERVER)' '--server	server id or name (default: $GSH_SERVER)' '--expect	wait for the first console line matching this and print it (exit 10 on --timeout, default 30s)'
         case 'console history'
@@ -834,11 +834,11 @@ function __gsh_flags --argument-names key
 end
 
 function __gsh_global_flags
-    printf '%s\n' '-V	print the version' '--version	print the version' '--profile	auth profile to use (default: $GSH_PROFILE or the current one)' '--base-url	service root, ending in /api/v2 (default: $GSH_BASE_URL or the profile)' '-o	output format' '--output	output format' '--json	same as -o json' '--no-color	never colour output (also NO_COLOR)' '--debug	trace requests and responses on stderr (secrets redacted)' '-y	confirm destructive operations without asking' '--yes	confirm destructive operations without asking' '--no-input	never prompt; fail where a person would be asked' '--idempotency-key	Idempotency-Key for the mutation (default: a fresh UUID per request)' '--retries	retries on 429, 5xx and dropped connections (default 4)' '--timeout	limit on waiting (--wait, --expect), e.g. 90s or 10m (default 10m)' '-h	show help' '--help	show help'
+    printf '%s\n' '-V	print the version' '--version	print the version' '--profile	auth profile to use (default: $GSH_PROFILE or the current one)' '--base-url	service root, ending in /api/v2 (default: $GSH_BASE_URL or the profile)' '-o	output format' '--output	output format' '--json	same as -o json' '--no-color	never colour output (also NO_COLOR)' '--debug	trace requests and responses on stderr (secrets redacted)' '-y	confirm destructive operations without asking' '--yes	confirm destructive operations without asking' '--no-input	never prompt; fail where a person would be asked' '--idempotency-key	Idempotency-Key for the mutation (default: a fresh UUID per request)' '--retries	retries on 429, 5xx and dropped connections (default 4)' '--timeout	limit on waiting (--wait, --expect), e.g. 90s or 10m (default 10m)' '--request-timeout	limit on each request attempt: connect, answer, a stalled body (default 30s; also GSH_REQUEST_TIMEOUT)' '--dry-run	print the requests the command would send, and what would follow, then stop; sends nothing but server-name lookups' '-h	show help' '--help	show help'
 end
 
 function __gsh_global_valued
-    printf '%s\n' '--profile' '--base-url' '-o' '--output' '--idempotency-key' '--retries' '--timeout'
+    printf '%s\n' '--profile' '--base-url' '-o' '--output' '--idempotency-key' '--retries' '--timeout' '--request-timeout'
 end
 
 # The flags of a command path that take a value.
