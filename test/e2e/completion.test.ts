@@ -6,6 +6,7 @@ import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadDocTree } from '../../src/docs/command-tree.js';
 import { completionScript, SHELLS } from '../../src/docs/generated-files.js';
+import { needing } from '../helpers/tools.js';
 import { GSH } from './helpers.js';
 
 // Issue 3 item 4: the committed scripts, exercised in real bash, zsh and fish. bash drives the
@@ -61,7 +62,8 @@ describe('bash', () => {
   });
 });
 
-describe('zsh', () => {
+const withZsh = needing('zsh', 'zsh');
+describe.skipIf(withZsh.missing)(withZsh.title, () => {
   it('completes families and signals when autoloaded from $fpath', async () => {
     expect(await zsh('gsh serv', 'fpath')).toEqual(['servers']);
     expect(await zsh('gsh power ', 'fpath')).toEqual(SIGNALS);
@@ -74,7 +76,8 @@ describe('zsh', () => {
   });
 });
 
-describe('fish', () => {
+const withFish = needing('fish', 'fish');
+describe.skipIf(withFish.missing)(withFish.title, () => {
   it('completes families and signals, with descriptions', async () => {
     expect(await fish('gsh serv')).toEqual(['servers']);
     expect(await fish('gsh power ')).toEqual(SIGNALS);

@@ -5,7 +5,7 @@ import { formatReference, type ReferenceEntry, referenceEntries } from '../../sr
 
 // Issue 3 item 3: `gsh reference --json` names, for each of the contract's 325 operations, a leaf
 // command that reaches it, with paths written as in the contract.
-const tsv = readFileSync(new URL('../../../shared/spec/operations.tsv', import.meta.url), 'utf8');
+const tsv = readFileSync(new URL('../fixtures/spec/operations.tsv', import.meta.url), 'utf8');
 const specOps = new Set(tsv.split('\n').slice(1).filter((l) => l.trim()).map((l) => l.split('\t').join(' ')));
 
 let tree: DocTree;

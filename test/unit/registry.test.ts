@@ -5,8 +5,9 @@ import type { CheckName, Family, Field, Operation, PermissionRule, ScopeRule } f
 import { PERMISSIONS } from '../../src/operations/vocabulary.js';
 
 // The registry against the contract: spec/operations.tsv lists all 325 operations; documents 1–3
-// give paths, parameters, scopes and permissions. The checkout sits beside `shared/`.
-const specDir = new URL('../../../shared/spec/', import.meta.url);
+// give paths, parameters, scopes and permissions. test/fixtures/spec holds a copy of the contract
+// (test/unit/spec-copy.test.ts keeps it equal to the shared one where that sits beside the checkout).
+const specDir = new URL('../fixtures/spec/', import.meta.url);
 const tsv = readFileSync(new URL('operations.tsv', specDir), 'utf8');
 const generalContract = readFileSync(new URL('01-general-contract.md', specDir), 'utf8');
 
