@@ -74,13 +74,13 @@ export async function addWord(program: Command, word: string, summary: string): 
   const cmd = program.command(word).description(summary);
   cmd.helpCommand(false);
   inheritSettings(cmd);
-  const hand = handWritten[word];
-  if (hand) await (await hand.load()).register(cmd);
+  const hand = handWritten[word] && (await handWritten[word].load());
+  await hand?.register(cmd);
   const families = topWords[word]?.families ?? [];
   if (families.length) {
     // The builder is needed only for the word being run, never for `gsh --help`.
     const { addFamilyCommands } = await import('./commands/registry-commands.js');
-    for (const family of await loadFamilies(families)) addFamilyCommands(cmd, family);
+    addFamilyCommands(cmd, await loadFamilies(families), hand?.replaces);
   }
   return cmd;
 }

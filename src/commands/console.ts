@@ -282,3 +282,6 @@ export const operations: Readonly<Record<string, readonly string[]>> = {
   'console history': ['POST /servers/{server_id}/console/token'],
   'console stats': ['POST /servers/{server_id}/console/token'],
 };
+
+/** `console send` takes the place of the generated command for POST /servers/{server_id}/commands. */
+export const replaces = ['console send'];

@@ -13,6 +13,11 @@ import type { Command } from 'commander';
 //   export const operations: OperationUses = { 'auth login': ['GET /me'], 'auth profiles': [] };
 //
 // An empty list says the command reaches no fixed operation (offline, or any path like `gsh api`).
+//
+// A hand-written verb that takes the place of a generated one (same words) says so, so that a
+// clash by accident fails when the tree is built instead of silently hiding a generated command:
+//
+//   export const replaces = ['files upload'];
 
 /** Full command line (`console attach`) → the operations it calls (`POST /servers/{server_id}/console/token`). */
 export type OperationUses = Readonly<Record<string, readonly string[]>>;
@@ -20,6 +25,8 @@ export type OperationUses = Readonly<Record<string, readonly string[]>>;
 export interface HandWrittenModule {
   register(cmd: Command): void | Promise<void>;
   operations?: OperationUses;
+  /** Full command lines of generated leaves this module replaces on purpose. */
+  replaces?: readonly string[];
 }
 
 export interface HandWritten {

@@ -119,6 +119,9 @@ async function online(cmd: Command, run: (rt: Runtime) => Promise<number | void>
   await withRuntime(cmd, run);
 }
 
+/** Verbs that read a manifest file take the place of the generated commands for the same operations. */
+export const replaces = ['init templates create', 'init templates update', 'init validate', 'init status'];
+
 export function register(cmd: Command): void {
   cmd
     .command('lint')

@@ -42,11 +42,14 @@ function kebab(name: string): string {
 }
 
 /**
- * Adds the family's commands under `top` (the command for the first word, already on the
- * program). Leaves that a hand-written module already defined are left alone.
+ * Adds the families' commands under `top` (the command for the first word, already on the
+ * program). A leaf a hand-written module already defined is left alone only if the module
+ * declares it in `replaces`; an undeclared clash, or a declaration that replaces nothing, is a
+ * bug in gsh and throws while the tree is built.
  */
-export function addFamilyCommands(top: Command, family: Family): void {
-  for (const leaf of leavesOf(family)) {
+export function addFamilyCommands(top: Command, families: readonly Family[], replaces: readonly string[] = []): void {
+  const unused = new Set(replaces);
+  for (const leaf of families.flatMap(leavesOf)) {
     if (leaf.words[0] !== top.name()) continue;
     const rest = leaf.words.slice(1);
     if (rest.length === 0) {
@@ -55,10 +58,18 @@ export function addFamilyCommands(top: Command, family: Family): void {
     }
     const parent = group(top, rest.slice(0, -1));
     const name = rest[rest.length - 1] as string;
-    if (parent.commands.some((c) => c.name() === name)) continue;
+    if (parent.commands.some((c) => c.name() === name)) {
+      const line = leaf.words.join(' ');
+      if (!replaces.includes(line)) {
+        throw new Error(`hand-written \`${line}\` clashes with the generated command for ${leaf.op.method} ${leaf.op.path}; list it in its module's \`replaces\``);
+      }
+      unused.delete(line);
+      continue;
+    }
     const cmd = parent.command(name);
     configureLeaf(cmd, leaf);
   }
+  if (unused.size) throw new Error(`\`replaces\` names commands that replace no generated one: ${[...unused].join(', ')}`);
   describeGroups(top);
 }
 
