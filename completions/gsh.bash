@@ -299,7 +299,7 @@ _gsh_node() {
     'players nbt') subs='update' flags='' valued='' ;;
     'players nbt update') subs='' flags='-s --server -f --raw-field -F --field --input --wait' valued='-s --server -f --raw-field -F --field --input' ;;
     'players files') subs='delete rm' flags='' valued='' ;;
-    'players files delete') subs='' flags='-s --server --wait' valued='-s --server' ;;
+    'players files delete') subs='' flags='-s --server --type --wait' valued='-s --server --type' ;;
     'players migrate') subs='preview apply' flags='' valued='' ;;
     'players migrate preview') subs='' flags='-s --server -f --raw-field -F --field --input --wait' valued='-s --server -f --raw-field -F --field --input' ;;
     'players migrate apply') subs='' flags='-s --server --backup-id -f --raw-field -F --field --input --wait' valued='-s --server --backup-id -f --raw-field -F --field --input' ;;
@@ -543,6 +543,7 @@ _gsh_values() {
     'init schema --tier') values='free paid' ;;
     'init validate --tier') values='free paid' ;;
     'players get --section') values='stats advancements recipes' ;;
+    'players files delete --type') values='playerdata stats advancements' ;;
     'subusers create --permissions') values='control.console control.command control.start control.stop control.restart file.read file.read-content file.update file.create file.delete file.sftp settings.edit settings.rename settings.description settings.resources settings.transfer startup.read startup.update user.read user.update activity.read instance.read instance.create instance.update instance.activate instance.clone' ;;
     'subusers update --permissions') values='control.console control.command control.start control.stop control.restart file.read file.read-content file.update file.create file.delete file.sftp settings.edit settings.rename settings.description settings.resources settings.transfer startup.read startup.update user.read user.update activity.read instance.read instance.create instance.update instance.activate instance.clone' ;;
     'worlds nbt get --nbt-type') values='java bedrock' ;;

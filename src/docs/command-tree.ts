@@ -114,7 +114,8 @@ function describe(cmd: Command, words: string[], ctx: Context): DocCommand {
     operations: (leaf?.ops ?? []).map((op) => ({ method: op.method, path: op.path })),
     scope: joined(leaf?.ops.map((op) => accessText(op).scope)),
     permission: joined(leaf?.ops.map((op) => accessText(op).permission)),
-    example: leaf?.registry?.op.example ?? null,
+    // A hand-written command's own help shows how it is called; the registry's example may not.
+    example: (generated ? undefined : exampleLines(helpAfter(cmd))[0]) ?? leaf?.registry?.op.example ?? null,
     generated: generated !== undefined,
     helpAfter: helpAfter(cmd),
   };
@@ -162,6 +163,18 @@ function joined(values: (string | undefined)[] | undefined): string | null {
  * The text `addHelpText('after', …)` contributes, captured the way --help prints it: commander
  * emits an `afterHelp` event (a Command is an EventEmitter; its typings leave that out).
  */
+/** Lines of the `Example:`/`Examples:` sections of a help text (each up to the next blank line), without `$ `. */
+export function exampleLines(text: string): string[] {
+  const out: string[] = [];
+  let inside = false;
+  for (const line of text.split('\n')) {
+    if (/^Examples?:\s*$/.test(line)) inside = true;
+    else if (line.trim() === '') inside = false;
+    else if (inside) out.push(line.trim().replace(/^\$ /, ''));
+  }
+  return out;
+}
+
 function helpAfter(cmd: Command): string {
   let text = '';
   (cmd as unknown as EventEmitter).emit('afterHelp', { error: false, command: cmd, write: (s: string) => (text += s) });

@@ -8,7 +8,7 @@ export default defineFamily({
     {
       method: 'POST', path: '/servers/{server_id}/commands', command: 'console send',
       summary: 'Send one single-line console command (no batches)',
-      example: 'gsh console send -s lobby --command "say hello"',
+      example: 'gsh console send -s lobby "say hello"',
       scope: 'servers:command', permission: 'control.console',
       // The field name is not shown in the contract; we send `command`.
       body: [{ name: 'command', type: 'string', required: true, check: 'single-line',

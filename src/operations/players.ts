@@ -2,8 +2,8 @@ import { defineFamily } from './types.js';
 
 const uuid = [{ name: 'uuid', description: 'Player UUID', check: 'uuid' as const }];
 
-// Document 3, "Players". Unnamed body fields (player command, inventory edits, NBT updates,
-// file type) are sent with -f/-F.
+// Document 3, "Players". Unnamed body fields (player command, inventory edits, NBT updates) are
+// sent with -f/-F.
 export default defineFamily({
   name: 'players',
   summary: 'Players, their data files, inventories and UUID migration',
@@ -82,8 +82,11 @@ export default defineFamily({
     {
       method: 'DELETE', path: '/servers/{server_id}/players/{uuid}/files', command: 'players files delete',
       summary: "Delete the player's playerdata, stats or advancements file (irreversible)",
-      example: 'gsh players files delete -s lobby 069a79f4-44e9-4726-a5be-fca90e38aaf5 -f type=stats --yes',
+      example: 'gsh players files delete -s lobby 069a79f4-44e9-4726-a5be-fca90e38aaf5 --type stats --yes',
       scope: 'servers:players:write', permission: 'file.delete', params: uuid, destructive: true,
+      // The contract names the three file types (400 otherwise) but not where the type goes; a
+      // DELETE carries no body here, so it is a query parameter.
+      query: [{ name: 'type', type: 'string', required: true, choices: ['playerdata', 'stats', 'advancements'], description: 'Which file to delete' }],
     },
     {
       method: 'POST', path: '/servers/{server_id}/players/migrate/preview', command: 'players migrate preview',

@@ -1,0 +1,188 @@
+import { readFileSync } from 'node:fs';
+import type { Command, Option } from 'commander';
+import { parse, type ParseEntry } from 'shell-quote';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type DocCommand, exampleLines, loadDocTree } from '../../src/docs/command-tree.js';
+import { buildFullProgram } from '../../src/program.js';
+
+// Issue 11 item 5: every example a person may copy — the `Example:`/`Examples:` sections of every
+// help page, and every `gsh …` line of the README — names commands that exist, flags those commands
+// take, values among a flag's choices, and as many arguments as the command accepts.
+
+let program: Command;
+let docs: DocCommand;
+beforeAll(async () => {
+  program = await buildFullProgram();
+  docs = (await loadDocTree()).root;
+});
+
+/** Every command of the documented tree, depth first. */
+function* nodes(node: DocCommand): Generator<DocCommand> {
+  yield node;
+  for (const c of node.children) yield* nodes(c);
+}
+
+/** The argv of every `gsh` invocation in a shell line (pipes, `&&`, `;` and `$(…)` split it). */
+export function invocations(line: string): string[][] {
+  const found: string[][] = [];
+  // A command substitution is a command of its own, quoted or not; its output is one word here.
+  const flat = line.replace(/\$\(([^()]*)\)/g, (_, inner: string) => {
+    found.push(...invocations(inner));
+    return 'WORD';
+  });
+  const tokens: ParseEntry[] = parse(flat, (name) => `$${name}`);
+  let current: string[] | undefined;
+  let atStart = true;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as ParseEntry;
+    if (typeof t !== 'string') {
+      if ('comment' in t) break;
+      if ('pattern' in t) current?.push(t.pattern); // a glob is a word
+      else if (/^[<>]|^\d>/.test(t.op)) i++; // a redirection takes the next word, a file name
+      else {
+        current = undefined; // `|`, `&&`, `;`, `(` start a new command
+        atStart = true;
+      }
+      continue;
+    }
+    if (atStart && /^[A-Z_][A-Z0-9_]*=/.test(t)) continue; // VAR=value before a command
+    if (atStart) {
+      atStart = false;
+      if (t === 'gsh') found.push((current = []));
+      continue;
+    }
+    current?.push(t);
+  }
+  return found;
+}
+
+const optionIn = (chain: Command[], flag: string): Option | undefined => {
+  for (const c of [...chain].reverse()) {
+    const o = c.options.find((x) => x.long === flag || x.short === flag);
+    if (o) return o;
+  }
+  return undefined;
+};
+
+/**
+ * What is wrong with `gsh <argv>` against the command tree, or undefined. `…` stands for text the
+ * example leaves out, so nothing after it is checked.
+ */
+export function problemWith(root: Command, argv: readonly string[]): string | undefined {
+  const chain = [root];
+  let cmd = root;
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '…') return undefined;
+    if (a === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (a.startsWith('-') && a !== '-') {
+      const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+      const o = optionIn(chain, flag as string);
+      if (!o) return `unknown flag ${flag} for \`${chain.slice(1).map((c) => c.name()).join(' ') || 'gsh'}\``;
+      if (o.required || o.optional) {
+        const value = inline ?? (o.required || !(argv[i + 1] ?? '-').startsWith('-') ? argv[++i] : undefined);
+        if (o.required && value === undefined) return `${flag} needs a value`;
+        if (value !== undefined && value !== '…' && o.argChoices && !o.argChoices.includes(value)) {
+          return `${flag} ${value}: not one of ${o.argChoices.join(', ')}`;
+        }
+      }
+      continue;
+    }
+    const sub = positionals.length === 0 ? cmd.commands.find((c) => c.name() === a || c.aliases().includes(a)) : undefined;
+    if (sub) {
+      chain.push(sub);
+      cmd = sub;
+    } else if (cmd.commands.length > 0) {
+      return `unknown command \`${a}\` under \`${chain.map((c) => c.name()).join(' ')}\``;
+    } else positionals.push(a);
+  }
+  if (cmd.commands.length > 0 && chain.length > 1) return `\`${chain.map((c) => c.name()).join(' ')}\` needs a subcommand`;
+  const args = cmd.registeredArguments;
+  const required = args.filter((x) => x.required).length;
+  const most = args.some((x) => x.variadic) ? Infinity : args.length;
+  if (positionals.length > most) return `too many arguments for \`${chain.map((c) => c.name()).join(' ')}\` (${positionals.join(' ')})`;
+  // `--help` and `--version` need nothing else; otherwise every required argument is there.
+  if (positionals.length < required && !argv.some((a) => a === '--help' || a === '-h')) {
+    return `missing argument <${args[positionals.length]?.name()}> for \`${chain.map((c) => c.name()).join(' ')}\``;
+  }
+  return undefined;
+}
+
+/** Lines of the README a reader would copy: fenced shell blocks, `run:` lines of YAML blocks, and inline `gsh …` code. */
+function readmeLines(): string[] {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const lines: string[] = [];
+  let fence: string | undefined;
+  for (const line of readme.split('\n')) {
+    const open = /^```(\w*)/.exec(line);
+    if (open) {
+      fence = fence === undefined ? open[1] : undefined;
+      continue;
+    }
+    if (fence === undefined) {
+      // Inline spans that read as a command, not a synopsis with <placeholders> or [options].
+      for (const m of line.matchAll(/`(gsh [^`]*)`/g)) if (!/[<[]/.test(m[1] as string)) lines.push(`${m[1]} # inline`);
+    } else if (fence === 'yaml' || fence === 'yml') {
+      const run = /^\s*-?\s*(?:run|entry):\s*(.*gsh .*)$/.exec(line);
+      if (run) lines.push(run[1] as string);
+    } else if (fence !== 'json') lines.push(line);
+  }
+  return lines.filter((l) => /\bgsh\b/.test(l));
+}
+
+describe('the checker', () => {
+  it('finds each gsh in a pipeline, after env assignments and inside $(…)', () => {
+    expect(invocations(`GSH_SERVER=x gsh servers list -q | grep eu- | gsh power restart -s - --wait # note`)).toEqual([
+      ['servers', 'list', '-q'], ['power', 'restart', '-s', '-', '--wait'],
+    ]);
+    expect(invocations(`echo "$(gsh auth token)" && gsh auth status`)).toEqual([['auth', 'token'], ['auth', 'status']]);
+  });
+
+  it('fails an unknown command, flag or choice and a wrong number of arguments', () => {
+    expect(problemWith(program, ['serverz', 'list'])).toMatch(/unknown command `serverz`/);
+    expect(problemWith(program, ['servers', 'list', '--nope'])).toMatch(/unknown flag --nope/);
+    expect(problemWith(program, ['servers', 'list', '-o', 'xml'])).toMatch(/not one of/);
+    expect(problemWith(program, ['console', 'send', '-s', 'lobby', '--command', 'x'])).toMatch(/unknown flag --command/);
+    expect(problemWith(program, ['auth', 'switch'])).toMatch(/missing argument/);
+    expect(problemWith(program, ['auth', 'switch', 'a', 'b'])).toMatch(/too many arguments/);
+    expect(problemWith(program, ['power', 'restart', '-s', 'lobby', '--wait', '-o', 'json'])).toBeUndefined();
+  });
+});
+
+describe('examples', () => {
+  it('every Example: line of every help page, and every example of `gsh reference`, runs against the command tree', () => {
+    const bad: string[] = [];
+    let checked = 0;
+    for (const node of nodes(docs)) {
+      for (const line of [...exampleLines(node.helpAfter), ...(node.example ? [node.example] : [])]) {
+        for (const argv of invocations(line)) {
+          checked++;
+          const problem = problemWith(program, argv);
+          if (problem) bad.push(`${line}\n    ${problem}`);
+        }
+      }
+    }
+    expect(bad, bad.join('\n')).toEqual([]);
+    expect(checked).toBeGreaterThan(600); // every registry leaf shows one in help and one in the reference
+  });
+
+  it('every gsh line of the README runs against the command tree', () => {
+    const bad: string[] = [];
+    let checked = 0;
+    for (const line of readmeLines()) {
+      for (const argv of invocations(line)) {
+        checked++;
+        const problem = problemWith(program, argv);
+        // Prose may name a group (`gsh sandbox`) without running it.
+        if (line.endsWith('# inline') && problem?.endsWith('needs a subcommand')) continue;
+        if (problem) bad.push(`${line}\n    ${problem}`);
+      }
+    }
+    expect(bad, bad.join('\n')).toEqual([]);
+    expect(checked).toBeGreaterThan(50);
+  });
+});
