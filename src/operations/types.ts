@@ -155,8 +155,13 @@ export interface Operation {
    * support-access revoke, git unlink, advertisement unpublish, module task cancel).
    */
   destructive?: boolean;
-  /** Hand-chosen table columns (dot paths into each item) for the most used lists. */
+  /**
+   * The default columns (dot paths into each item) of table, csv and tsv output. Declared by every
+   * operation whose answer is a list, and only by those: never guessed from the data.
+   */
   columns?: string[];
+  /** The path of each list item's identifier, printed by `-q` (default `id`). */
+  idField?: string;
   /** The response is not JSON (llms.txt, docs redirect, export): print the body as is. */
   raw?: boolean;
   /** The body is sent form-encoded (`application/x-www-form-urlencoded`), not JSON: `/oauth2/token`, `/oauth2/revoke`. */
