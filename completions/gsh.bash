@@ -5,7 +5,7 @@
 # _gsh_node PATH: the subcommands, flags and value-taking flags of a command.
 _gsh_node() {
   case "$1" in
-    '') subs='activity addons advertisement agent allocations api applications auth backups billing completion console databases docs domains files firewall game-status git health hooks importer init instances integrations llms llms-full logs man me modules monitor network openapi players ports power properties proxies reference sandbox schedules servers settings ssh-keys startup subdomains subusers support-access tickets worlds' flags='' valued='' ;;
+    '') subs='activity addons advertisement agent allocations api applications auth backups billing completion console databases docs domains files firewall game-status git health hooks importer init instances integrations llms llms-full logs man me modules monitor network openapi players ports power properties proxies reference sandbox schedules servers settings ssh-keys startup subdomains subusers support-access tickets version whoami worlds' flags='' valued='' ;;
     'activity') subs='account list ls' flags='' valued='' ;;
     'activity account') subs='' flags='--limit --offset --all' valued='--limit --offset' ;;
     'activity list') subs='' flags='-s --server --limit --offset --all' valued='-s --server --limit --offset' ;;
@@ -68,7 +68,7 @@ _gsh_node() {
     'allocations primary') subs='' flags='-s --server -f --raw-field -F --field --input --wait' valued='-s --server -f --raw-field -F --field --input' ;;
     'api') subs='' flags='-X --method -f --raw-field -F --field --input -H --header -i --include --paginate' valued='-X --method -f --raw-field -F --field --input -H --header' ;;
     'applications') subs='list ls' flags='' valued='' ;;
-    'applications list') subs='' flags='--kind --free-tier' valued='--kind' ;;
+    'applications list') subs='' flags='--kind --free-tier -q --quiet' valued='--kind' ;;
     'auth') subs='login claim status token logout profiles ls switch' flags='' valued='' ;;
     'auth login') subs='' flags='--agent --email --anonymous --assertion --no-browser --no-wait --resume' valued='--email --assertion' ;;
     'auth claim') subs='' flags='--email --no-browser --no-wait' valued='--email' ;;
@@ -146,7 +146,7 @@ _gsh_node() {
     'files') subs='put get list ls content copy delete rm folder move rename sftp chmod compress decompress disk-usage history search search-content archive nbt copy-to download pull pull-status transfer upload trash' flags='' valued='' ;;
     'files put') subs='' flags='-s --server --dir --name' valued='-s --server --dir --name' ;;
     'files get') subs='' flags='-s --server --to' valued='-s --server --to' ;;
-    'files list') subs='' flags='-s --server --directory --limit --offset --all' valued='-s --server --directory --limit --offset' ;;
+    'files list') subs='' flags='-s --server --directory --limit --offset --all -q --quiet' valued='-s --server --directory --limit --offset' ;;
     'files content') subs='get update' flags='' valued='' ;;
     'files content get') subs='' flags='-s --server --path' valued='-s --server --path' ;;
     'files content update') subs='' flags='-s --server -f --raw-field -F --field --input --wait' valued='-s --server -f --raw-field -F --field --input' ;;
@@ -315,7 +315,7 @@ _gsh_node() {
     'power restart') subs='' flags='-s --server -f --raw-field -F --field --input --wait' valued='-s --server -f --raw-field -F --field --input' ;;
     'power kill') subs='' flags='-s --server -f --raw-field -F --field --input --wait' valued='-s --server -f --raw-field -F --field --input' ;;
     'properties') subs='list ls update configs' flags='' valued='' ;;
-    'properties list') subs='' flags='-s --server' valued='-s --server' ;;
+    'properties list') subs='' flags='-s --server -q --quiet' valued='-s --server' ;;
     'properties update') subs='' flags='-s --server -f --raw-field -F --field --input --wait' valued='-s --server -f --raw-field -F --field --input' ;;
     'properties configs') subs='list ls get update' flags='' valued='' ;;
     'properties configs list') subs='' flags='-s --server' valued='-s --server' ;;
@@ -365,7 +365,7 @@ _gsh_node() {
     'schedules webhooks create') subs='' flags='-s --server -f --raw-field -F --field --input --wait' valued='-s --server -f --raw-field -F --field --input' ;;
     'schedules webhooks delete') subs='' flags='-s --server --wait' valued='-s --server' ;;
     'servers') subs='list ls create create-job get delete rm reinstall status status-issues' flags='' valued='' ;;
-    'servers list') subs='' flags='--search --include-status --limit --offset --all' valued='--search --limit --offset' ;;
+    'servers list') subs='' flags='--search --include-status --limit --offset --all -q --quiet' valued='--search --limit --offset' ;;
     'servers create') subs='' flags='--init --template -f --raw-field -F --field --input --wait' valued='--init --template -f --raw-field -F --field --input' ;;
     'servers create-job') subs='' flags='--wait' valued='' ;;
     'servers get') subs='' flags='-s --server' valued='-s --server' ;;
@@ -427,6 +427,8 @@ _gsh_node() {
     'tickets reopen') subs='' flags='-f --raw-field -F --field --input --wait' valued='-f --raw-field -F --field --input' ;;
     'tickets reply') subs='' flags='-f --raw-field -F --field --input --wait' valued='-f --raw-field -F --field --input' ;;
     'tickets participants') subs='' flags='' valued='' ;;
+    'version') subs='' flags='' valued='' ;;
+    'whoami') subs='' flags='' valued='' ;;
     'worlds') subs='list ls download maps mcworld nbt primary' flags='' valued='' ;;
     'worlds list') subs='' flags='-s --server --limit --offset --all' valued='-s --server --limit --offset' ;;
     'worlds download') subs='' flags='-s --server -f --raw-field -F --field --input --wait' valued='-s --server -f --raw-field -F --field --input' ;;
@@ -547,14 +549,14 @@ _gsh_values() {
     'subusers create --permissions') values='control.console control.command control.start control.stop control.restart file.read file.read-content file.update file.create file.delete file.sftp settings.edit settings.rename settings.description settings.resources settings.transfer startup.read startup.update user.read user.update activity.read instance.read instance.create instance.update instance.activate instance.clone' ;;
     'subusers update --permissions') values='control.console control.command control.start control.stop control.restart file.read file.read-content file.update file.create file.delete file.sftp settings.edit settings.rename settings.description settings.resources settings.transfer startup.read startup.update user.read user.update activity.read instance.read instance.create instance.update instance.activate instance.clone' ;;
     'worlds nbt get --nbt-type') values='java bedrock' ;;
-    *' -o') values='table json jsonl yaml' ;;
-    *' --output') values='table json jsonl yaml' ;;
+    *' -o') values='table json jsonl yaml csv tsv' ;;
+    *' --output') values='table json jsonl yaml csv tsv' ;;
     *) return 1 ;;
   esac
 }
 
-_gsh_global_flags='-V --version --profile --base-url -o --output --json --no-color --debug -y --yes --no-input --idempotency-key --retries --timeout --request-timeout --dry-run -h --help'
-_gsh_global_valued='--profile --base-url -o --output --idempotency-key --retries --timeout --request-timeout'
+_gsh_global_flags='-V --version --profile --base-url -o --output --jq --columns --no-header --json --no-color --debug -y --yes --no-input --idempotency-key --retries --timeout --request-timeout --dry-run -h --help'
+_gsh_global_valued='--profile --base-url -o --output --jq --columns --idempotency-key --retries --timeout --request-timeout'
 
 _gsh() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}

@@ -100,7 +100,7 @@ Example:
     .command('status')
     .description('Show the method (API key or agent), account, key or token expiry, and where the credential came from')
     .action(async function (this: Command) {
-      await withRuntime(this, status);
+      await withRuntime(this, authStatus);
     });
 
   auth
@@ -194,7 +194,8 @@ async function login(rt: Runtime): Promise<number | void> {
   }
 }
 
-async function status(rt: Runtime): Promise<number | void> {
+/** `gsh auth status` and `gsh whoami`: who the credential in use is, and why it was chosen. */
+export async function authStatus(rt: Runtime): Promise<number | void> {
   const client = await rt.client();
   const check: RequestSpec = { method: 'GET', path: '/me' };
   return rt.submit({ requests: [check], then: [step('local', `show where the credential came from: ${rt.auth?.source}`)] }, async () => {

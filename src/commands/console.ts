@@ -18,6 +18,7 @@ import { planTarget, sessionSource } from '../console/target.js';
 // plan holds the POSTs it will send and the socket work after them; --dry-run prints it and stops.
 
 const SERVER_HELP = 'server id or name (default: $GSH_SERVER)';
+const SERVER_ARG = 'server id or name, instead of -s';
 /** `--expect` waits this long unless the global --timeout says otherwise. */
 const EXPECT_DEFAULT_MS = 30_000;
 /** A reply to `send history` or `send stats` should come at once; this is for a node that never answers. */
@@ -55,6 +56,7 @@ function registerAttach(cmd: Command): void {
   cmd
     .command('attach')
     .description('Stream the live console; what you type is sent as a command')
+    .argument('[server]', SERVER_ARG)
     .option('-s, --server <id|name>', SERVER_HELP)
     .option('--no-history', 'do not replay recent output first')
     .option('--read-only', 'never send anything; standard input is not read')
@@ -71,14 +73,15 @@ repeated failures it exits 9. A deleted server exits 5.
 --json writes every socket event as one JSON object per line.
 
 Examples:
-  gsh console attach -s lobby
+  gsh console attach lobby
   gsh console attach -s lobby --read-only --no-history | grep -i error
   echo "say restarting in 5 minutes" | gsh console attach -s lobby --no-history
   gsh console attach -s lobby --json | jq -c 'select(.event == "status")'
   gsh console attach -s lobby --dry-run`)
-    .action(async function (this: Command, flags: { server?: string; history: boolean; readOnly?: boolean; color: ColorWhen }) {
+    .action(async function (this: Command, server: string | undefined, flags: { server?: string; history: boolean; readOnly?: boolean; color: ColorWhen }) {
       await withRuntime(this, async (rt) => {
-        const t = await planTarget(rt, flags.server);
+        if (rt.globals.jq !== undefined) throw new UsageError('--jq needs a whole result; attach streams events', 'Pipe --json into jq instead: gsh console attach lobby --json | jq -c ….');
+        const t = await planTarget(rt, flags.server, server);
         const readOnly = flags.readOnly === true;
         const plan = { requests: [t.token], then: attachSteps(flags.history, readOnly, rt.io.stdinTTY) };
         return rt.submit(plan, () => attach({
@@ -162,6 +165,7 @@ function registerHistory(cmd: Command): void {
   cmd
     .command('history')
     .description('Page through the console history (newest page first, then --cursor for the next)')
+    .argument('[server]', SERVER_ARG)
     .option('-s, --server <id|name>', SERVER_HELP)
     .option('--cursor <cursor>', 'the cursor printed with the previous page')
     .option('--limit <n>', 'lines per page, 1 to 1000 (default: the node’s, 200)')
@@ -172,11 +176,11 @@ Lines go to stdout; when there is more, the command for the next page goes to st
 Examples:
   gsh console history -s lobby --limit 50
   gsh console history -s lobby --cursor 1234 --json`)
-    .action(async function (this: Command, flags: { server?: string; cursor?: string; limit?: string }) {
+    .action(async function (this: Command, server: string | undefined, flags: { server?: string; cursor?: string; limit?: string }) {
       await withRuntime(this, async (rt) => {
         const limit = intOption('--limit', flags.limit, 1, 1000);
         const args = historyArgs(flags.cursor, limit);
-        const t = await planTarget(rt, flags.server);
+        const t = await planTarget(rt, flags.server, server);
         const asked = ['send history', ...args.map((a) => JSON.stringify(a))].join(' ');
         const plan = { requests: [t.token], then: [step('stream', `open the console socket, ask for one page (${asked}) and print it`)] };
         return rt.submit(plan, async () => {
@@ -214,6 +218,7 @@ function registerStats(cmd: Command): void {
   cmd
     .command('stats')
     .description('Resource usage from the console socket; --watch keeps it live')
+    .argument('[server]', SERVER_ARG)
     .option('-s, --server <id|name>', SERVER_HELP)
     .option('--watch', 'keep showing each update (one live line on a terminal) until Ctrl-C')
     .addHelpText('after', `
@@ -221,9 +226,10 @@ Examples:
   gsh console stats -s lobby
   gsh console stats -s lobby --watch
   gsh console stats -s lobby --watch --json     # one JSON object per update`)
-    .action(async function (this: Command, flags: { server?: string; watch?: boolean }) {
+    .action(async function (this: Command, server: string | undefined, flags: { server?: string; watch?: boolean }) {
       await withRuntime(this, async (rt) => {
-        const t = await planTarget(rt, flags.server);
+        if (flags.watch && rt.globals.jq !== undefined) throw new UsageError('--jq needs a whole result; --watch streams updates', 'Pipe --json into jq instead.');
+        const t = await planTarget(rt, flags.server, server);
         const then = flags.watch
           ? [step('stream', 'open the console socket, ask for stats (send stats) and show every update until Ctrl-C'), RENEWAL]
           : [step('stream', 'open the console socket, ask for stats (send stats) and print the answer')];

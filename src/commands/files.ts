@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { GshError, Exit, UsageError } from '../core/errors.js';
 import { type ApiClient, type RequestSpec, withIdempotencyKey } from '../core/http.js';
+import { looksBinary } from '../core/binary.js';
 import { step } from '../core/plan.js';
 import { type Runtime, withRuntime } from '../core/runtime.js';
 import { resolveServer, serverFlag } from '../core/server-ref.js';
@@ -82,7 +83,7 @@ export function register(files: Command): void {
     .description('Download a server file (signed download URL, then the bytes) to stdout or --to FILE')
     .argument('<path>', 'absolute path of the file on the server')
     .option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER)')
-    .option('--to <file>', 'write to this local file instead of stdout')
+    .option('--to <file>', 'write to this local file instead of stdout (- is stdout, even for binary content on a terminal)')
     .addHelpText('after', '\nExample:\n  gsh files get /logs/latest.log -s lobby --to latest.log\n\nAPI:\n  POST /servers/{server_id}/files/download, then GET <signed url>\n')
     .action(async function (this: Command, remote: string) {
       await withRuntime(this, async (rt) => {
@@ -90,11 +91,14 @@ export function register(files: Command): void {
         const { client, serverId } = await serverClient(rt, o.server);
         const ask = await withIdempotencyKey({ method: 'POST', path: `/servers/${encodeURIComponent(serverId)}/files/download`, body: { file: remote }, idempotencyKey: rt.globals.idempotencyKey });
         const fetch = (url: string): RequestSpec => ({ method: 'GET', path: url, headers: { accept: '*/*' }, binary: true });
-        const then = [step('local', o.to === undefined ? 'write the bytes to standard output' : `write the bytes to ${o.to}`)];
+        const then = [step('local', o.to === undefined || o.to === '-' ? 'write the bytes to standard output' : `write the bytes to ${o.to}`)];
         return rt.submit({ requests: [ask, fetch(SIGNED_URL)], then }, async () => {
           const res = await client.request<{ data?: unknown }>(ask);
           const got = await client.request<Buffer>(fetch(signedUrl(res.body?.data)));
-          if (o.to === undefined) {
+          if (o.to === undefined || o.to === '-') {
+            if (o.to === undefined && rt.io.stdoutTTY && looksBinary(got.body)) {
+              throw new UsageError(`${remote} is binary (${got.body.length} bytes); not writing it to the terminal`, `Save it with --to FILE, or redirect: gsh files get ${remote} -s ${o.server ?? serverId} > FILE (--to - writes to the terminal anyway).`);
+            }
             rt.io.stdout.write(got.body);
             return;
           }

@@ -44,4 +44,6 @@ export const handWritten: Record<string, HandWritten> = {
   reference: { summary: 'Every command with its API operations, scope, permission, arguments and flags', load: () => import('./reference.js') },
   completion: { summary: 'Print the shell completion script for bash, zsh or fish', load: () => import('./completion.js') },
   man: { summary: 'Print or write the manual pages (gsh.1 and one per command)', load: () => import('./man.js') },
+  whoami: { summary: 'Show the account, key, scopes and rate limit of the credential in use, and where it came from', load: () => import('./whoami.js') },
+  version: { summary: 'Print the versions of gsh and Node.js and the platform (-o json for tools)', load: () => import('./version.js') },
 };

@@ -4,7 +4,7 @@ import { TIERS } from '../init/caps.js';
 import { FORMAT_NAMES } from '../init/format/names.js';
 import type { Runtime } from '../core/runtime.js';
 import { readAll } from '../core/run-state.js';
-import { offline } from './offline.js';
+import { offline, offlineData } from './offline.js';
 
 // `gsh init`: hand-written commands for init manifests. `lint` and `schema` work offline; the
 // online `validate`, `templates create|update` and `status` read manifest files and show the
@@ -155,10 +155,9 @@ export function register(cmd: Command): void {
     .addOption(new Option('--tier <tier>', 'plan caps to put in the schema (default: paid)').choices(TIERS))
     .addHelpText('after', SCHEMA_HELP)
     .action(async function (this: Command) {
-      await offline(this, 'print the manifest JSON Schema', async (ctx) => {
-        const { runSchema } = await import('../init/run-schema.js');
-        return runSchema(this.opts<{ tier?: string }>(), { stdout: (text) => ctx.stdout.write(text) });
-      });
+      const { schemaFor } = await import('../init/run-schema.js');
+      const schema = schemaFor(this.opts<{ tier?: string }>());
+      await offlineData(this, 'print the manifest JSON Schema', async () => schema, (data) => `${JSON.stringify(data, null, 2)}\n`);
     });
 
   cmd

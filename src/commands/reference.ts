@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { offline } from './offline.js';
+import { offlineData } from './offline.js';
 
 // `gsh reference [--json]`: every leaf command with its operations, scope, permission, arguments
 // and flags. Loads the whole tree, so it is imported only when run.
 
 const HELP = `
-JSON (--json, or -o json): an array with one entry per leaf command:
+JSON (--json, or -o json; --jq and -o yaml work too): an array with one entry per leaf command:
   {command, summary, operations: [{method, path}], scope, permission,
    arguments: [{name, required}], options: [{flags, required, choices}], example}
 Paths are written as in the contract (/servers/{server_id}/files). A required --server may
@@ -13,19 +13,16 @@ also come from GSH_SERVER.
 
 Examples:
   $ gsh reference | less
-  $ gsh reference --json | jq -r '.[] | select(.scope == "servers:files:write") | .command'
+  $ gsh reference --jq '.[] | select(.scope == "servers:files:write") | .command'
 `;
 
 export function register(cmd: Command): void {
   cmd.addHelpText('after', HELP).action(async function (this: Command) {
-    await offline(this, 'print every command with its operations', async (ctx) => {
-      const [{ loadDocTree }, { referenceEntries, formatReference }] = await Promise.all([
-        import('../docs/command-tree.js'),
-        import('../docs/reference.js'),
-      ]);
-      const tree = await loadDocTree();
-      const { json, output } = this.optsWithGlobals<{ json?: boolean; output?: string }>();
-      ctx.stdout.write(json || output === 'json' ? `${JSON.stringify(referenceEntries(tree), null, 2)}\n` : formatReference(tree));
-    });
+    const [{ loadDocTree }, { referenceEntries, formatReference }] = await Promise.all([
+      import('../docs/command-tree.js'),
+      import('../docs/reference.js'),
+    ]);
+    const tree = await loadDocTree();
+    await offlineData(this, 'print every command with its operations', async () => referenceEntries(tree), () => formatReference(tree));
   });
 }

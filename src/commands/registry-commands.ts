@@ -13,10 +13,10 @@ import { FORMATS } from '../core/output.js';
 /** Flags every command inherits from the program; a field must never shadow one. */
 export const GLOBAL_FLAGS = new Set([
   'profile', 'base-url', 'output', 'json', 'color', 'no-color', 'debug', 'yes', 'input', 'no-input',
-  'idempotency-key', 'retries', 'timeout', 'request-timeout', 'dry-run', 'help', 'version',
+  'idempotency-key', 'retries', 'timeout', 'request-timeout', 'dry-run', 'help', 'version', 'jq', 'columns', 'header',
 ]);
 /** Flags the builder itself adds to every command that could carry them. */
-export const BUILDER_FLAGS = new Set(['server', 'wait', 'raw-field', 'field', 'input']);
+export const BUILDER_FLAGS = new Set(['server', 'wait', 'raw-field', 'field', 'input', 'quiet']);
 /** Flags the builder adds to paged commands only; an unpaged op may declare its own `limit`. */
 const PAGING_FLAGS = { offset: ['limit', 'offset', 'all'], page: ['page'] } as const;
 
@@ -93,6 +93,7 @@ function configureLeaf(cmd: Command, leaf: Leaf): void {
   if (aliases.length) cmd.aliases(aliases);
   cmd.description(verb ? `${capitalize(verb)}: ${op.summary}` : op.summary);
   for (const p of op.params ?? []) cmd.argument(`<${kebab(p.name)}>`, p.description);
+  if (op.serverArgument) cmd.argument('[server]', 'server id or name, instead of -s');
   if (needsServer(op)) cmd.option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER)');
 
   for (const f of op.query ?? []) addFieldOption(cmd, f, leaf);
@@ -103,6 +104,7 @@ function configureLeaf(cmd: Command, leaf: Leaf): void {
   } else if (op.paging === 'page') {
     cmd.option('--page <n>', 'provider page, 1-indexed');
   }
+  if (op.columns) cmd.option('-q, --quiet', `print only each item's ${op.idField ?? 'id'}, one per line (every page with --all)`);
   if (BODY_METHODS.has(op.method)) {
     for (const f of op.body ?? []) if (f.name !== op.verbs?.field) addFieldOption(cmd, f, leaf);
     cmd.option('-f, --raw-field <key=value>', 'add a string body field (repeatable; a[b]= and a[]= nest)', collect);

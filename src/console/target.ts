@@ -16,8 +16,8 @@ export interface ConsoleTarget {
   token: RequestSpec;
 }
 
-export async function planTarget(rt: Runtime, server: string | undefined): Promise<ConsoleTarget> {
-  const ref = serverFlag(server, rt.env);
+export async function planTarget(rt: Runtime, server: string | undefined, positional?: string): Promise<ConsoleTarget> {
+  const ref = serverFlag(server, rt.env, positional);
   const client = await rt.client();
   const serverId = await resolveServer(client, ref);
   const token = await withIdempotencyKey({ method: 'POST', path: `/servers/${encodeURIComponent(serverId)}/console/token` });

@@ -5,6 +5,7 @@ import { confirmDestructive } from './confirm.js';
 import { Exit, GshError, UsageError } from './errors.js';
 import type { ApiClient, RequestSpec } from './http.js';
 import { type OperationPlan, planOperation } from './operation-plan.js';
+import type { ShowOptions } from './output.js';
 import { fetchAll, fetchPage } from './paging.js';
 import { type Runtime, withRuntime } from './runtime.js';
 import { pollUntil, targetState, waitForJob, waitForServerState } from './wait.js';
@@ -37,7 +38,7 @@ async function execute(rt: Runtime, p: OperationPlan): Promise<void> {
     await follow(rt, client, op, verb, params, data);
     return;
   }
-  await rt.out.show(data, { columns: Array.isArray(data) ? op.columns : undefined });
+  await rt.out.show(data, shown(op, data));
   if (op.wait && res.status === 202 && rt.io.stderrTTY) rt.note('Add --wait to follow it to the end.');
 }
 
@@ -67,10 +68,11 @@ async function list(
   opts: { limit?: number; offset?: number; all: boolean },
   op: Operation,
 ): Promise<void> {
+  const how = { columns: op.columns, idField: op.idField };
   if (opts.all) {
-    const streamed = rt.format === 'jsonl';
-    const { items } = await fetchAll(client, spec, { onPage: streamed ? (page) => rt.out.streamItems(page) : undefined });
-    if (!streamed) await rt.out.show(items, { columns: op.columns });
+    const streamed = rt.out.streams;
+    const { items } = await fetchAll(client, spec, { onPage: streamed ? (page) => rt.out.streamItems(page, how) : undefined });
+    if (!streamed) await rt.out.show(items, how);
     return;
   }
   const page = await fetchPage(client, spec, opts.limit, opts.offset);
@@ -78,10 +80,17 @@ async function list(
   if (opts.limit !== undefined && typeof p?.limit === 'number' && p.limit !== opts.limit) {
     rt.note(`note: the server applied limit=${p.limit} (asked for ${opts.limit})`);
   }
-  await rt.out.show(page.items, { columns: op.columns });
-  if (p?.has_more && rt.io.stderrTTY && rt.format === 'table') {
-    rt.note(`Showing ${page.items.length} of ${p.total ?? 'more'}; use --all for every page, or --offset ${(p.offset ?? 0) + page.items.length}.`);
+  await rt.out.show(page.items, how);
+  // Always on stderr, whatever the format: a script reading one page must not take it for all.
+  if (p?.has_more) {
+    const next = (p.offset ?? 0) + page.items.length;
+    rt.note(`showing ${page.items.length} of ${p.total ?? 'more'}; --all fetches every page (or --offset ${next} the next one)`);
   }
+}
+
+/** Default columns and identifier for a list answer; a single object shows all its fields. */
+function shown(op: Operation, data: unknown): ShowOptions {
+  return Array.isArray(data) ? { columns: op.columns, idField: op.idField } : { idField: op.idField };
 }
 
 async function follow(

@@ -120,7 +120,8 @@ export async function planOperation(rt: Runtime, leaf: Leaf, local: Local, args:
   }
   if (page !== undefined) query.page = page;
   const params = pathValues(op, args);
-  const serverRef = needsServer(op) ? serverFlag(local.server as string | undefined, rt.env) : undefined;
+  const positional = op.serverArgument ? args[(op.params ?? []).length] : undefined;
+  const serverRef = needsServer(op) ? serverFlag(local.server as string | undefined, rt.env, positional) : undefined;
 
   const destructiveFields = (op.body ?? []).filter((f) => f.destructive && body?.[f.name] === true);
   let confirm: string | undefined;

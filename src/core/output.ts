@@ -1,26 +1,57 @@
 import { ansi, type Streams } from './io.js';
+import type { JqFilter } from './jq.js';
 
 // One displayer for every resource (STYLE.md: doctl's displayers, gh's table printer). stdout
-// carries data only. json prints the envelope's `data`; jsonl one item per line; yaml; table
-// sized to the terminal on a TTY and tab-separated rows when piped (no header, no colour, no
-// truncation, so scripts can cut -f).
+// carries data only. json prints the envelope's `data`; jsonl one item per line; yaml; csv and
+// tsv with a header row; table sized to the terminal on a TTY and tab-separated rows when piped
+// (no header, no colour, no truncation, so scripts can cut -f). --jq, -q and --columns shape any
+// of them (DESIGN.md "Output for scripts").
 
-export type Format = 'table' | 'json' | 'jsonl' | 'yaml';
-export const FORMATS: readonly Format[] = ['table', 'json', 'jsonl', 'yaml'];
+export type Format = 'table' | 'json' | 'jsonl' | 'yaml' | 'csv' | 'tsv';
+export const FORMATS: readonly Format[] = ['table', 'json', 'jsonl', 'yaml', 'csv', 'tsv'];
+/** Formats that print chosen columns of each item. */
+export const COLUMN_FORMATS: readonly Format[] = ['table', 'csv', 'tsv'];
+
+/** How a run asked for its output to be shaped (global flags, checked before any request). */
+export interface Shaping {
+  /** --jq: the compiled filter; it replaces the format. */
+  jq?: JqFilter;
+  /** --columns: dot paths that replace the command's default columns. */
+  columns?: readonly string[];
+  /** false with --no-header. */
+  header: boolean;
+  /** -q: identifiers only, one per line. */
+  quiet: boolean;
+}
 
 export interface ShowOptions {
-  /** Dot paths into each item; inferred from the data when omitted. */
+  /** Default columns (dot paths into each item): the registry's, or a hand-written command's. */
   columns?: readonly string[];
+  /** Path of each item's identifier for -q (default `id`). */
+  idField?: string;
 }
 
 export class Output {
   constructor(
     private readonly io: Streams,
     readonly format: Format,
+    private readonly shaping: Shaping = { header: true, quiet: false },
   ) {}
+
+  /** Whole results only: jq sees everything at once, so nothing may be printed page by page. */
+  get streams(): boolean {
+    return this.shaping.jq === undefined && (this.format === 'jsonl' || this.shaping.quiet);
+  }
 
   /** A whole value: a list (array) or one object, or a scalar. */
   async show(data: unknown, opts: ShowOptions = {}): Promise<void> {
+    if (this.shaping.jq) {
+      const { renderJq } = await import('./jq.js');
+      this.io.stdout.write(renderJq(await this.shaping.jq.apply(data ?? null), this.io.stdoutTTY));
+      return;
+    }
+    if (this.shaping.quiet) return this.ids(Array.isArray(data) ? data : [data], opts.idField);
+    const columns = this.shaping.columns ?? opts.columns;
     switch (this.format) {
       case 'json':
         this.io.stdout.write(`${JSON.stringify(data ?? null, null, 2)}\n`);
@@ -34,40 +65,68 @@ export class Output {
         this.io.stdout.write(YAML.stringify(data ?? null));
         return;
       }
+      case 'csv':
+      case 'tsv':
+        return this.delimited(Array.isArray(data) ? data : [data], columns ?? columnsOf(data));
       case 'table':
-        if (Array.isArray(data)) await this.table(data, opts.columns);
-        else if (data !== null && typeof data === 'object') await this.keyValues(data as Record<string, unknown>);
+        if (Array.isArray(data)) await this.table(data, columns ?? columnsOf(data), opts.idField ?? 'id');
+        else if (data !== null && typeof data === 'object') this.keyValues(data as Record<string, unknown>, this.shaping.columns);
         else if (data !== undefined) this.io.stdout.write(`${formatCell(data)}\n`);
     }
   }
 
-  /** Streams list items as pages arrive when the format allows it (jsonl); true when it did. */
-  streamItems(items: readonly unknown[]): boolean {
-    if (this.format !== 'jsonl') return false;
-    for (const item of items) this.io.stdout.write(`${JSON.stringify(item ?? null)}\n`);
+  /**
+   * Prints one page of a list as it arrives when the output allows it (jsonl, -q); true when it
+   * did, so the caller need not show the whole list at the end.
+   */
+  streamItems(items: readonly unknown[], opts: ShowOptions = {}): boolean {
+    if (!this.streams) return false;
+    if (this.shaping.quiet) this.ids(items, opts.idField);
+    else for (const item of items) this.io.stdout.write(`${JSON.stringify(item ?? null)}\n`);
     return true;
   }
 
-  private async table(items: readonly unknown[], columns?: readonly string[]): Promise<void> {
+  private ids(items: readonly unknown[], idField = 'id'): void {
+    for (const item of items) {
+      const id = formatCell(pick(item, idField));
+      if (id !== '') this.io.stdout.write(`${id}\n`);
+    }
+  }
+
+  /** csv (RFC 4180: quoted where needed, CRLF) or tsv (tabs, newlines and backslashes escaped), with a header row. */
+  private async delimited(items: readonly unknown[], columns: readonly string[]): Promise<void> {
+    const rows = items.map((item) => columns.map((c) => formatCell(pick(item, c))));
+    if (this.shaping.header) rows.unshift([...columns]);
+    if (this.format === 'tsv') {
+      this.io.stdout.write(rows.map((r) => `${r.map(tsvEscape).join('\t')}\n`).join(''));
+      return;
+    }
+    const { stringify } = await import('csv-stringify/sync');
+    this.io.stdout.write(stringify(rows, { record_delimiter: 'windows' }));
+  }
+
+  private async table(items: readonly unknown[], cols: readonly string[], idField: string): Promise<void> {
     if (items.length === 0) {
       if (this.io.stdoutTTY) this.io.stderr.write(ansi.dim('No results.\n', this.io.colorErr));
       return;
     }
-    const cols = columns?.length ? [...columns] : inferColumns(items);
     const rows = items.map((item) => cols.map((c) => formatCell(pick(item, c))));
     if (!this.io.stdoutTTY) {
       for (const row of rows) this.io.stdout.write(`${row.map(tsvSafe).join('\t')}\n`);
       return;
     }
     const { default: Table } = await import('cli-table3');
+    const header = this.shaping.header;
     const widths = fitWidths(
-      cols.map((c, i) => Math.max(c.length, ...rows.map((r) => displayWidth(r[i] ?? '')))),
+      cols.map((c, i) => Math.max(header ? headerLabel(c).length : 0, ...rows.map((r) => displayWidth(r[i] ?? '')))),
       this.io.columns,
+      // Ids are never cut: a cut id cannot be pasted into the next command.
+      cols.map((c) => c === idField || isIdPath(c)),
     );
     const table = new Table({
       // Bold decided by the run's streams: cli-table3's own head style goes through @colors, which
       // decides from the process's stdout and environment, not the run's.
-      head: cols.map((c) => ansi.bold(headerLabel(c), this.io.color)),
+      head: header ? cols.map((c) => ansi.bold(headerLabel(c), this.io.color)) : [],
       colWidths: widths.map((w) => w + 2),
       wordWrap: false,
       truncate: '…',
@@ -78,8 +137,8 @@ export class Output {
     this.io.stdout.write(`${table.toString().replace(/[ \t]+$/gm, '')}\n`);
   }
 
-  private async keyValues(obj: Record<string, unknown>): Promise<void> {
-    const entries = flatten(obj);
+  private keyValues(obj: Record<string, unknown>, only?: readonly string[]): void {
+    const entries: [string, string][] = only ? only.map((c) => [c, formatCell(pick(obj, c))]) : flatten(obj);
     if (!this.io.stdoutTTY) {
       for (const [k, v] of entries) this.io.stdout.write(`${k}\t${tsvSafe(v)}\n`);
       return;
@@ -96,7 +155,9 @@ const BORDERLESS = {
   'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
 };
 
+/** The value at a dot path; `.` is the item itself (a list of strings). */
 export function pick(item: unknown, path: string): unknown {
+  if (path === '.') return item;
   let cur: unknown = item;
   for (const part of path.split('.')) {
     if (cur === null || typeof cur !== 'object') return undefined;
@@ -121,20 +182,24 @@ function headerLabel(path: string): string {
   return path.toUpperCase().replace(/[._]/g, ' ');
 }
 
-/** Scalar top-level fields of the first items, `object` and long text left out; id and name first. */
-export function inferColumns(items: readonly unknown[]): string[] {
-  const seen = new Map<string, number>();
-  for (const item of items.slice(0, 20)) {
-    if (item === null || typeof item !== 'object') continue;
-    for (const [k, v] of Object.entries(item)) {
-      if (k === 'object') continue;
-      const scalar = v === null || typeof v !== 'object' || (Array.isArray(v) && v.every((x) => typeof x !== 'object'));
-      if (scalar && !seen.has(k)) seen.set(k, seen.size);
-    }
+/**
+ * Columns for an answer the registry does not describe (`gsh api`, a single object): every
+ * field, dot paths for nested objects, in the order they first appear. Registry lists declare
+ * theirs.
+ */
+export function columnsOf(data: unknown): string[] {
+  const seen = new Set<string>();
+  for (const item of Array.isArray(data) ? data : [data]) {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) seen.add('.');
+    else for (const [k] of flatten(item as Record<string, unknown>)) seen.add(k);
   }
-  if (seen.size === 0) return items.every((i) => i === null || typeof i !== 'object') ? ['.'] : [];
-  const rank = (k: string) => (k === 'id' ? -3 : k === 'name' ? -2 : /(^|_)(id|uuid)$/.test(k) ? -1 : 0);
-  return [...seen.keys()].sort((a, b) => rank(a) - rank(b) || (seen.get(a) ?? 0) - (seen.get(b) ?? 0)).slice(0, 8);
+  return [...seen];
+}
+
+const isIdPath = (path: string): boolean => /(^|[._])(id|uuid)$/.test(path);
+
+function tsvEscape(s: string): string {
+  return s.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c] as string);
 }
 
 /** Nested objects become dot paths for the key/value view. */
@@ -155,14 +220,14 @@ function displayWidth(s: string): number {
   return [...s].length;
 }
 
-/** Shrinks the widest columns until the row fits the terminal (2 spaces between columns). */
-export function fitWidths(natural: number[], columns: number): number[] {
+/** Shrinks the widest columns that may be cut until the row fits the terminal (2 spaces between columns). */
+export function fitWidths(natural: number[], columns: number, fixed: readonly boolean[] = []): number[] {
   const widths = [...natural];
   const total = () => widths.reduce((a, b) => a + b + 2, 0);
   while (total() > columns) {
-    let widest = 0;
-    for (let i = 1; i < widths.length; i++) if ((widths[i] ?? 0) > (widths[widest] ?? 0)) widest = i;
-    if ((widths[widest] ?? 0) <= 6) break;
+    let widest = -1;
+    for (let i = 0; i < widths.length; i++) if (!fixed[i] && (widest < 0 || (widths[i] ?? 0) > (widths[widest] ?? 0))) widest = i;
+    if (widest < 0 || (widths[widest] ?? 0) <= 6) break;
     widths[widest] = (widths[widest] ?? 0) - 1;
   }
   return widths;

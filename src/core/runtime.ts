@@ -4,7 +4,7 @@ import { resolveAuth, type Resolved } from './credentials.js';
 import type { Context } from './context.js';
 import { UsageError } from './errors.js';
 import { ansi, streamsFor, type Streams } from './io.js';
-import { FORMATS, type Format, Output } from './output.js';
+import { COLUMN_FORMATS, FORMATS, type Format, Output, type Shaping } from './output.js';
 import { parseDuration } from './duration.js';
 import type { Plan } from './plan.js';
 import type { ConfigStore } from './store.js';
@@ -29,6 +29,10 @@ export interface Globals {
   timeout?: string;
   requestTimeout?: string;
   dryRun?: boolean;
+  jq?: string;
+  columns?: string;
+  /** commander's --no-header sets this false. */
+  header?: boolean;
 }
 
 export const DEFAULT_WAIT_MS = 10 * 60_000;
@@ -36,8 +40,8 @@ export const DEFAULT_REQUEST_TIMEOUT = '30s';
 
 export class Runtime {
   readonly io: Streams;
+  /** The output format; `json` when --jq is given (the data jq reads). */
   readonly format: Format;
-  readonly out: Output;
   /** --timeout: the limit on waiting (--wait, --expect). */
   readonly waitLimitMs: number;
   readonly retries: number;
@@ -51,15 +55,21 @@ export class Runtime {
   waitRequested = false;
   private clientPromise: Promise<ApiClient> | undefined;
   private resolved: Resolved | undefined;
+  /** The displayer: the format shaped by -q, --columns, --no-header and, after prepare(), --jq. */
+  out: Output;
+  private readonly shaping: Shaping;
 
   constructor(
     readonly globals: Globals,
     readonly ctx: Context,
+    /** -q on a list command. */
+    quiet = false,
   ) {
     // Every global flag is checked here, before any action can send a request.
     this.io = streamsFor(ctx, { noColor: globals.color === false });
     this.format = resolveFormat(globals);
-    this.out = new Output(this.io, this.format);
+    this.shaping = { columns: checkShaping(globals, this.format, quiet), header: globals.header !== false, quiet };
+    this.out = new Output(this.io, this.format, this.shaping);
     if (globals.idempotencyKey !== undefined) checkIdempotencyKey(globals.idempotencyKey);
     this.waitLimitMs = globals.timeout ? parseDuration(globals.timeout, '--timeout') : DEFAULT_WAIT_MS;
     this.retries = parseRetries(globals.retries);
@@ -68,6 +78,13 @@ export class Runtime {
     this.requestTimeoutMs = parseDuration(requestTimeout, flag);
     if (this.requestTimeoutMs <= 0) throw new UsageError(`${flag} must be more than 0`);
     this.dryRun = globals.dryRun === true;
+  }
+
+  /** Compiles --jq: a bad expression is a usage error before any request. */
+  async prepare(): Promise<void> {
+    if (this.globals.jq === undefined) return;
+    const jq = await (await import('./jq.js')).compileJq(this.globals.jq);
+    this.out = new Output(this.io, this.format, { ...this.shaping, jq });
   }
 
   get env(): Context['env'] {
@@ -158,7 +175,7 @@ function parseRetries(raw: string | undefined): number {
 }
 
 function resolveFormat(g: Globals): Format {
-  if (g.json) return 'json';
+  if (g.json || g.jq !== undefined) return 'json';
   const f = g.output ?? 'table';
   if (!(FORMATS as readonly string[]).includes(f)) {
     throw new UsageError(`unknown output format "${f}"`, `Use one of: ${FORMATS.join(', ')}.`);
@@ -166,9 +183,31 @@ function resolveFormat(g: Globals): Format {
   return f as Format;
 }
 
+/**
+ * --jq, -q, --columns and --no-header against each other and the format: each combination that
+ * would silently ignore one of them is a usage error. Returns the column paths.
+ */
+function checkShaping(g: Globals, format: Format, quiet: boolean): string[] | undefined {
+  const explicitFormat = g.output !== undefined || g.json === true;
+  if (g.jq !== undefined && (quiet || g.columns !== undefined || g.header === false || (g.output !== undefined && g.output !== 'json'))) {
+    throw new UsageError('--jq prints what the expression yields: it does not combine with -q, --columns, --no-header or -o other than json', 'Shape the output in the expression instead, e.g. --jq \'.[] | [.id, .name] | @csv\'.');
+  }
+  if (quiet && (explicitFormat || g.columns !== undefined || g.header === false)) {
+    throw new UsageError('-q prints identifiers only: it does not combine with -o, --columns or --no-header');
+  }
+  const columnFormat = (COLUMN_FORMATS as readonly string[]).includes(format);
+  if (!columnFormat && g.columns !== undefined) throw new UsageError(`--columns applies to -o table, csv or tsv (not ${format})`);
+  if (!columnFormat && g.header === false) throw new UsageError(`--no-header applies to -o table, csv or tsv (not ${format})`);
+  if (g.columns === undefined) return undefined;
+  const paths = g.columns.split(',').map((c) => c.trim());
+  const bad = paths.find((c) => !/^(\.|[\w-]+(\.[\w-]+)*)$/.test(c));
+  if (bad !== undefined) throw new UsageError(`--columns: "${bad}" is not a field path`, 'Give comma-separated dot paths, e.g. --columns id,name,status.state.');
+  return paths;
+}
+
 /** Global options live on the program, wherever they were written on the command line. */
 export function runtimeFor(cmd: Command): Runtime {
-  const rt = new Runtime(rootOf(cmd).opts<Globals>(), contextOf(cmd));
+  const rt = new Runtime(rootOf(cmd).opts<Globals>(), contextOf(cmd), cmd.opts<{ quiet?: boolean }>().quiet === true);
   rt.waitRequested = cmd.opts<{ wait?: unknown }>().wait === true;
   return rt;
 }
@@ -180,6 +219,7 @@ export function runtimeFor(cmd: Command): Runtime {
 export async function withRuntime(cmd: Command, fn: (rt: Runtime) => Promise<number | void>): Promise<void> {
   const rt = runtimeFor(cmd);
   try {
+    await rt.prepare();
     setExitCode(cmd, (await fn(rt)) ?? 0);
   } finally {
     await rt.close();

@@ -14,9 +14,16 @@ interface ServerItem {
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function serverFlag(value: string | undefined, env: NodeJS.ProcessEnv): string {
-  const ref = value ?? env.GSH_SERVER;
-  if (!ref) throw new UsageError('this command needs a server', 'Pass -s/--server <id|name> or set GSH_SERVER.');
+/**
+ * The server a command names: -s, or the positional argument of commands whose object is the
+ * server (`gsh servers get lobby`), or GSH_SERVER.
+ */
+export function serverFlag(value: string | undefined, env: NodeJS.ProcessEnv, positional?: string): string {
+  if (value !== undefined && positional !== undefined && value !== positional) {
+    throw new UsageError(`two servers given: "${positional}" and -s ${value}`, 'Name the server once, as an argument or with -s.');
+  }
+  const ref = value ?? positional ?? env.GSH_SERVER;
+  if (!ref) throw new UsageError('this command needs a server', 'Name it as an argument or with -s/--server <id|name>, or set GSH_SERVER.');
   return ref;
 }
 

@@ -103,13 +103,14 @@ function describe(cmd: Command, words: string[], ctx: Context): DocCommand {
   // Registry fields describe a command's flags only where the builder made them from it.
   const generated = generatedLeaves.get(cmd);
   const fields = generated ? fieldsByFlag(generated) : new Map<string, Field>();
-  const needsServer = (leaf?.ops ?? []).some((op) => op.path.includes('{server_id}'));
+  // -s is required unless the server may be given as the argument instead.
+  const serverFlagRequired = (leaf?.ops ?? []).some((op) => op.path.includes('{server_id}')) && !cmd.registeredArguments.some((a) => a.name() === 'server');
   return {
     words,
     aliases: cmd.aliases(),
     summary: cmd.description(),
     arguments: cmd.registeredArguments.map((a) => ({ name: a.name(), required: a.required, description: a.description })),
-    options: cmd.options.filter((o) => !o.hidden).map((o) => describeOption(o, fields, needsServer)),
+    options: cmd.options.filter((o) => !o.hidden).map((o) => describeOption(o, fields, serverFlagRequired)),
     children,
     operations: (leaf?.ops ?? []).map((op) => ({ method: op.method, path: op.path })),
     scope: joined(leaf?.ops.map((op) => accessText(op).scope)),
@@ -141,14 +142,14 @@ function fieldsByFlag({ op }: Leaf): Map<string, Field> {
   return map;
 }
 
-function describeOption(o: Option, fields: Map<string, Field>, needsServer: boolean): DocOption {
+function describeOption(o: Option, fields: Map<string, Field>, serverFlagRequired: boolean): DocOption {
   const field = o.long ? fields.get(o.long) : undefined;
   const choices = o.argChoices ?? (field?.choices ? [...field.choices] : undefined);
   return {
     flags: o.flags,
     names: [o.short, o.long].filter((n): n is string => n !== undefined),
     takesValue: o.required || o.optional,
-    required: o.mandatory || field?.required === true || (needsServer && o.long === '--server'),
+    required: o.mandatory || field?.required === true || (serverFlagRequired && o.long === '--server'),
     choices: choices ?? null,
     description: o.description,
   };
@@ -159,10 +160,6 @@ function joined(values: (string | undefined)[] | undefined): string | null {
   return distinct.length ? distinct.join('; ') : null;
 }
 
-/**
- * The text `addHelpText('after', …)` contributes, captured the way --help prints it: commander
- * emits an `afterHelp` event (a Command is an EventEmitter; its typings leave that out).
- */
 /** Lines of the `Example:`/`Examples:` sections of a help text (each up to the next blank line), without `$ `. */
 export function exampleLines(text: string): string[] {
   const out: string[] = [];
@@ -175,6 +172,10 @@ export function exampleLines(text: string): string[] {
   return out;
 }
 
+/**
+ * The text `addHelpText('after', …)` contributes, captured the way --help prints it: commander
+ * emits an `afterHelp` event (a Command is an EventEmitter; its typings leave that out).
+ */
 function helpAfter(cmd: Command): string {
   let text = '';
   (cmd as unknown as EventEmitter).emit('afterHelp', { error: false, command: cmd, write: (s: string) => (text += s) });

@@ -7,6 +7,7 @@ export default defineFamily({
   operations: [
     {
       method: 'POST', path: '/servers/{server_id}/power', command: 'power',
+      serverArgument: true,
       verbs: { field: 'signal', values: ['start', 'stop', 'restart', 'kill'] },
       summary: 'Send a power signal; 202 with power_state applied, queued or transferring',
       example: 'gsh power restart -s lobby --wait',

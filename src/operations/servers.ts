@@ -41,18 +41,21 @@ export default defineFamily({
     },
     {
       method: 'GET', path: '/servers/{server_id}', command: 'servers get',
+      serverArgument: true,
       summary: 'Stable server metadata',
       example: 'gsh servers get -s lobby',
       scope: 'servers:read',
     },
     {
       method: 'DELETE', path: '/servers/{server_id}', command: 'servers delete',
+      serverArgument: true,
       summary: 'Permanently delete a server; paid time is refunded as account credit',
       example: 'gsh servers delete -s old-lobby --yes',
       scope: 'servers:delete', destructive: true,
     },
     {
       method: 'POST', path: '/servers/{server_id}/reinstall', command: 'servers reinstall',
+      serverArgument: true,
       summary: 'Re-run the install script, optionally wiping files first',
       example: 'gsh servers reinstall -s lobby --wipe --yes --wait',
       scope: 'servers:reinstall', permission: 'file.delete', destructive: true,
@@ -61,12 +64,14 @@ export default defineFamily({
     },
     {
       method: 'GET', path: '/servers/{server_id}/status', command: 'servers status',
+      serverArgument: true,
       summary: 'Live state and usage; lifecycle_status reports restore and reinstall progress',
       example: 'gsh servers status -s lobby',
       scope: 'servers:read', permission: 'control.console',
     },
     {
       method: 'GET', path: '/servers/{server_id}/status-issues', command: 'servers status-issues',
+      serverArgument: true,
       summary: "Incidents or notices matching the server's node, region or global",
       example: 'gsh servers status-issues -s lobby',
       scope: 'servers:read', permission: 'control.console',

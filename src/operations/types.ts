@@ -162,6 +162,8 @@ export interface Operation {
   columns?: string[];
   /** The path of each list item's identifier, printed by `-q` (default `id`). */
   idField?: string;
+  /** The server is the command's object: it may be named as the last argument as well as with -s (`gsh servers get lobby`). */
+  serverArgument?: true;
   /** The response is not JSON (llms.txt, docs redirect, export): print the body as is. */
   raw?: boolean;
   /** The body is sent form-encoded (`application/x-www-form-urlencoded`), not JSON: `/oauth2/token`, `/oauth2/revoke`. */

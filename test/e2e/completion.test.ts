@@ -37,7 +37,7 @@ async function fish(line: string): Promise<string[]> {
 }
 
 const SIGNALS = ['kill', 'restart', 'start', 'stop'];
-const FORMATS = ['json', 'jsonl', 'table', 'yaml'];
+const FORMATS = ['csv', 'json', 'jsonl', 'table', 'tsv', 'yaml'];
 
 describe('bash', () => {
   it('is registered for gsh', async () => {

@@ -20,13 +20,15 @@ afterAll(async () => {
   await t.close();
 });
 
-/** argv for an entry: argument values (from its example where it has them), a real server, and each required flag with a documented or example value. */
+/** argv for an entry: argument values (from its example where it has them), a real server (as the argument or -s), and each required flag with a documented or example value. */
 function invocation(e: ReferenceEntry, server: string): string[] {
   const words = e.command.split(' ');
   const example = e.example?.split(' ') ?? [];
   // The example's positional values first (they pass client-side checks such as UUIDs).
   const examplePositionals = example.slice(1 + words.length).filter((w, i, all) => !w.startsWith('-') && !all[i - 1]?.startsWith('-'));
   const argv = [...words, ...e.arguments.filter((a) => a.required).map((_, i) => examplePositionals[i] ?? 'x1')];
+  // Where the server may be the argument (`gsh power restart lobby`), -s is not required: give it there.
+  if (e.arguments.some((a) => a.name === 'server')) argv.push(server);
   for (const o of e.options.filter((x) => x.required)) {
     const long = /--[\w-]+/.exec(o.flags)![0];
     if (long === '--server') argv.push(long, server);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import { runLint, type LintIo, type LintOptions } from '../../src/init/run-lint.js';
-import { runSchema } from '../../src/init/run-schema.js';
+import { schemaFor } from '../../src/init/run-schema.js';
 
 // `gsh init lint` without a process: inputs, default format, exit codes (DESIGN.md "Exit codes":
 // 0 clean, 1 problems found, 2 usage or I/O error).
@@ -150,12 +150,10 @@ describe('usage errors (exit 2)', () => {
 });
 
 describe('gsh init schema', () => {
-  it('prints draft-07 JSON Schema at the chosen tier', () => {
-    let out = '';
-    expect(runSchema({ tier: 'free' }, { stdout: (t) => { out += t; } })).toBe(0);
-    const schema = JSON.parse(out) as { $schema: string; properties: { hooks: { maxItems: number } } };
+  it('is draft-07 JSON Schema at the chosen tier', () => {
+    const schema = schemaFor({ tier: 'free' }) as { $schema: string; properties: { hooks: { maxItems: number } } };
     expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
     expect(schema.properties.hooks.maxItems).toBe(1);
-    expect(() => runSchema({ tier: 'gold' }, { stdout: () => {} })).toThrow(UsageError);
+    expect(() => schemaFor({ tier: 'gold' })).toThrow(UsageError);
   });
 });

@@ -60,8 +60,11 @@ describe('gsh reference --json', () => {
         const wanted = placeholders(o.path);
         const required = e.arguments.filter((a) => a.required).map((a) => a.name.replace(/-/g, '_'));
         expect(required.filter((a) => wanted.includes(a)), `${e.command}: ${o.path}`).toEqual(wanted);
+        // The server comes from -s, required, or from the optional `server` argument (`gsh power kill lobby`).
         if (o.path.includes('{server_id}')) {
-          expect(e.options.find((x) => x.flags.startsWith('-s, --server'))?.required, e.command).toBe(true);
+          const byFlag = e.options.find((x) => x.flags.startsWith('-s, --server'));
+          expect(byFlag, e.command).toBeDefined();
+          expect(byFlag!.required || e.arguments.some((a) => a.name === 'server' && !a.required), e.command).toBe(true);
         }
       }
     }
@@ -105,7 +108,7 @@ describe('gsh reference --json', () => {
     const text = formatReference(tree);
     expect(text).toMatch(/^Global flags \(every command\):\n {2}-V, --version/);
     expect(text).toContain('gsh files trash restore\n');
-    expect(text).toMatch(/gsh power kill\n {2}Kill: .*\n {2}API: POST \/servers\/\{server_id\}\/power\n {2}scope: servers:power/);
-    expect(text).toContain('  -o, --output <format>  output format [one of table, json, jsonl, yaml]');
+    expect(text).toMatch(/gsh power kill \[server\]\n {2}Kill: .*\n {2}API: POST \/servers\/\{server_id\}\/power\n {2}scope: servers:power/);
+    expect(text).toContain('  -o, --output <format>  output format [one of table, json, jsonl, yaml, csv, tsv]');
   });
 });

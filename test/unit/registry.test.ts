@@ -28,7 +28,8 @@ const CHECKS: Record<CheckName, true> = {
 // DESIGN "Command grammar" and "Requests": global flags and the flags the command builder adds
 // (src/commands/registry-commands.ts). `limit`/`offset`/`page` are the runtime's only with `paging`.
 const GLOBAL_FLAGS = ['server', 'profile', 'base-url', 'output', 'json', 'no-color', 'color', 'debug', 'yes',
-  'input', 'no-input', 'idempotency-key', 'retries', 'timeout', 'help', 'version', 'wait', 'all', 'raw-field', 'field'];
+  'input', 'no-input', 'idempotency-key', 'retries', 'timeout', 'help', 'version', 'wait', 'all', 'raw-field', 'field',
+  'request-timeout', 'dry-run', 'jq', 'columns', 'header', 'no-header', 'quiet'];
 
 interface Entry { family: Family; key: FamilyName; op: Operation }
 

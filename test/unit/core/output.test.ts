@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { colorEnabled, streamsFor, type Streams } from '../../../src/core/io.js';
-import { fitWidths, inferColumns, Output } from '../../../src/core/output.js';
+import { parse } from 'csv-parse/sync';
+import { columnsOf, fitWidths, Output } from '../../../src/core/output.js';
 import { testContext } from '../../helpers/context.js';
 
 /** The streams of a test context (no colour unless asked), its stdout captured. */
@@ -71,12 +72,14 @@ describe('output formats (DESIGN.md "Output")', () => {
     expect(s.text()).toBe('account.id\t1\naccount.username\tu\nkey.scopes\t*\n');
   });
 
-  it('infers id and name first, skipping object and nested maps', () => {
-    expect(inferColumns(items)).toEqual(['id', 'name', 'tags']);
+  it('an answer the registry does not describe shows every field, in the order they first appear', () => {
+    expect(columnsOf(items)).toEqual(['object', 'id', 'name', 'status.state', 'tags']);
+    expect(columnsOf(['a', 'b'])).toEqual(['.']);
   });
 
-  it('shrinks the widest column first', () => {
+  it('shrinks the widest column that may be cut; ids are never cut', () => {
     expect(fitWidths([10, 50], 40)).toEqual([10, 26]);
+    expect(fitWidths([40, 30], 50, [true, false])).toEqual([40, 6]);
   });
 
   it('colour: --no-color and NO_COLOR win over a TTY; FORCE_COLOR forces', () => {
@@ -86,5 +89,56 @@ describe('output formats (DESIGN.md "Output")', () => {
     expect(colorEnabled({ FORCE_COLOR: '1' }, false, false)).toBe(true);
     expect(colorEnabled({ FORCE_COLOR: '0' }, true, false)).toBe(false);
     expect(colorEnabled({ FORCE_COLOR: '1' }, true, true)).toBe(false);
+  });
+});
+
+// DESIGN.md "Output for scripts": csv (RFC 4180) and tsv with a header row, --columns,
+// --no-header, -q.
+describe('column formats and ids', () => {
+  const tricky = [
+    { id: 'a1', name: 'comma, "quoted"', note: 'line one\nline two', n: 3 },
+    { id: 'b2', name: 'tab\there', note: 'back\\slash', n: null },
+  ];
+
+  it('csv is RFC 4180: a header row, quotes where needed, CRLF; it round-trips through a CSV parser', async () => {
+    const s = streams(false);
+    await new Output(s, 'csv').show(tricky, { columns: ['id', 'name', 'note', 'n'] });
+    expect(s.text()).toContain('\r\n');
+    expect(parse(s.text(), { relax_column_count: false })).toEqual([
+      ['id', 'name', 'note', 'n'],
+      ['a1', 'comma, "quoted"', 'line one\nline two', '3'],
+      ['b2', 'tab\there', 'back\\slash', ''],
+    ]);
+  });
+
+  it('tsv has a header row and escapes tabs, newlines and backslashes', async () => {
+    const s = streams(false);
+    await new Output(s, 'tsv').show(tricky, { columns: ['id', 'name', 'note'] });
+    expect(s.text()).toBe('id\tname\tnote\na1\tcomma, "quoted"\tline one\\nline two\nb2\ttab\\there\tback\\\\slash\n');
+  });
+
+  it('--columns replaces the default columns and --no-header drops the header', async () => {
+    const s = streams(false);
+    await new Output(s, 'csv', { columns: ['name', 'status.state'], header: false, quiet: false }).show(items, { columns: ['id'] });
+    expect(s.text()).toBe('alpha,running\r\nbeta,offline\r\n');
+    const t = streams(true, 80);
+    await new Output(t, 'table', { header: false, quiet: false }).show(items, { columns: ['id', 'name'] });
+    expect(t.text()).not.toMatch(/ID|NAME/);
+    expect(t.text()).toMatch(/^a1\s+alpha$/m);
+  });
+
+  it('a single object is one csv row of all its fields', async () => {
+    const s = streams(false);
+    await new Output(s, 'csv').show({ id: 'x', plan: { name: 'free' } });
+    expect(parse(s.text())).toEqual([['id', 'plan.name'], ['x', 'free']]);
+  });
+
+  it('-q prints the identifier of each item, the declared one where it is not id', async () => {
+    const s = streams(true);
+    const quiet = new Output(s, 'table', { header: true, quiet: true });
+    await quiet.show(items);
+    await quiet.show([{ name: 'world' }, { name: 'nether' }], { idField: 'name' });
+    expect(s.text()).toBe('a1\nb2\nworld\nnether\n');
+    expect(quiet.streams).toBe(true);
   });
 });

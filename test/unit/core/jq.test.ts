@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { Exit, GshError, UsageError } from '../../../src/core/errors.js';
+import { compileJq, renderJq } from '../../../src/core/jq.js';
+
+// --jq is real jq (1.7.1 in WebAssembly). The expectations are examples of the jq 1.7 manual
+// (https://jqlang.org/manual/v1.7/), each program with its documented input and outputs.
+interface Example { program: string; input: string; output: string[] }
+const examples = JSON.parse(readFileSync(new URL('../../fixtures/jq-manual-examples.json', import.meta.url), 'utf8')) as Example[];
+
+describe('jq manual examples', () => {
+  it.each(examples.map((e) => [e.program, e] as const))('%s', async (_name, e) => {
+    const filter = await compileJq(e.program);
+    expect(await filter.apply(JSON.parse(e.input))).toEqual(e.output.map((o) => JSON.parse(o)));
+  });
+});
+
+describe('compiling before anything is sent', () => {
+  it.each(['.[', 'foo(', 'map(', 'foo(1)', '$undefined', '.a | ', '{a:}'])('%s is a usage error (exit 2) naming the problem', async (expr) => {
+    const err = await compileJq(expr).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).exitCode).toBe(Exit.usage);
+    expect((err as UsageError).message).toMatch(/^--jq: .*(syntax error|not defined)/);
+    expect((err as UsageError).message).not.toContain('__gsh');
+  });
+
+  it('compiles without running: programs that would fail, loop or read input at run time compile', async () => {
+    for (const expr of ['error("boom")', 'repeat(1)', 'input', '.a.b.c', '.[0] | test("x")', '.name # a trailing comment']) {
+      await expect(compileJq(expr), expr).resolves.toBeDefined();
+    }
+  });
+
+  it('an error while running on the answer exits 1 with jq\'s message', async () => {
+    const filter = await compileJq('.a.b');
+    const err = await filter.apply({ a: 5 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GshError);
+    expect(err).not.toBeInstanceOf(UsageError);
+    expect((err as GshError).exitCode).toBe(Exit.error);
+    expect((err as GshError).message).toBe('jq: Cannot index number with string "b"');
+  });
+
+  it('applies to any JSON value, null and scalars included, more than once', async () => {
+    const filter = await compileJq('type');
+    expect(await filter.apply(null)).toEqual(['null']);
+    expect(await filter.apply(3)).toEqual(['number']);
+    expect(await filter.apply('x')).toEqual(['string']);
+  });
+});
+
+describe('rendering', () => {
+  it('strings raw, one per line; other values as JSON, compact when piped and indented on a terminal', () => {
+    expect(renderJq(['a b', 'line\nbreak', 1, null, { a: [1] }], false)).toBe('a b\nline\nbreak\n1\nnull\n{"a":[1]}\n');
+    expect(renderJq([{ a: 1 }], true)).toBe('{\n  "a": 1\n}\n');
+    expect(renderJq([], false)).toBe('');
+  });
+});
+
+describe('loaded only for --jq', () => {
+  it('the engine is in a chunk that only dynamic imports reach, never in what every start loads', () => {
+    // dist/meta.json is esbuild's metafile of the build `npm test` runs first.
+    const meta = JSON.parse(readFileSync(new URL('../../../dist/meta.json', import.meta.url), 'utf8')) as {
+      outputs: Record<string, { inputs: Record<string, unknown>; imports: { path: string; kind: string }[] }>;
+    };
+    const engineChunks = Object.keys(meta.outputs).filter((o) => Object.keys(meta.outputs[o]!.inputs).some((i) => i.includes('node_modules/jq-wasm/')));
+    expect(engineChunks).toHaveLength(1);
+    const atStart = new Set<string>();
+    const visit = (file: string) => {
+      if (atStart.has(file)) return;
+      atStart.add(file);
+      for (const i of meta.outputs[file]?.imports ?? []) if (i.kind === 'import-statement') visit(i.path);
+    };
+    visit('dist/cli.js');
+    expect([...atStart].filter((f) => engineChunks.includes(f))).toEqual([]);
+  });
+});
