@@ -7,12 +7,14 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/me/activity', command: 'activity account',
+      columns: ['id', 'created_at'],
       summary: "Your account's activity not tied to a server, newest first",
       example: 'gsh activity account --limit 50',
       scope: 'servers:activity:read', paging: 'offset',
     },
     {
       method: 'GET', path: '/servers/{server_id}/activity', command: 'activity list',
+      columns: ['id', 'created_at'],
       summary: "The server's activity, newest first",
       example: 'gsh activity list -s lobby --all',
       scope: 'servers:activity:read', permission: 'activity.read', paging: 'offset',

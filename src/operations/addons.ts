@@ -11,6 +11,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/servers/{server_id}/addons', command: 'addons list',
+      columns: ['filename', 'type', 'enabled', 'size', 'update_available', 'modified_at'], idField: 'filename',
       summary: 'Installed plugins, mods and datapacks',
       example: 'gsh addons list -s lobby --no-detailed',
       scope: 'servers:addons:read', permission: 'file.read',
@@ -66,6 +67,7 @@ export default defineFamily({
     },
     {
       method: 'GET', path: '/servers/{server_id}/software/versions', command: 'addons software-versions',
+      columns: ['software', 'versions'], idField: 'software',
       summary: 'Version catalogue: all software, one software\'s versions, or a version\'s builds',
       example: 'gsh addons software-versions -s lobby --software paper --software-version 1.21.4',
       scope: 'servers:addons:read', permission: 'file.read',

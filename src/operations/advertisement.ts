@@ -23,6 +23,7 @@ export default defineFamily({
     },
     {
       method: 'GET', path: '/servers/{server_id}/advertisement/posts', command: 'advertisement posts list',
+      columns: ['id', 'created_at'],
       summary: "The advertisement's posts",
       example: 'gsh advertisement posts list -s lobby',
     },
@@ -45,6 +46,7 @@ export default defineFamily({
     },
     {
       method: 'GET', path: '/servers/{server_id}/advertisement/comments', command: 'advertisement comments list',
+      columns: ['id', 'created_at'],
       summary: "Comments on the advertisement",
       example: 'gsh advertisement comments list -s lobby',
     },

@@ -10,6 +10,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/servers/{server_id}/allocations', command: 'allocations list',
+      columns: ['id', 'created_at'],
       summary: "The server's allocations",
       example: 'gsh allocations list -s lobby',
     },

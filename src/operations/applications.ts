@@ -7,6 +7,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/applications', command: 'applications list',
+      columns: ['id', 'slug', 'name', 'kind', 'free_tier'],
       summary: 'The application catalogue (not paginated)',
       example: 'gsh applications list --kind game --free-tier',
       scope: 'applications:read',
@@ -16,7 +17,6 @@ export default defineFamily({
         { name: 'free_tier', type: 'boolean',
           description: 'true: only free-plan ones; false: only paid-only ones' },
       ],
-      columns: ['id', 'slug', 'name', 'kind', 'free_tier'],
     },
   ],
 });

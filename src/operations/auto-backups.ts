@@ -18,6 +18,7 @@ export default defineFamily({
     },
     {
       method: 'GET', path: '/servers/{server_id}/backups/scheduled', command: 'backups scheduled list',
+      columns: ['id', 'created_at'],
       summary: 'Scheduled (automatic) backups',
       example: 'gsh backups scheduled list -s lobby',
     },

@@ -10,6 +10,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/servers/{server_id}/backups', command: 'backups list',
+      columns: ['id', 'created_at'],
       summary: "The server's backups",
       example: 'gsh backups list -s lobby',
     },

@@ -16,6 +16,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/servers/{server_id}/addons/custom-packs', command: 'addons packs list',
+      columns: ['id', 'name', 'loader', 'version', 'item_count', 'installed'],
       summary: "Your packs with installed flag and pending change count",
       example: 'gsh addons packs list -s lobby',
       scope: 'servers:addons:read', permission: 'file.read', paging: 'offset',

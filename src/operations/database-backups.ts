@@ -11,6 +11,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/servers/{server_id}/databases/{database_id}/backups', command: 'databases backups list',
+      columns: ['id', 'created_at'],
       summary: "A database's backups",
       example: 'gsh databases backups list -s lobby db_123',
       params: [databaseId],

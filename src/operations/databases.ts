@@ -10,6 +10,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/servers/{server_id}/databases', command: 'databases list',
+      columns: ['id', 'created_at'],
       summary: "The server's databases",
       example: 'gsh databases list -s lobby',
     },

@@ -10,6 +10,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/servers/{server_id}/domains', command: 'domains list',
+      columns: ['id', 'created_at'],
       summary: "The server's custom domains",
       example: 'gsh domains list -s lobby',
     },

@@ -29,6 +29,7 @@ export default defineFamily({
     },
     {
       method: 'GET', path: '/servers/{server_id}/files/disk-usage', command: 'files disk-usage',
+      columns: ['path', 'type', 'size', 'share'], idField: 'path',
       summary: 'Entries directly under directory, largest first, each with its share (can take a minute)',
       example: 'gsh files disk-usage -s lobby --directory / --limit 20',
       scope: 'servers:files:read', permission: 'file.read',
@@ -40,6 +41,7 @@ export default defineFamily({
     },
     {
       method: 'GET', path: '/servers/{server_id}/files/history', command: 'files history',
+      columns: ['revision', 'changed_at', 'size', 'previous_size'], idField: 'revision',
       summary: "A file's change history, newest first, with unified diffs where available",
       example: 'gsh files history -s lobby --path /server.properties --limit 10',
       scope: 'servers:files:read', permission: 'file.read-content',
@@ -51,6 +53,7 @@ export default defineFamily({
     },
     {
       method: 'GET', path: '/servers/{server_id}/files/search', command: 'files search',
+      columns: ['path', 'type', 'size', 'modified_at'], idField: 'path',
       summary: 'Find files whose names match query',
       example: 'gsh files search -s lobby --query config --directory /plugins',
       scope: 'servers:files:read', permission: 'file.read',
@@ -61,6 +64,7 @@ export default defineFamily({
     },
     {
       method: 'GET', path: '/servers/{server_id}/files/search/content', command: 'files search-content',
+      columns: ['path', 'line', 'text'], idField: 'path',
       summary: 'Search file contents (the node scans at most 2 MB per file)',
       example: 'gsh files search-content -s lobby --query "max-players" --extensions properties,yml --context-lines 2',
       scope: 'servers:files:read', permission: 'file.read',

@@ -8,6 +8,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/servers/{server_id}/files/trash', command: 'files trash list',
+      columns: ['id', 'path', 'size', 'deleted_at'],
       summary: 'Trashed entries',
       example: 'gsh files trash list -s lobby --all',
       scope: 'servers:files:read', permission: 'file.read', paging: 'offset',

@@ -7,11 +7,11 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/servers/{server_id}/files', command: 'files list',
+      columns: ['name', 'type', 'size', 'modified_at'], idField: 'path',
       summary: 'Directory listing in node order; pagination.total is the full listing size',
       example: 'gsh files list -s lobby --directory /plugins --all',
       scope: 'servers:files:read', permission: 'file.read', paging: 'offset',
       query: [{ name: 'directory', type: 'string', default: '/', description: 'Directory to list' }],
-      columns: ['name', 'size', 'modified_at'],
     },
     {
       method: 'GET', path: '/servers/{server_id}/files/content', command: 'files content get',

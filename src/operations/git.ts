@@ -39,6 +39,7 @@ export default defineFamily({
     },
     {
       method: 'GET', path: '/servers/{server_id}/git/commits', command: 'git commits',
+      columns: ['id', 'created_at'],
       summary: "The repository's commits",
       example: 'gsh git commits -s web --page 2',
       paging: 'page',

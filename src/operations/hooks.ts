@@ -12,6 +12,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/servers/{server_id}/hooks', command: 'hooks list',
+      columns: ['id', 'url', 'events', 'enabled', 'consecutive_failures', 'created_at'],
       summary: 'Webhooks of the server; the secret is never returned',
       example: 'gsh hooks list -s lobby',
       scope: 'servers:webhooks:read', permission: 'settings.edit', paging: 'offset',
@@ -49,6 +50,7 @@ export default defineFamily({
     },
     {
       method: 'GET', path: '/servers/{server_id}/hooks/{hook_id}/deliveries', command: 'hooks deliveries',
+      columns: ['id', 'event', 'attempt', 'success', 'duration_ms', 'delivered_at'],
       summary: 'Recent delivery attempts of a webhook, newest first',
       example: 'gsh hooks deliveries -s lobby hook_123 --limit 10',
       scope: 'servers:webhooks:read', permission: 'settings.edit', params: hookId, paging: 'offset',

@@ -13,6 +13,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/init/templates', command: 'init templates list',
+      columns: ['id', 'name', 'created_at', 'updated_at'],
       summary: 'Saved init templates, newest first',
       example: 'gsh init templates list',
       scope: 'templates:read', paging: 'offset',

@@ -11,6 +11,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/servers/{server_id}/instances', command: 'instances list',
+      columns: ['id', 'label', 'application', 'is_default', 'active', 'created_at'],
       summary: 'Instance profiles; the default parent profile is created on first use',
       example: 'gsh instances list -s lobby',
       scope: 'servers:instances:read', permission: 'instance.read', paging: 'offset',
@@ -24,6 +25,7 @@ export default defineFamily({
     },
     {
       method: 'GET', path: '/servers/{server_id}/instances/clone-jobs', command: 'instances clone-jobs list',
+      columns: ['job_id', 'state', 'progress', 'source_instance_id', 'created_at'], idField: 'job_id',
       summary: 'Clone jobs, newest first',
       example: 'gsh instances clone-jobs list -s lobby',
       scope: 'servers:instances:read', permission: 'instance.read', paging: 'offset',

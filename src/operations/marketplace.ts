@@ -43,6 +43,7 @@ export default defineFamily({
     },
     {
       method: 'GET', path: '/servers/{server_id}/addons/content/related', command: 'addons content related',
+      columns: ['id', 'name'],
       summary: 'Projects related to one (provider_a only)',
       example: 'gsh addons content related -s lobby --id P7dR8mSH --source provider_a --page 2',
       scope: 'servers:addons:read', permission: 'file.read', paging: 'page',
@@ -57,6 +58,7 @@ export default defineFamily({
     },
     {
       method: 'GET', path: '/servers/{server_id}/addons/search', command: 'addons search',
+      columns: ['id', 'name'],
       summary: 'Search the marketplace, nine results per page',
       example: 'gsh addons search -s lobby --type mods --query sodium --loader fabric --sort downloads',
       scope: 'servers:addons:read', permission: 'file.read', paging: 'page',

@@ -13,6 +13,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/servers/{server_id}/modules', command: 'modules list',
+      columns: ['name', 'ecosystem', 'declared', 'installed', 'latest'], idField: 'name',
       summary: 'Declared dependencies with installed and latest versions and vulnerability summary',
       example: 'gsh modules list -s api',
       scope: 'servers:modules:read', permission: 'file.read', paging: 'offset',
@@ -37,6 +38,7 @@ export default defineFamily({
     },
     {
       method: 'GET', path: '/servers/{server_id}/modules/search', command: 'modules search',
+      columns: ['name', 'latest'], idField: 'name',
       summary: 'Search the package registry',
       example: 'gsh modules search -s api',
     },
@@ -53,6 +55,7 @@ export default defineFamily({
     },
     {
       method: 'GET', path: '/servers/{server_id}/modules/tasks', command: 'modules tasks list',
+      columns: ['id', 'action', 'names', 'state', 'progress', 'created_at'],
       summary: 'Module background tasks',
       example: 'gsh modules tasks list -s api',
     },

@@ -10,6 +10,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/servers/{server_id}/players', command: 'players list',
+      columns: ['uuid', 'name', 'online', 'op', 'banned', 'last_seen'], idField: 'uuid',
       summary: 'Players from data files merged with ops, bans and name cache, with online flag',
       example: 'gsh players list -s lobby --search alex',
       scope: 'servers:players:read', permission: 'file.read', paging: 'offset',

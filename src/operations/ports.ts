@@ -10,6 +10,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/servers/{server_id}/ports', command: 'ports list',
+      columns: ['id', 'created_at'],
       summary: "The server's ports",
       example: 'gsh ports list -s lobby',
     },

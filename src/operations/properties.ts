@@ -9,10 +9,10 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/servers/{server_id}/properties', command: 'properties list',
+      columns: ['key', 'value'], idField: 'key',
       summary: 'Every server.properties entry, sorted by key',
       example: 'gsh properties list -s lobby',
       scope: 'servers:properties:read', permission: 'file.read',
-      columns: ['key', 'value'],
     },
     {
       method: 'PUT', path: '/servers/{server_id}/properties', command: 'properties update',
@@ -22,6 +22,7 @@ export default defineFamily({
     },
     {
       method: 'GET', path: '/servers/{server_id}/properties/configs', command: 'properties configs list',
+      columns: ['path', 'type'], idField: 'path',
       summary: 'Known application config files that exist (server.properties excluded)',
       example: 'gsh properties configs list -s lobby',
       scope: 'servers:properties:read', permission: 'file.read',

@@ -10,6 +10,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/servers/{server_id}/proxies', command: 'proxies list',
+      columns: ['id', 'created_at'],
       summary: "The server's proxies",
       example: 'gsh proxies list -s web',
     },

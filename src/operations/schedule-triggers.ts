@@ -16,6 +16,7 @@ export default defineFamily({
     },
     {
       method: 'GET', path: '/servers/{server_id}/schedules/{schedule_id}/triggers', command: 'schedules triggers list',
+      columns: ['id', 'created_at'],
       summary: "A schedule's triggers",
       example: 'gsh schedules triggers list -s lobby sch_123',
       params: [scheduleId],

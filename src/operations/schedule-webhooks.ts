@@ -10,6 +10,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/servers/{server_id}/schedules/{schedule_id}/webhooks', command: 'schedules webhooks list',
+      columns: ['id', 'created_at'],
       summary: "A schedule's webhooks",
       example: 'gsh schedules webhooks list -s lobby sch_123',
       params: [scheduleId],

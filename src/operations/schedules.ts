@@ -10,6 +10,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/servers/{server_id}/schedules', command: 'schedules list',
+      columns: ['id', 'created_at'],
       summary: "The server's schedules",
       example: 'gsh schedules list -s lobby',
     },

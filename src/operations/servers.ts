@@ -7,6 +7,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/servers', command: 'servers list',
+      columns: ['id', 'name', 'application', 'plan', 'region', 'created_at'],
       summary: 'Servers the key can reach, ordered by name',
       example: 'gsh servers list --search lobby --include-status --all',
       scope: 'servers:read', paging: 'offset',
@@ -15,7 +16,6 @@ export default defineFamily({
         { name: 'include', flag: 'include-status', type: 'boolean', sends: 'status',
           description: 'Add live state and usage (include=status; costs a node call per running server)' },
       ],
-      columns: ['id', 'name', 'status.state', 'application', 'plan'],
     },
     {
       method: 'POST', path: '/servers', command: 'servers create',
@@ -71,6 +71,7 @@ export default defineFamily({
     },
     {
       method: 'GET', path: '/servers/{server_id}/status-issues', command: 'servers status-issues',
+      columns: ['id', 'scope', 'kind', 'title', 'started_at'],
       serverArgument: true,
       summary: "Incidents or notices matching the server's node, region or global",
       example: 'gsh servers status-issues -s lobby',

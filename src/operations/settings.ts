@@ -66,6 +66,7 @@ export default defineFamily({
     },
     {
       method: 'GET', path: '/servers/{server_id}/settings/applications', command: 'settings application list',
+      columns: ['category', 'applications'], idField: 'category',
       summary: 'Switchable applications grouped by category, the current one marked',
       example: 'gsh settings application list -s lobby',
       scope: 'servers:settings:read',
@@ -79,6 +80,7 @@ export default defineFamily({
     },
     {
       method: 'GET', path: '/servers/{server_id}/settings/transfer/availability', command: 'settings transfer availability',
+      columns: ['region', 'current', 'available'], idField: 'region',
       summary: 'Per region, whether a node can take the server given its disk usage',
       example: 'gsh settings transfer availability -s lobby',
       scope: 'servers:settings:read', permission: 'settings.transfer',

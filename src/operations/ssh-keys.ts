@@ -8,6 +8,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/account/ssh-keys', command: 'ssh-keys list',
+      columns: ['id', 'created_at'],
       summary: 'Account SSH keys, each with its public key and SHA-256 fingerprint',
       example: 'gsh ssh-keys list --all',
       scope: 'account:ssh-keys:read', paging: 'offset',

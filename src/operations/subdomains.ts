@@ -10,6 +10,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/servers/{server_id}/subdomains', command: 'subdomains list',
+      columns: ['hostname', 'created_at'], idField: 'hostname',
       summary: "The server's subdomains",
       example: 'gsh subdomains list -s lobby',
     },

@@ -11,6 +11,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/servers/{server_id}/subusers', command: 'subusers list',
+      columns: ['user_id', 'username', 'email', 'permissions', 'created_at'], idField: 'user_id',
       summary: 'Subusers, each with granted permissions',
       example: 'gsh subusers list -s lobby',
       scope: 'servers:subusers:read', permission: 'user.read', paging: 'offset',

@@ -10,6 +10,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/account/tickets', command: 'tickets list',
+      columns: ['id', 'created_at'],
       summary: 'Your support tickets',
       example: 'gsh tickets list',
     },

@@ -8,6 +8,7 @@ export default defineFamily({
   operations: [
     {
       method: 'GET', path: '/servers/{server_id}/worlds', command: 'worlds list',
+      columns: ['name', 'edition', 'dimension', 'primary'], idField: 'name',
       summary: 'Detected world folders with edition, dimension type and primary flag',
       example: 'gsh worlds list -s lobby',
       scope: 'servers:worlds:read', permission: 'file.read', paging: 'offset',
@@ -20,6 +21,7 @@ export default defineFamily({
     },
     {
       method: 'GET', path: '/servers/{server_id}/worlds/maps', command: 'worlds maps search',
+      columns: ['id', 'name'],
       summary: 'Marketplace map search, nine results per page (no q: most downloaded)',
       example: 'gsh worlds maps search -s lobby --q skyblock --page 2',
       scope: 'servers:worlds:read', permission: 'file.read', paging: 'page',

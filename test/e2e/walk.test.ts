@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src/sandbox/index.js';
 import { type E2E, setup } from './helpers.js';
+import { pick } from '../../src/core/output.js';
+import type { Operation } from '../../src/operations/types.js';
 import { type Step, makeFixtures, planOf, reference, registryOps } from './walk-plan.js';
 
 // Issue 3 item 7: every leaf command of `gsh reference --json` that reaches an API operation runs
@@ -23,6 +25,9 @@ const failures: string[] = [];
 const tableFailures: string[] = [];
 let tableRuns = 0;
 const seen = new Map<string, RequestLogEntry[]>();
+/** What each command printed with --json (exit 0): the answer's data. */
+const printed = new Map<string, unknown>();
+let opsByCommand: Map<string, Operation>;
 
 function keyIdOf(secret: string): string {
   return t.sandbox.extensions.context.keys.all().find((k) => k.secret === secret)!.id;
@@ -39,6 +44,13 @@ async function run(step: Step): Promise<void> {
   const r = await t.gsh(step.argv, { env: { GSH_API_KEY: secret }, input: `${secret}\n`, timeout: step.streaming ? 4000 : 20_000 });
   const entries = t.sandbox.log.filter((e, i) => (step.anonymous ? i >= before : e.keyId === id) && !isResolution(e));
   seen.set(step.command, entries);
+  if (r.exitCode === 0 && !step.streaming && step.argv.includes('--json')) {
+    try {
+      printed.set(step.command, JSON.parse(r.stdout));
+    } catch {
+      // Documents and text (openapi, llms) print as they are.
+    }
+  }
   const hit = entries.find((e) => e.method === step.method && e.path === step.path);
   const where = `gsh ${step.argv.join(' ')}`;
   if (r.timedOut && !step.streaming) return void failures.push(`${where}: timed out`);
@@ -88,6 +100,7 @@ beforeAll(async () => {
   t = await setup({ servers: 5, clock: 'fast' });
   dir = mkdtempSync(join(tmpdir(), 'gsh-walk-'));
   const ops = await registryOps();
+  opsByCommand = new Map(ops.map((op) => [op.command, op]));
   const fx = await makeFixtures(t.sandbox, ops, dir);
   ({ steps, skipped } = planOf(await reference(t.env()), ops, fx));
   for (const s of steps.filter((x) => x.anonymous)) await run(s);
@@ -115,6 +128,28 @@ describe('gsh reference --json, walked against the sandbox', () => {
   it('every read command prints its default output without [object Object], piped and on a terminal', () => {
     expect(tableRuns).toBeGreaterThan(100);
     expect(tableFailures).toEqual([]);
+  });
+
+  it('lists declare their columns and identifier, and only lists do; no declared column is empty in every row', () => {
+    // DESIGN.md "Output for scripts": each resource declares its default columns in the registry,
+    // never guessed from the data; 01-general-contract.md "Envelope rules": a list's `data` is an array.
+    const problems: string[] = [];
+    const empty = (v: unknown) => v === undefined || v === null || v === '';
+    for (const [command, data] of printed) {
+      const op = opsByCommand.get(command) ?? [...opsByCommand.values()].find((o) => o.verbs && command.startsWith(`${o.command} `));
+      if (!op) continue; // hand-written commands declare theirs in their own code
+      if (Array.isArray(data) !== (op.columns !== undefined)) {
+        problems.push(`${command}: ${Array.isArray(data) ? 'answers a list but declares no columns' : 'declares columns but answers one object'}`);
+        continue;
+      }
+      if (!Array.isArray(data) || data.length === 0) continue;
+      for (const c of op.columns ?? []) if (data.every((row) => empty(pick(row, c)))) problems.push(`${command}: column ${c} is empty in every row`);
+      const idField = op.idField ?? 'id';
+      if (data.some((row) => empty(pick(row, idField)))) problems.push(`${command}: a row has no ${idField} (what -q prints)`);
+    }
+    expect(problems).toEqual([]);
+    // Lists with rows in this walk, so the checks above had something to look at.
+    expect([...printed.values()].filter((d) => Array.isArray(d) && d.length > 0).length).toBeGreaterThan(35);
   });
 
   it('reaches no operation other than its own (besides the -s name lookup and signed node URLs)', () => {

@@ -137,6 +137,22 @@ describe('operation registry (spec/operations.tsv, documents 1–3)', () => {
     }
   });
 
+  it('DESIGN "Output for scripts": every paged list declares its columns; columns are unique dot paths; idField and serverArgument only where they mean something', () => {
+    for (const { op } of entries) {
+      if (op.paging) expect(op.columns, `${id(op)} is a list`).toBeDefined();
+      if (op.columns) {
+        expect(op.columns.length, id(op)).toBeGreaterThan(0);
+        expect(new Set(op.columns).size, `${id(op)} repeats a column`).toBe(op.columns.length);
+        for (const c of op.columns) expect(c, id(op)).toMatch(/^[\w-]+(\.[\w-]+)*$/);
+      }
+      if (op.idField) expect(op.columns, `${id(op)}: idField on a list only`).toBeDefined();
+      if (op.serverArgument) {
+        expect(op.path, id(op)).toContain('{server_id}');
+        expect(op.params ?? [], `${id(op)}: the server is its only argument`).toEqual([]);
+      }
+    }
+  });
+
   it('document 1 "Limits": the standard pagination is marked on the contract\'s paginated lists', () => {
     const byId = new Map(entries.map((e) => [id(e.op), e.op]));
     for (const o of ['GET /servers', 'GET /account/ssh-keys', 'GET /servers/{server_id}/hooks', 'GET /init/templates',
