@@ -2,14 +2,17 @@ import { type Command, Option } from 'commander';
 import { CHECKS } from '../core/checks.js';
 import { Exit, GshError, UsageError } from '../core/errors.js';
 import { withIdempotencyKey } from '../core/http.js';
-import { step, type Step } from '../core/plan.js';
-import { withRuntime } from '../core/runtime.js';
+import { type Plan, step, type Step } from '../core/plan.js';
+import { type Runtime, withRuntime } from '../core/runtime.js';
 import { attach, LINGER_MS, QUIET_MS } from '../console/attach.js';
 import { colorFor, displayLine, type ColorWhen } from '../console/display.js';
 import { awaitAnswer, endedError, openSession } from '../console/exchange.js';
 import { parseHistory, type Frame } from '../console/protocol.js';
 import { parseStats, statsLine } from '../console/stats-view.js';
-import { planTarget, sessionSource } from '../console/target.js';
+import { type ConsoleTarget, consoleTarget, planTarget, sessionSource } from '../console/target.js';
+import { collect, stdinFor } from '../core/fields.js';
+import { fleetOptions, runFleet } from '../core/fleet.js';
+import { resolveTargets, singleRef, targetRefs } from '../core/targets.js';
 
 // Hand-written console commands (issue 5): attach, send (with --expect), history and stats talk
 // to the console socket (01-general-contract.md "Console socket"). The generated `console status|
@@ -104,7 +107,10 @@ function registerSend(cmd: Command): void {
     .command('send')
     .description('Send one single-line console command; --expect waits for a matching output line')
     .argument('<command>', 'the command (one that starts with a dash goes after --)')
-    .option('-s, --server <id|name>', SERVER_HELP)
+    .option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER); for several: repeat it, commas, a name glob, or - for stdin', collect)
+    .option('--all-servers', 'send to every server the key can reach')
+    .option('--parallel <n>', 'with several servers: how many at once (default 4, at most 32)')
+    .option('--fail-fast', 'with several servers: start no new one after a failure')
     .option('--expect <regex>', 'wait for the first console line matching this and print it (exit 10 on --timeout, default 30s)')
     .addHelpText('after', `
 Sends POST /servers/{id}/commands. With --expect, the console socket is opened first, so the
@@ -115,50 +121,82 @@ Examples:
   gsh console send -s lobby "say hello"
   gsh console send -s lobby "list" --expect 'players online' --timeout 10s
   gsh console send -s lobby -- "-weird command"
-  gsh console send -s lobby "say hello" --dry-run`)
-    .action(async function (this: Command, text: string, flags: { server?: string; expect?: string }) {
+  gsh console send -s lobby "say hello" --dry-run
+  gsh console send -s 'lobby-*' "say restarting in 5 minutes"`)
+    .action(async function (this: Command, text: string, flags: { server?: string[]; expect?: string; allServers?: boolean; parallel?: string; failFast?: boolean }) {
       await withRuntime(this, async (rt) => {
         const problem = CHECKS['single-line'](text);
         if (problem) throw new UsageError(`the command ${problem}`, 'Send one command per call.');
         const re = regexOption('--expect', flags.expect);
-        const t = await planTarget(rt, flags.server);
-        const post = await withIdempotencyKey({
-          method: 'POST', path: `/servers/${encodeURIComponent(t.serverId)}/commands`, body: { command: text }, idempotencyKey: rt.globals.idempotencyKey,
-        });
-        if (!re) {
-          return rt.submit({ requests: [post], then: [] }, async () => {
-            const res = await t.client.request<{ data?: unknown }>(post);
-            if (rt.format !== 'table') await rt.out.show(res.body?.data ?? null);
+        const limit = rt.globals.timeout ? rt.waitLimitMs : EXPECT_DEFAULT_MS;
+        const refs = targetRefs(flags.server, undefined, rt.env, flags.allServers === true);
+        const single = singleRef(refs);
+        if (single !== undefined) {
+          const t = await planTarget(rt, single);
+          const s = await sending(rt, t, text, re, limit);
+          return rt.submit(s.plan, async () => {
+            const answer = await s.send();
+            if (re) rt.io.stdout.write(`${displayLine(String(answer), rt.io.color)}\n`);
+            else if (rt.format !== 'table') await rt.out.show(answer ?? null);
             else rt.note(`sent to ${t.label}`);
           });
         }
-        const limit = rt.globals.timeout ? rt.waitLimitMs : EXPECT_DEFAULT_MS;
+        // Several servers (DESIGN.md "Many servers at once"): one send per server, one result each.
+        const opts = fleetOptions(flags);
+        if (rt.globals.idempotencyKey !== undefined) throw new UsageError('--idempotency-key names one request; a send to several servers makes one per server');
+        const client = await rt.client();
+        const targets = await resolveTargets(client, refs, await stdinFor(refs.refs, rt.ctx.stdin));
+        const sends = new Map<string, Sending>();
+        for (const target of targets) sends.set(target.id, await sending(rt, await consoleTarget(client, target.id, target.name ?? target.id), text, re, limit));
         const plan = {
-          requests: [t.token, post],
-          then: [
-            step('stream', 'open the console socket before the command is sent, so its answer cannot be missed'),
-            step('wait', `print the first console line matching /${re.source}/, waiting at most ${limit / 1000} s (--timeout)`),
-          ],
+          requests: [...sends.values()].flatMap((x) => x.plan.requests),
+          then: [step('fleet', `send to ${targets.length} servers, ${opts.parallel} at a time`), ...([...sends.values()][0]?.plan.then ?? [])],
         };
-        return rt.submit(plan, async () => {
-          let armed = false;
-          let found: ((line: string) => void) | undefined;
-          const session = await openSession(rt, t, (f) => {
-            const line = f.event === 'console output' ? f.args?.[0] : undefined;
-            if (armed && line !== undefined && re.test(displayLine(line, false))) found?.(line);
-          });
-          try {
-            const matched = awaitAnswer<string>(session, limit, `no console line matched /${re.source}/`, (settle) => (found = settle));
-            armed = true;
-            await t.client.request(post);
-            const line = await matched;
-            rt.io.stdout.write(`${displayLine(line, rt.io.color)}\n`);
-          } finally {
-            session.close();
-          }
-        });
+        return rt.submit(plan, () => runFleet(rt, targets, opts, (target) => (sends.get(target.id) as Sending).send()));
       });
     });
+}
+
+interface Sending {
+  plan: Plan;
+  /** Sends the command; gives the API's answer, or with --expect the matching console line. */
+  send(): Promise<unknown>;
+}
+
+/** One server's send: its requests for the plan, and the sending itself. */
+async function sending(rt: Runtime, t: ConsoleTarget, text: string, re: RegExp | undefined, limit: number): Promise<Sending> {
+  const post = await withIdempotencyKey({
+    method: 'POST', path: `/servers/${encodeURIComponent(t.serverId)}/commands`, body: { command: text }, idempotencyKey: rt.globals.idempotencyKey,
+  });
+  if (!re) {
+    return { plan: { requests: [post], then: [] }, send: async () => (await t.client.request<{ data?: unknown }>(post)).body?.data };
+  }
+  const plan = {
+    requests: [t.token, post],
+    then: [
+      step('stream', 'open the console socket before the command is sent, so its answer cannot be missed'),
+      step('wait', `print the first console line matching /${re.source}/, waiting at most ${limit / 1000} s (--timeout)`),
+    ],
+  };
+  return {
+    plan,
+    send: async () => {
+      let armed = false;
+      let found: ((line: string) => void) | undefined;
+      const session = await openSession(rt, t, (f) => {
+        const line = f.event === 'console output' ? f.args?.[0] : undefined;
+        if (armed && line !== undefined && re.test(displayLine(line, false))) found?.(line);
+      });
+      try {
+        const matched = awaitAnswer<string>(session, limit, `no console line matched /${re.source}/`, (settle) => (found = settle));
+        armed = true;
+        await t.client.request(post);
+        return await matched;
+      } finally {
+        session.close();
+      }
+    },
+  };
 }
 
 function registerHistory(cmd: Command): void {

@@ -45,5 +45,6 @@ export const handWritten: Record<string, HandWritten> = {
   completion: { summary: 'Print the shell completion script for bash, zsh or fish', load: () => import('./completion.js') },
   man: { summary: 'Print or write the manual pages (gsh.1 and one per command)', load: () => import('./man.js') },
   whoami: { summary: 'Show the account, key, scopes and rate limit of the credential in use, and where it came from', load: () => import('./whoami.js') },
+  wait: { summary: 'Wait for work already under way: server states (one or many servers) and jobs', load: () => import('./wait.js') },
   version: { summary: 'Print the versions of gsh and Node.js and the platform (-o json for tools)', load: () => import('./version.js') },
 };

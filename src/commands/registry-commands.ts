@@ -16,7 +16,7 @@ export const GLOBAL_FLAGS = new Set([
   'idempotency-key', 'retries', 'timeout', 'request-timeout', 'dry-run', 'help', 'version', 'jq', 'columns', 'header',
 ]);
 /** Flags the builder itself adds to every command that could carry them. */
-export const BUILDER_FLAGS = new Set(['server', 'wait', 'raw-field', 'field', 'input', 'quiet']);
+export const BUILDER_FLAGS = new Set(['server', 'wait', 'raw-field', 'field', 'input', 'quiet', 'all-servers', 'parallel', 'fail-fast']);
 /** Flags the builder adds to paged commands only; an unpaged op may declare its own `limit`. */
 const PAGING_FLAGS = { offset: ['limit', 'offset', 'all'], page: ['page'] } as const;
 
@@ -94,7 +94,12 @@ function configureLeaf(cmd: Command, leaf: Leaf): void {
   cmd.description(verb ? `${capitalize(verb)}: ${op.summary}` : op.summary);
   for (const p of op.params ?? []) cmd.argument(`<${kebab(p.name)}>`, p.description);
   if (op.serverArgument) cmd.argument('[server]', 'server id or name, instead of -s');
-  if (needsServer(op)) cmd.option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER)');
+  if (needsServer(op)) {
+    cmd.option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER); for several: repeat it, commas, a name glob, or - for stdin', collect);
+    cmd.option('--all-servers', 'run on every server the key can reach');
+    cmd.option('--parallel <n>', 'with several servers: how many run at once (default 4, at most 32)');
+    cmd.option('--fail-fast', 'with several servers: start no new one after a failure');
+  }
 
   for (const f of op.query ?? []) addFieldOption(cmd, f, leaf);
   if (op.paging === 'offset') {

@@ -20,8 +20,13 @@ export async function planTarget(rt: Runtime, server: string | undefined, positi
   const ref = serverFlag(server, rt.env, positional);
   const client = await rt.client();
   const serverId = await resolveServer(client, ref);
+  return consoleTarget(client, serverId, ref === serverId ? serverId : `${ref} (${serverId})`);
+}
+
+/** The console target of a server already resolved (each server of a fleet). */
+export async function consoleTarget(client: ApiClient, serverId: string, label: string): Promise<ConsoleTarget> {
   const token = await withIdempotencyKey({ method: 'POST', path: `/servers/${encodeURIComponent(serverId)}/console/token` });
-  return { client, serverId, label: ref === serverId ? serverId : `${ref} (${serverId})`, token };
+  return { client, serverId, label, token };
 }
 
 /**

@@ -14,6 +14,8 @@ export const Exit = {
   rateLimited: 8,
   unavailable: 9,
   timedOut: 10,
+  /** A command on several servers: some targets failed (the others succeeded). */
+  someFailed: 11,
   interrupted: 130,
 } as const;
 

@@ -108,6 +108,13 @@ export class StdinText {
     this.used = true;
     return this.text;
   }
+
+  /** The same input, as far as it is unused, for another plan of the command line (each fleet target has one). */
+  clone(): StdinText {
+    const copy = new StdinText(this.text);
+    copy.used = this.used;
+    return copy;
+  }
 }
 
 /** Whether any flag value names standard input: `-`, `@-`, or `key=@-`. */

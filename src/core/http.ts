@@ -79,6 +79,8 @@ export interface ClientOptions {
   dispatcher?: Dispatcher;
   trace?: (line: string) => void;
   sleep?: (ms: number) => Promise<void>;
+  /** The run's clock (X-RateLimit-Reset is compared with it). */
+  now?: () => number;
   random?: () => number;
   env?: NodeJS.ProcessEnv;
   onPersonMustAct?: PersonMustActHandler;
@@ -160,7 +162,9 @@ export class ApiClient {
   private dispatcher: Promise<Dispatcher> | undefined;
   /** Our own agent, closed with the client (an injected dispatcher belongs to the caller). */
   private ownDispatcher = false;
-  private readonly opts: Required<Pick<ClientOptions, 'retries' | 'attemptTimeoutMs' | 'sleep' | 'random' | 'env'>> & ClientOptions;
+  private readonly opts: Required<Pick<ClientOptions, 'retries' | 'attemptTimeoutMs' | 'sleep' | 'now' | 'random' | 'env'>> & ClientOptions;
+  /** Requests sent whose answers (and so their X-RateLimit-Remaining) are not in yet. */
+  private inFlight = 0;
 
   constructor(opts: ClientOptions) {
     this.baseUrl = normalizeBaseUrl(opts.baseUrl);
@@ -168,6 +172,7 @@ export class ApiClient {
       retries: 4,
       attemptTimeoutMs: 30_000,
       sleep,
+      now: Date.now,
       random: Math.random,
       env: process.env,
       ...opts,
@@ -221,7 +226,8 @@ export class ApiClient {
       let retryAfterMs: number | undefined;
       let failure: Error;
       try {
-        const res = await this.once<T>(spec);
+        await this.takeFromRateLimit();
+        const res = await this.once<T>(spec).finally(() => this.inFlight--);
         if (res.status < 400) return res;
         status = res.status;
         retryAfterMs = parseRetryAfter(res.headers['retry-after']);
@@ -313,7 +319,32 @@ export class ApiClient {
     const remaining = Number(h['x-ratelimit-remaining']);
     const reset = Number(h['x-ratelimit-reset']);
     if (h['x-ratelimit-limit'] !== undefined && [limit, remaining, reset].every(Number.isFinite)) {
-      this.rateLimit = { limit, remaining, reset };
+      // Answers of one window may arrive out of order: the smallest remaining is the truth.
+      const same = this.rateLimit?.reset === reset;
+      this.rateLimit = { limit, remaining: same ? Math.min(remaining, this.rateLimit!.remaining) : remaining, reset };
+    }
+  }
+
+  /**
+   * Every request of this client (all of a fleet's workers, all pages of --all) shares one
+   * budget: when the window's remaining requests are taken by those already sent, wait for
+   * X-RateLimit-Reset instead of collecting 429s. Counts the request as in flight in the same
+   * turn as the check, so concurrent callers cannot both take the last one.
+   */
+  private async takeFromRateLimit(): Promise<void> {
+    for (;;) {
+      const rl = this.rateLimit;
+      if (!rl || rl.remaining - this.inFlight > 0) {
+        this.inFlight++;
+        return;
+      }
+      const waitMs = rl.reset * 1000 - this.opts.now();
+      if (waitMs > 0) {
+        this.trace(`! rate limit: ${rl.remaining} of ${rl.limit} left; waiting ${Math.ceil(waitMs / 1000)} s for the window to reset`);
+        await this.opts.sleep(waitMs + 100);
+      }
+      // A new window: its budget is known again with the next answer.
+      if (this.rateLimit === rl) this.rateLimit = { ...rl, remaining: rl.limit, reset: rl.reset + 60 };
     }
   }
 

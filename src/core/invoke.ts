@@ -1,45 +1,116 @@
 import type { Command } from 'commander';
-import type { Leaf } from '../operations/leaves.js';
+import { type Leaf, needsServer } from '../operations/leaves.js';
 import type { Operation } from '../operations/types.js';
 import { confirmDestructive } from './confirm.js';
-import { Exit, GshError, UsageError } from './errors.js';
+import { UsageError } from './errors.js';
 import type { ApiClient, RequestSpec } from './http.js';
-import { type OperationPlan, planOperation } from './operation-plan.js';
+import { type OperationPlan, planOperation, serverArgument } from './operation-plan.js';
+import { fleetOptions, runFleet } from './fleet.js';
+import { stdinFor } from './fields.js';
+import { step } from './plan.js';
+import { resolveTargets, singleRef, targetRefs, type TargetRefs } from './targets.js';
 import type { ShowOptions } from './output.js';
 import { fetchAll, fetchPage } from './paging.js';
 import { type Runtime, withRuntime } from './runtime.js';
-import { pollUntil, targetState, waitForJob, waitForServerState } from './wait.js';
+import { followWork, waitCommand, workOf } from './follow.js';
 
 // Runs one registry leaf: plan (operation-plan.ts), then execute: the request, paging, --wait
 // and output. Every generated command goes through here, so the request logic exists once.
 
 export async function runOperation(leaf: Leaf, cmd: Command): Promise<void> {
   await withRuntime(cmd, async (rt) => {
-    const planned = await planOperation(rt, leaf, cmd.opts(), cmd.processedArgs as string[]);
-    return rt.submit(planned.plan, () => execute(rt, planned));
+    const local = cmd.opts();
+    const args = cmd.processedArgs as string[];
+    if (needsServer(leaf.op)) {
+      const refs = targetRefs(local.server as string[] | undefined, serverArgument(leaf.op, args), rt.env, local.allServers === true);
+      if (singleRef(refs) === undefined) return runOnFleet(rt, leaf, local, args, refs);
+    }
+    const planned = await planOperation(rt, leaf, local, args);
+    return rt.submit(planned.plan, () => execute(rt, planned, printer(rt)));
   });
 }
 
-async function execute(rt: Runtime, p: OperationPlan): Promise<void> {
+/** Where one run's result goes: printed, or kept as a fleet target's result. */
+interface Sink {
+  show(data: unknown, opts?: ShowOptions): Promise<void>;
+  /** A document or text body, as it came. */
+  document(body: unknown, contentType: string | undefined): void;
+  /** Pages as they arrive (jsonl, -q), where the output allows it. */
+  streamItems?(items: unknown[], opts: ShowOptions): void;
+  /** Notes about this run (hints, replays); a fleet keeps them out of its table. */
+  note(message: string): void;
+}
+
+function printer(rt: Runtime): Sink {
+  return {
+    show: (data, opts) => rt.out.show(data, opts),
+    document: (body, contentType) => printDocument(rt, body, contentType),
+    ...(rt.out.streams ? { streamItems: (items: unknown[], opts: ShowOptions) => void rt.out.streamItems(items, opts) } : {}),
+    note: (message) => rt.note(message),
+  };
+}
+
+/**
+ * One plan per target (DESIGN.md "Many servers at once"): the targets resolve with one listing,
+ * every target's plan is checked before anything is sent, a destructive command lists them and
+ * asks once, and each runs as it would alone, its result kept for the fleet's table.
+ */
+async function runOnFleet(rt: Runtime, leaf: Leaf, local: Record<string, unknown>, args: string[], refs: TargetRefs): Promise<number> {
+  const opts = fleetOptions(local as { parallel?: string; failFast?: boolean });
+  if (rt.globals.idempotencyKey !== undefined) {
+    throw new UsageError('--idempotency-key names one request; a command on several servers sends one per server', 'Leave it out: each server gets its own key, kept across retries.');
+  }
+  const stdin = await stdinFor([...Object.values(local), ...refs.refs], rt.ctx.stdin);
+  const client = await rt.client();
+  const targets = await resolveTargets(client, refs, stdin);
+  const plans = new Map<string, OperationPlan>();
+  for (const t of targets) plans.set(t.id, await planOperation(rt, leaf, local, args, { id: t.id, stdin: stdin.clone() }));
+  const first = plans.get(targets[0]?.id ?? '');
+  if (targets.length === 1 && first) return (await rt.submit(first.plan, () => execute(rt, first, printer(rt)))) ?? 0;
+  const named = targets.map((t) => (t.name ? `${t.name} (${t.id})` : t.id));
+  const plan = {
+    requests: [...plans.values()].flatMap((p) => p.plan.requests),
+    then: [step('fleet', `run on ${targets.length} servers, ${opts.parallel} at a time${opts.failFast ? ', starting none after a failure' : ''}: ${named.join(', ')}`), ...(first?.plan.then ?? [])],
+  };
+  return (await rt.submit(plan, async () => {
+    if (first?.confirm) await confirmDestructive(rt, `Run "gsh ${leaf.words.join(' ')}" on ${targets.length} servers: ${named.join(', ')}`);
+    rt.progressAllowed = false;
+    return runFleet(rt, targets, opts, async (t) => {
+      let result: unknown;
+      const keep: Sink = {
+        show: async (data) => void (result = data),
+        document: (body) => void (result = Buffer.isBuffer(body) ? body.toString('utf8') : body),
+        note: () => {},
+      };
+      await execute(rt, { ...(plans.get(t.id) as OperationPlan), confirm: undefined }, keep);
+      return result;
+    });
+  })) ?? 0;
+}
+
+async function execute(rt: Runtime, p: OperationPlan, out: Sink): Promise<void> {
   const { leaf: { op, verb }, client, spec, params } = p;
   if (p.confirm) await confirmDestructive(rt, p.confirm);
-  if (op.paging === 'offset') return list(rt, client, spec, p.paging, op);
+  if (op.paging === 'offset') return list(rt, client, spec, p.paging, op, out);
 
   const res = await client.request<unknown>(spec);
   if (op.raw || typeof res.body !== 'object' || res.body === null || Buffer.isBuffer(res.body)) {
     const location = res.status >= 300 && res.status < 400 ? res.headers.location : undefined;
-    printDocument(rt, location ?? res.body, res.headers['content-type']);
+    out.document(location ?? res.body, res.headers['content-type']);
     return;
   }
   const data = 'data' in res.body ? (res.body as { data?: unknown }).data : res.body;
-  if (res.replayed) rt.note('note: the service replayed an earlier response for this Idempotency-Key');
+  if (res.replayed) out.note('note: the service replayed an earlier response for this Idempotency-Key');
 
-  if (p.follow) {
-    await follow(rt, client, op, verb, params, data);
+  const work = workOf(op, verb, params, data);
+  if (p.follow && work) {
+    const final = await followWork(rt, client, work);
+    if (final !== undefined) await out.show(final);
     return;
   }
-  await rt.out.show(data, shown(op, data));
-  if (op.wait && res.status === 202 && rt.io.stderrTTY) rt.note('Add --wait to follow it to the end.');
+  await out.show(data, shown(op, data));
+  // Work under way: the command that follows it without sending the request again.
+  if (work && res.status === 202) out.note(`Follow it: ${waitCommand(work)}`);
 }
 
 /**
@@ -67,106 +138,29 @@ async function list(
   spec: RequestSpec,
   opts: { limit?: number; offset?: number; all: boolean },
   op: Operation,
+  out: Sink,
 ): Promise<void> {
   const how = { columns: op.columns, idField: op.idField };
   if (opts.all) {
-    const streamed = rt.out.streams;
-    const { items } = await fetchAll(client, spec, { onPage: streamed ? (page) => rt.out.streamItems(page, how) : undefined });
-    if (!streamed) await rt.out.show(items, how);
+    const stream = out.streamItems;
+    const { items } = await fetchAll(client, spec, { onPage: stream ? (page) => stream(page, how) : undefined });
+    if (!stream) await out.show(items, how);
     return;
   }
   const page = await fetchPage(client, spec, opts.limit, opts.offset);
   const p = page.pagination;
   if (opts.limit !== undefined && typeof p?.limit === 'number' && p.limit !== opts.limit) {
-    rt.note(`note: the server applied limit=${p.limit} (asked for ${opts.limit})`);
+    out.note(`note: the server applied limit=${p.limit} (asked for ${opts.limit})`);
   }
-  await rt.out.show(page.items, how);
+  await out.show(page.items, how);
   // Always on stderr, whatever the format: a script reading one page must not take it for all.
   if (p?.has_more) {
     const next = (p.offset ?? 0) + page.items.length;
-    rt.note(`showing ${page.items.length} of ${p.total ?? 'more'}; --all fetches every page (or --offset ${next} the next one)`);
+    out.note(`showing ${page.items.length} of ${p.total ?? 'more'}; --all fetches every page (or --offset ${next} the next one)`);
   }
 }
 
 /** Default columns and identifier for a list answer; a single object shows all its fields. */
 function shown(op: Operation, data: unknown): ShowOptions {
   return Array.isArray(data) ? { columns: op.columns, idField: op.idField } : { idField: op.idField };
-}
-
-async function follow(
-  rt: Runtime,
-  client: ApiClient,
-  op: Operation,
-  verb: string | undefined,
-  params: Record<string, string>,
-  data: unknown,
-): Promise<void> {
-  const wait = op.wait;
-  if (!wait) return;
-  const fromBody = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
-  switch (wait.kind) {
-    case 'job': {
-      const values: Record<string, string> = { ...params };
-      for (const [k, v] of Object.entries(fromBody)) if (typeof v === 'string' || typeof v === 'number') values[k] ??= String(v);
-      values.job_id ??= String(fromBody.id ?? '');
-      const path = wait.poll.replace(/\{(\w+)\}/g, (_m, name: string) => {
-        const v = values[name];
-        if (!v) throw new UsageError(`cannot follow: the response has no ${name}`);
-        return encodeURIComponent(v);
-      });
-      await rt.out.show(await waitForJob(rt, client, path, `${op.command} job`));
-      return;
-    }
-    case 'server-status': {
-      const serverId = params.server_id as string;
-      const powerState = fromBody.power_state;
-      if (powerState === 'queued') rt.note('Queued in the node startup queue; waiting for it to start.');
-      if (powerState === 'transferring') rt.note('The server is moving back to a runtime node first; waiting.');
-      const status = verb
-        ? await waitForServerState(rt, client, serverId, targetState(verb), verb === 'restart' ? { mustLeave: 'running' } : {})
-        : await waitForServerState(rt, client, serverId, 'settled');
-      await rt.out.show(status);
-      return;
-    }
-    case 'pull': {
-      const started = fromBody.id ?? fromBody.download_id ?? fromBody.uuid;
-      const statusPath = `/servers/${encodeURIComponent(params.server_id as string)}/files/pull/status`;
-      await pollUntil(
-        rt,
-        'download',
-        async () => (await client.request<{ data?: unknown }>({ method: 'GET', path: statusPath })).body?.data,
-        (active) => !activeDownloads(active).some((d) => started === undefined || Object.values(d).includes(started as never)),
-        (active) => `${activeDownloads(active).length} active`,
-      );
-      rt.note('Download finished.');
-      return;
-    }
-    case 'transfer': {
-      const statusPath = `/servers/${encodeURIComponent(params.server_id as string)}/settings/transfer/status`;
-      const final = await pollUntil(
-        rt,
-        'transfer',
-        async () => ((await client.request<{ data?: Record<string, unknown> }>({ method: 'GET', path: statusPath })).body?.data ?? {}),
-        (t) => transferState(t) !== 'in_progress',
-        (t) => transferState(t) ?? 'unknown',
-      );
-      if (transferState(final) === 'failed') throw new GshError(`transfer failed${final.message ? `: ${String(final.message)}` : ''}`, Exit.error);
-      await rt.out.show(final);
-      return;
-    }
-    case 'init': {
-      await rt.out.show(await waitForJob(rt, client, `/servers/${encodeURIComponent(params.server_id as string)}/init`, 'provisioning'));
-      return;
-    }
-  }
-}
-
-function activeDownloads(data: unknown): Record<string, unknown>[] {
-  const list = Array.isArray(data) ? data : data && typeof data === 'object' && Array.isArray((data as { downloads?: unknown }).downloads) ? (data as { downloads: unknown[] }).downloads : [];
-  return list.filter((d): d is Record<string, unknown> => d !== null && typeof d === 'object');
-}
-
-function transferState(t: Record<string, unknown>): string | undefined {
-  const v = t.state ?? t.status;
-  return typeof v === 'string' ? v : undefined;
 }

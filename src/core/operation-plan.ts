@@ -6,7 +6,8 @@ import { type JsonObject, parseFields, readInputBody, type StdinText, stdinFor }
 import { type ApiClient, type QueryValue, type RequestSpec, withIdempotencyKey } from './http.js';
 import { type Plan, step, type Step } from './plan.js';
 import type { Runtime } from './runtime.js';
-import { resolveServer, serverFlag } from './server-ref.js';
+import { resolveServer } from './server-ref.js';
+import { singleRef, targetRefs } from './targets.js';
 import { convertField, flagName, optionKey, readSecretFlag } from './values.js';
 
 // Planning a registry leaf: flags, arguments and stdin become the one request it sends and the
@@ -107,9 +108,14 @@ function followingSteps(rt: Runtime, p: Omit<OperationPlan, 'plan'>): Step[] {
   return steps;
 }
 
-export async function planOperation(rt: Runtime, leaf: Leaf, local: Local, args: string[]): Promise<OperationPlan> {
+/**
+ * Plans one run of a leaf. `target` is a server already resolved (a fleet plans once per
+ * target, from the stdin it read once); without it the one server the command names is
+ * resolved here.
+ */
+export async function planOperation(rt: Runtime, leaf: Leaf, local: Local, args: string[], target?: { id: string; stdin: StdinText }): Promise<OperationPlan> {
   const { op, verb } = leaf;
-  const stdin = await stdinFor(Object.values(local), rt.ctx.stdin);
+  const stdin = target?.stdin ?? (await stdinFor(Object.values(local), rt.ctx.stdin));
   const query = declaredValues(op.query, local, stdin) as Record<string, QueryValue>;
   const body = planBody(op, verb, local, stdin);
   const limit = wholeNumber(local.limit, '--limit', 1);
@@ -120,15 +126,14 @@ export async function planOperation(rt: Runtime, leaf: Leaf, local: Local, args:
   }
   if (page !== undefined) query.page = page;
   const params = pathValues(op, args);
-  const positional = op.serverArgument ? args[(op.params ?? []).length] : undefined;
-  const serverRef = needsServer(op) ? serverFlag(local.server as string | undefined, rt.env, positional) : undefined;
+  const serverRef = needsServer(op) ? (target?.id ?? singleServer(op, local, args, rt.env)) : undefined;
 
   const destructiveFields = (op.body ?? []).filter((f) => f.destructive && body?.[f.name] === true);
   let confirm: string | undefined;
   if (op.destructive || destructiveFields.length) {
-    const target = serverRef !== undefined ? ` on server ${serverRef}` : args.length ? ` ${args.join(' ')}` : '';
+    const where = serverRef !== undefined ? ` on server ${serverRef}` : args.length ? ` ${args.join(' ')}` : '';
     const extra = destructiveFields.length ? ` with ${destructiveFields.map((f) => `--${flagName(f)}`).join(' ')}` : '';
-    confirm = `Run "gsh ${leaf.words.join(' ')}"${extra}${target}`;
+    confirm = `Run "gsh ${leaf.words.join(' ')}"${extra}${where}`;
     if (!rt.globals.yes && !rt.interactive && !rt.dryRun) {
       throw new UsageError(`${confirm}: refusing without --yes when not interactive`, 'Re-run with --yes to confirm.');
     }
@@ -136,7 +141,7 @@ export async function planOperation(rt: Runtime, leaf: Leaf, local: Local, args:
 
   // Everything typed is checked; from here on only the server-name lookup may be sent.
   const client = await rt.client({ anonymous: op.auth === 'none' });
-  if (serverRef !== undefined) params.server_id = await resolveServer(client, serverRef);
+  if (serverRef !== undefined) params.server_id = target ? target.id : await resolveServer(client, serverRef);
   const spec = await withIdempotencyKey({
     method: op.method,
     path: fillPath(op, params),
@@ -149,6 +154,18 @@ export async function planOperation(rt: Runtime, leaf: Leaf, local: Local, args:
   const paging = { ...(limit === undefined ? {} : { limit }), ...(offset === undefined ? {} : { offset }), all: local.all === true };
   const planned = { leaf, client, spec: pagedSpec(op, spec, paging), params, paging, follow: local.wait === true && op.wait !== undefined, ...(confirm ? { confirm } : {}) };
   return { ...planned, plan: { requests: [planned.spec], then: followingSteps(rt, planned) } };
+}
+
+/** The server argument of commands whose object is the server (`gsh servers get lobby`). */
+export function serverArgument(op: Operation, args: readonly string[]): string | undefined {
+  return op.serverArgument ? args[(op.params ?? []).length] : undefined;
+}
+
+/** The one server reference of a single-server run (several go through the fleet runner). */
+function singleServer(op: Operation, local: Local, args: readonly string[], env: NodeJS.ProcessEnv): string {
+  const ref = singleRef(targetRefs(local.server as string[] | undefined, serverArgument(op, args), env));
+  if (ref === undefined) throw new Error('several servers reached the single-server plan');
+  return ref;
 }
 
 /** The first page's request carries the limit and offset it will be sent with. */

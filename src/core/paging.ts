@@ -1,8 +1,8 @@
 import type { ApiClient, ApiResponse, RequestSpec } from './http.js';
 
 // Paginated lists (01-general-contract.md, "Envelope rules" 5 and "Limits": limit default 25, max
-// 100, clamped and echoed). --all fetches the first page, then the rest concurrently (bounded, and
-// slower when the rate-limit headers say the key is running out), keeping the server's order.
+// 100, clamped and echoed). --all fetches the first page, then the rest concurrently (bounded;
+// the client paces them on the rate-limit headers), keeping the server's order.
 
 export interface Pagination {
   total: number;
@@ -41,9 +41,8 @@ export async function fetchPage(client: ApiClient, spec: RequestSpec, limit?: nu
 export async function fetchAll(
   client: ApiClient,
   spec: RequestSpec,
-  opts: { pageSize?: number; onPage?: (items: unknown[]) => void; sleep?: (ms: number) => Promise<void> } = {},
+  opts: { pageSize?: number; onPage?: (items: unknown[]) => void } = {},
 ): Promise<{ items: unknown[]; first: PageResult }> {
-  const sleep = opts.sleep ?? ((ms: number) => client.sleep(ms));
   const first = await fetchPage(client, spec, opts.pageSize ?? MAX_PAGE, 0);
   opts.onPage?.(first.items);
   const p = first.pagination;
@@ -70,7 +69,6 @@ export async function fetchAll(
   const worker = async () => {
     while (next < offsets.length) {
       const i = next++;
-      await paceForRateLimit(client, sleep);
       pages[i] = (await fetchPage(client, spec, pageSize, offsets[i])).items;
       emitReady();
     }
@@ -96,12 +94,4 @@ async function sequentialRest(
     if (!page.pagination?.has_more || page.items.length === 0) return { items, first };
     offset += page.items.length;
   }
-}
-
-/** With few requests left in the window, wait for the reset instead of collecting 429s. */
-async function paceForRateLimit(client: ApiClient, sleep: (ms: number) => Promise<void>): Promise<void> {
-  const rl = client.rateLimit;
-  if (!rl || rl.remaining > CONCURRENCY) return;
-  const waitMs = rl.reset * 1000 - Date.now();
-  if (waitMs > 0) await sleep(Math.min(waitMs + 100, 60_000));
 }

@@ -6,7 +6,7 @@ import type { RequestSpec } from './http.js';
 
 /** What happens after the requests: paging, waiting, a person's action, local work. */
 export interface Step {
-  kind: 'page' | 'wait' | 'confirm' | 'person' | 'transfer' | 'stream' | 'local';
+  kind: 'page' | 'wait' | 'confirm' | 'person' | 'transfer' | 'stream' | 'local' | 'fleet';
   description: string;
 }
 

@@ -53,6 +53,8 @@ export class Runtime {
    * exiting 7 when there is no terminal (set by runtimeFor from the command's own options).
    */
   waitRequested = false;
+  /** Spinners may draw on stderr (a fleet draws its own progress instead). */
+  progressAllowed = true;
   private clientPromise: Promise<ApiClient> | undefined;
   private resolved: Resolved | undefined;
   /** The displayer: the format shaped by -q, --columns, --no-header and, after prepare(), --jq. */
@@ -116,6 +118,7 @@ export class Runtime {
       attemptTimeoutMs: this.requestTimeoutMs,
       env: this.env,
       sleep: (ms) => this.sleep(ms),
+      now: () => this.now(),
       ...(this.ctx.dispatcher ? { dispatcher: this.ctx.dispatcher } : {}),
       trace: this.globals.debug ? (line) => this.io.stderr.write(`${ansi.dim(line, this.io.colorErr)}\n`) : undefined,
     });

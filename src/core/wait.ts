@@ -18,7 +18,9 @@ export interface Progress {
 export async function progressFor(rt: Runtime, text: string): Promise<Progress> {
   // A terminal of unknown width (a bare pty) would make ora redraw without end.
   const stream = rt.io.stderr;
-  if (!rt.io.stderrTTY || rt.format !== 'table' || !((stream.columns ?? 0) > 0)) return { update() {}, stop() {} };
+  // ora draws with the cursor methods of a real terminal stream (a test's stand-in has none).
+  const drawable = typeof (stream as Partial<NodeJS.WriteStream>).cursorTo === 'function';
+  if (!rt.progressAllowed || !rt.io.stderrTTY || !drawable || rt.format !== 'table' || !((stream.columns ?? 0) > 0)) return { update() {}, stop() {} };
   const { default: ora } = await import('ora');
   // discardStdin would put stdin in flowing mode and keep the process alive after the wait.
   const spinner = ora({ text, stream: stream as NodeJS.WriteStream, color: 'cyan', isEnabled: true, discardStdin: false }).start();
@@ -113,7 +115,8 @@ export async function waitForServerState(
   rt: Runtime,
   client: ApiClient,
   serverId: string,
-  target: 'running' | 'offline' | 'settled',
+  /** A state of the status resource (`running`, `offline`, …), or `settled`: running or offline with no lifecycle under way. */
+  target: string,
   opts: { mustLeave?: string; now?: () => number } & PollOptions = {},
 ): Promise<ServerStatus> {
   const now = opts.now ?? (() => rt.now());

@@ -30,6 +30,8 @@ export class SandboxContext {
   /** Set once listening: `http://127.0.0.1:PORT`. */
   origin = '';
   router!: Router;
+  /** The wall clock of the rate-limit windows. */
+  readonly now: () => number;
   operations: readonly Operation[] = [];
 
   constructor(opts: SandboxOptions, readOnlyScopes: readonly string[]) {
@@ -40,6 +42,7 @@ export class SandboxContext {
     this.state = seedState(this.rng, Math.max(0, Math.trunc(opts.servers ?? 3)));
     this.faults = new FaultPlan(opts.faults, this.faultRng);
     this.defaultRateLimit = opts.rateLimit ?? 1000;
+    this.now = opts.now ?? Date.now;
     const yearFromNow = Date.now() + 365 * 86_400_000;
     this.demoKeys = {
       all: this.keys.create(['*'], { name: 'sandbox all scopes', rateLimit: this.defaultRateLimit, expiresAt: yearFromNow }),

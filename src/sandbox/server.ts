@@ -169,7 +169,7 @@ async function handle(ctx: SandboxContext, req: IncomingMessage, res: ServerResp
       }
       entry.keyId = principal.id;
       if (principal.key) principal.key.lastUsedAt = Date.now();
-      const decision = ctx.rate.take(principal.id, principal.rateLimit);
+      const decision = ctx.rate.take(principal.id, principal.rateLimit, ctx.now());
       rateHeaders = decision.headers;
       if (!decision.allowed) {
         throw new ApiFailure(429, 'rate_limit_exceeded', `Rate limit of ${principal.rateLimit} requests per minute exceeded`, {

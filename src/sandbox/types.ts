@@ -23,6 +23,8 @@ export interface SandboxOptions {
   timeScale?: number;
   /** Per-minute rate limit of the demo keys and of keys made without one (default 1000). */
   rateLimit?: number;
+  /** The wall clock of the rate-limit windows (default Date.now); tests share a virtual one with gsh. */
+  now?: () => number;
   faults?: Partial<Faults>;
   /** Lifetime of console session tokens in real ms (default 10 minutes). */
   consoleTokenTtlMs?: number;

@@ -17,7 +17,7 @@ beforeAll(async () => {
   t = await setup({ servers: SERVERS, clock: 'fast' });
   const servers = [...t.sandbox.state.servers.values()];
   ids = servers.map((s) => s.id);
-  lobby = servers[0]!;
+  lobby = { id: servers[0]!.id, name: servers[0]!.name }; // a copy: the csv test renames the server and back
 });
 afterAll(() => t.close());
 

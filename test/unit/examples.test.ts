@@ -79,6 +79,13 @@ export function problemWith(root: Command, argv: readonly string[]): string | un
       positionals.push(...argv.slice(i + 1));
       break;
     }
+    // A default subcommand runs when no other is named (`gsh wait -s lobby` is `gsh wait server -s lobby`).
+    const fallback = (cmd as unknown as { _defaultCommandName?: string })._defaultCommandName;
+    const named = a.startsWith('-') ? optionIn(chain, a.split('=')[0] as string) !== undefined : cmd.commands.some((c) => c.name() === a || c.aliases().includes(a));
+    if (fallback && !named) {
+      cmd = cmd.commands.find((c) => c.name() === fallback) as Command;
+      chain.push(cmd);
+    }
     if (a.startsWith('-') && a !== '-') {
       const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
       const o = optionIn(chain, flag as string);

@@ -29,7 +29,7 @@ const CHECKS: Record<CheckName, true> = {
 // (src/commands/registry-commands.ts). `limit`/`offset`/`page` are the runtime's only with `paging`.
 const GLOBAL_FLAGS = ['server', 'profile', 'base-url', 'output', 'json', 'no-color', 'color', 'debug', 'yes',
   'input', 'no-input', 'idempotency-key', 'retries', 'timeout', 'help', 'version', 'wait', 'all', 'raw-field', 'field',
-  'request-timeout', 'dry-run', 'jq', 'columns', 'header', 'no-header', 'quiet'];
+  'request-timeout', 'dry-run', 'jq', 'columns', 'header', 'no-header', 'quiet', 'all-servers', 'parallel', 'fail-fast'];
 
 interface Entry { family: Family; key: FamilyName; op: Operation }
 

@@ -27,8 +27,9 @@ async function listServer(total: number, opts: { noTotal?: boolean; delays?: Rec
   });
   servers.push(srv);
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const client = new ApiClient({ baseUrl: `http://127.0.0.1:${(srv.address() as AddressInfo).port}` });
-  return { client, seen };
+  const sleeps: number[] = [];
+  const client = new ApiClient({ baseUrl: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`, sleep: async (ms) => void sleeps.push(ms) });
+  return { client, seen, sleeps };
 }
 
 describe('fetchAll', () => {
@@ -56,20 +57,18 @@ describe('fetchAll', () => {
     expect(seen).toEqual([0, 100, 200]);
   });
 
-  it('waits for the rate-limit window when the key is nearly out of requests (DESIGN.md "Requests")', async () => {
-    const { client } = await listServer(250, { remaining: 2, resetIn: 5 });
-    const sleeps: number[] = [];
-    const { items } = await fetchAll(client, { method: 'GET', path: '/servers' }, { sleep: async (ms) => void sleeps.push(ms) });
+  it('waits for the rate-limit window when the pages still needed are more than the requests left (DESIGN.md "Requests")', async () => {
+    const { client, sleeps } = await listServer(250, { remaining: 1, resetIn: 5 });
+    const { items } = await fetchAll(client, { method: 'GET', path: '/servers' });
     await client.close();
     expect(items).toHaveLength(250);
     expect(sleeps.length).toBeGreaterThan(0);
     for (const ms of sleeps) expect(ms).toBeGreaterThan(3000);
   });
 
-  it('does not wait while requests remain', async () => {
-    const { client } = await listServer(250, { remaining: 50, resetIn: 5 });
-    const sleeps: number[] = [];
-    await fetchAll(client, { method: 'GET', path: '/servers' }, { sleep: async (ms) => void sleeps.push(ms) });
+  it('does not wait while enough requests remain for the pages still needed, however few', async () => {
+    const { client, sleeps } = await listServer(250, { remaining: 2, resetIn: 5 });
+    await fetchAll(client, { method: 'GET', path: '/servers' });
     await client.close();
     expect(sleeps).toEqual([]);
   });

@@ -1,0 +1,116 @@
+import type { Command } from 'commander';
+import { collect } from '../core/fields.js';
+import { UsageError } from '../core/errors.js';
+import { step } from '../core/plan.js';
+import { type Runtime, withRuntime } from '../core/runtime.js';
+import type { OperationUses } from './index.js';
+
+// `gsh wait` (DESIGN.md "Many servers at once"): follows work already under way without sending
+// its request again: server states on one or many servers, and each kind of job the contract has.
+// Every 202 answer prints the `gsh wait …` line that picks its work up (src/core/follow.ts).
+// Exit codes as --wait: 0 reached, 1 failed, 10 timed out; 11 when some of several servers failed.
+
+const SERVER_HELP = 'server id or name (default: $GSH_SERVER); for several: repeat it, commas, a name glob, or - for stdin';
+
+const HELP = `
+--for takes a state of the server status resource (running, offline, starting, stopping…) or
+settled (running or offline, with no reinstall, restore or transfer under way). The global
+--timeout bounds the wait (default 10m).
+
+Examples:
+  gsh wait -s lobby --for running
+  gsh wait server -s lobby --for running
+  gsh wait -s 'lobby-*' --for offline --timeout 5m
+  gsh servers list -q | gsh wait -s - --for running
+  gsh wait job /account/servers/create-jobs/cj_123
+  gsh wait init -s lobby
+  gsh wait transfer -s lobby`;
+
+export function register(cmd: Command): void {
+  // The default subcommand: `gsh wait -s lobby --for running` is `gsh wait server -s lobby --for running`.
+  cmd
+    .command('server', { isDefault: true })
+    .description('Wait until servers reach a state (the default form of gsh wait)')
+    .option('-s, --server <id|name>', SERVER_HELP, collect)
+    .option('--all-servers', 'every server the key can reach')
+    .option('--for <state>', 'the state to wait for (default: settled)')
+    .option('--parallel <n>', 'with several servers: how many are polled at once (default 4, at most 32)')
+    .option('--fail-fast', 'with several servers: start no new one after a failure')
+    .addHelpText('after', HELP)
+    .action(async function (this: Command) {
+      await withRuntime(this, (rt) => waitForStates(rt, this.opts()));
+    });
+
+  cmd
+    .command('job')
+    .description('Follow a job resource (server creation, module task…) to its end')
+    .argument('<path>', 'the job path a 202 hint printed, e.g. /account/servers/create-jobs/cj_123')
+    .addHelpText('after', '\nExample:\n  gsh wait job /account/servers/create-jobs/cj_123\n')
+    .action(async function (this: Command, raw: string) {
+      await withRuntime(this, async (rt) => {
+        const { jobPath, followWork } = await import('../core/follow.js');
+        const path = jobPath(raw);
+        const client = await rt.client();
+        return rt.submit({ requests: [{ method: 'GET', path }], then: [step('wait', `poll until the job ends, for at most ${rt.waitLimitMs / 1000} s`)] }, async () => {
+          await rt.out.show(await followWork(rt, client, { kind: 'job', path, what: 'job' }));
+        });
+      });
+    });
+
+  for (const [kind, what] of [['init', 'the init provisioning job'], ['transfer', 'a transfer to another region'], ['pull', 'a file pull (download into the server)']] as const) {
+    const sub = cmd
+      .command(kind)
+      .description(`Follow ${what} on a server to its end`)
+      .option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER)')
+      .addHelpText('after', `\nExample:\n  gsh wait ${kind} -s lobby\n`);
+    if (kind === 'pull') sub.option('--download <id>', 'the download the pull started (default: until no download is active)');
+    sub.action(async function (this: Command) {
+      await withRuntime(this, async (rt) => {
+        const o = this.opts<{ server?: string; download?: string }>();
+        const [{ followWork, pollPath }, { resolveServer, serverFlag }] = await Promise.all([import('../core/follow.js'), import('../core/server-ref.js')]);
+        const ref = serverFlag(o.server, rt.env);
+        const client = await rt.client();
+        const serverId = await resolveServer(client, ref);
+        const work = kind === 'pull' ? { kind, serverId, ...(o.download ? { started: o.download } : {}) } : { kind, serverId };
+        return rt.submit({ requests: [{ method: 'GET', path: pollPath(work) }], then: [step('wait', `poll ${what} on ${serverId} until it ends, for at most ${rt.waitLimitMs / 1000} s`)] }, async () => {
+          const final = await followWork(rt, client, work);
+          if (final !== undefined) await rt.out.show(final);
+        });
+      });
+    });
+  }
+}
+
+async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: boolean; for?: string; parallel?: string; failFast?: boolean }): Promise<number | void> {
+  const state = o.for ?? 'settled';
+  if (!/^[a-z_]+$/.test(state)) throw new UsageError(`--for "${state}" is not a state`, 'Use running, offline, settled or another state of the status resource.');
+  const [{ followWork }, { fleetOptions, runFleet }, { resolveTargets, singleRef, targetRefs }, { resolveServer }, { stdinFor }] = await Promise.all([
+    import('../core/follow.js'), import('../core/fleet.js'), import('../core/targets.js'), import('../core/server-ref.js'), import('../core/fields.js'),
+  ]);
+  const refs = targetRefs(o.server, undefined, rt.env, o.allServers === true);
+  const opts = fleetOptions(o);
+  const client = await rt.client();
+  const follow = (serverId: string) => followWork(rt, client, { kind: 'server-state', serverId, state });
+  const then = (what: string) => [step('wait', `poll the status of ${what} until ${state}, for at most ${rt.waitLimitMs / 1000} s`)];
+  const single = singleRef(refs);
+  if (single !== undefined) {
+    const serverId = await resolveServer(client, single);
+    return rt.submit({ requests: [{ method: 'GET', path: `/servers/${encodeURIComponent(serverId)}/status` }], then: then(serverId) }, async () => {
+      await rt.out.show(await follow(serverId));
+    });
+  }
+  const targets = await resolveTargets(client, refs, await stdinFor(refs.refs, rt.ctx.stdin));
+  const requests = targets.map((t) => ({ method: 'GET' as const, path: `/servers/${encodeURIComponent(t.id)}/status` }));
+  return rt.submit({ requests, then: then(`${targets.length} servers, ${opts.parallel} at a time`) }, async () => {
+    rt.progressAllowed = false;
+    return runFleet(rt, targets, opts, (t) => follow(t.id));
+  });
+}
+
+export const operations: OperationUses = {
+  'wait server': ['GET /servers/{server_id}/status'],
+  'wait job': [],
+  'wait init': ['GET /servers/{server_id}/init'],
+  'wait transfer': ['GET /servers/{server_id}/settings/transfer/status'],
+  'wait pull': ['GET /servers/{server_id}/files/pull/status'],
+};

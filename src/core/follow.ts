@@ -1,0 +1,137 @@
+import type { Operation } from '../operations/types.js';
+import { Exit, GshError, UsageError } from './errors.js';
+import type { ApiClient } from './http.js';
+import type { Runtime } from './runtime.js';
+import { pollUntil, targetState, waitForJob, waitForServerState } from './wait.js';
+
+// Work already under way, as one value: what `--wait` follows after a 202 and what `gsh wait`
+// follows later (DESIGN.md "Many servers at once"), so both poll the same way and every 202 can
+// name the exact `gsh wait` command that picks it up.
+
+export type Work =
+  | { kind: 'job'; path: string; what: string }
+  | { kind: 'server-state'; serverId: string; state: string; mustLeave?: string; note?: string }
+  | { kind: 'pull'; serverId: string; started?: string }
+  | { kind: 'transfer'; serverId: string }
+  | { kind: 'init'; serverId: string };
+
+/** The work a 202 answer of `op` started (01-general-contract.md "Job object"), if it can be followed. */
+export function workOf(op: Operation, verb: string | undefined, params: Record<string, string>, data: unknown): Work | undefined {
+  const wait = op.wait;
+  if (!wait) return undefined;
+  const body = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
+  const serverId = params.server_id as string;
+  switch (wait.kind) {
+    case 'job': {
+      const values: Record<string, string> = { ...params };
+      for (const [k, v] of Object.entries(body)) if (typeof v === 'string' || typeof v === 'number') values[k] ??= String(v);
+      values.job_id ??= String(body.id ?? '');
+      const path = wait.poll.replace(/\{(\w+)\}/g, (_m, name: string) => {
+        const v = values[name];
+        if (!v) throw new GshError(`cannot follow: the response has no ${name}`, Exit.error);
+        return encodeURIComponent(v);
+      });
+      return { kind: 'job', path, what: `${op.command} job` };
+    }
+    case 'server-status': {
+      // 02-endpoints-part-a.md "Power": a start may be queued on the node, or wait for a transfer back.
+      const note = body.power_state === 'queued' ? 'Queued in the node startup queue; waiting for it to start.'
+        : body.power_state === 'transferring' ? 'The server is moving back to a runtime node first; waiting.' : undefined;
+      const state = verb ? targetState(verb) : 'settled';
+      return { kind: 'server-state', serverId, state, ...(verb === 'restart' ? { mustLeave: 'running' } : {}), ...(note ? { note } : {}) };
+    }
+    case 'pull': {
+      const started = body.id ?? body.download_id ?? body.uuid;
+      return { kind: 'pull', serverId, ...(started === undefined ? {} : { started: String(started) }) };
+    }
+    case 'transfer':
+      return { kind: 'transfer', serverId };
+    case 'init':
+      return { kind: 'init', serverId };
+  }
+}
+
+/** The `gsh wait` command line that follows `work`. */
+export function waitCommand(work: Work): string {
+  switch (work.kind) {
+    case 'job':
+      return `gsh wait job ${work.path}`;
+    case 'server-state':
+      return `gsh wait -s ${work.serverId} --for ${work.state}`;
+    case 'pull':
+      return `gsh wait pull -s ${work.serverId}${work.started ? ` --download ${work.started}` : ''}`;
+    case 'transfer':
+    case 'init':
+      return `gsh wait ${work.kind} -s ${work.serverId}`;
+  }
+}
+
+/** The request each poll of `work` sends (the plan a dry run prints). */
+export function pollPath(work: Work): string {
+  const server = 'serverId' in work ? `/servers/${encodeURIComponent(work.serverId)}` : '';
+  switch (work.kind) {
+    case 'job':
+      return work.path;
+    case 'server-state':
+      return `${server}/status`;
+    case 'pull':
+      return `${server}/files/pull/status`;
+    case 'transfer':
+      return `${server}/settings/transfer/status`;
+    case 'init':
+      return `${server}/init`;
+  }
+}
+
+/** Follows `work` to its end and gives what it ended with (nothing for a file pull). */
+export async function followWork(rt: Runtime, client: ApiClient, work: Work): Promise<unknown> {
+  switch (work.kind) {
+    case 'job':
+      return waitForJob(rt, client, work.path, work.what);
+    case 'server-state':
+      if (work.note) rt.note(work.note);
+      return waitForServerState(rt, client, work.serverId, work.state, work.mustLeave ? { mustLeave: work.mustLeave } : {});
+    case 'pull': {
+      const statusPath = pollPath(work);
+      await pollUntil(
+        rt,
+        'download',
+        async () => (await client.request<{ data?: unknown }>({ method: 'GET', path: statusPath })).body?.data,
+        (active) => !activeDownloads(active).some((d) => work.started === undefined || Object.values(d).map(String).includes(work.started)),
+        (active) => `${activeDownloads(active).length} active`,
+      );
+      rt.note('Download finished.');
+      return undefined;
+    }
+    case 'transfer': {
+      const statusPath = pollPath(work);
+      const final = await pollUntil(
+        rt,
+        'transfer',
+        async () => ((await client.request<{ data?: Record<string, unknown> }>({ method: 'GET', path: statusPath })).body?.data ?? {}),
+        (t) => transferState(t) !== 'in_progress',
+        (t) => transferState(t) ?? 'unknown',
+      );
+      if (transferState(final) === 'failed') throw new GshError(`transfer failed${final.message ? `: ${String(final.message)}` : ''}`, Exit.error);
+      return final;
+    }
+    case 'init':
+      return waitForJob(rt, client, pollPath(work), 'provisioning');
+  }
+}
+
+/** A job path typed by a person (`gsh wait job PATH`): under the API, no scheme or host. */
+export function jobPath(raw: string): string {
+  if (!/^\/[\w\-./%{}]+$/.test(raw) || raw.includes('..')) throw new UsageError(`"${raw}" is not a job path`, 'Give the path the 202 hint printed, e.g. gsh wait job /account/servers/create-jobs/cj_123.');
+  return raw;
+}
+
+function activeDownloads(data: unknown): Record<string, unknown>[] {
+  const list = Array.isArray(data) ? data : data && typeof data === 'object' && Array.isArray((data as { downloads?: unknown }).downloads) ? (data as { downloads: unknown[] }).downloads : [];
+  return list.filter((d): d is Record<string, unknown> => d !== null && typeof d === 'object');
+}
+
+function transferState(t: Record<string, unknown>): string | undefined {
+  const v = t.state ?? t.status;
+  return typeof v === 'string' ? v : undefined;
+}

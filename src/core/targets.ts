@@ -1,0 +1,78 @@
+import { UsageError } from './errors.js';
+import type { StdinText } from './fields.js';
+import type { ApiClient } from './http.js';
+import { fetchAll } from './paging.js';
+
+// Which servers a server-scoped command acts on (DESIGN.md "Many servers at once"): -s repeated
+// or comma-separated, shell-style globs on names (case-sensitive, as in the shell), `-s -` for ids
+// or names on stdin, --all-servers. One plain reference keeps the single-server path of
+// server-ref.ts; anything else resolves with one listing of the servers, not a call per name.
+
+export interface Target {
+  id: string;
+  name?: string;
+}
+
+export interface TargetRefs {
+  /** The references as typed: ids, names, globs, `-`. */
+  refs: string[];
+  all: boolean;
+}
+
+const isPattern = (ref: string): boolean => /[*?[\]{}]/.test(ref);
+
+/** The references a command line names, checked (nothing is sent). */
+export function targetRefs(flag: string | readonly string[] | undefined, positional: string | undefined, env: NodeJS.ProcessEnv, all = false): TargetRefs {
+  const typed = [flag ?? []].flat().flatMap((v) => v.split(',')).map((v) => v.trim());
+  if (typed.some((v) => v === '')) throw new UsageError('-s has an empty server reference', 'Give ids or names separated by commas, e.g. -s lobby-1,lobby-2.');
+  if (positional !== undefined && typed.length > 0 && !(typed.length === 1 && typed[0] === positional)) {
+    throw new UsageError(`two servers given: "${positional}" and -s ${typed.join(',')}`, 'Name the servers once, as an argument or with -s.');
+  }
+  const refs = typed.length ? typed : positional !== undefined ? [positional] : [];
+  if (all && refs.length) throw new UsageError('--all-servers does not combine with -s or a server argument');
+  if (all) return { refs: [], all: true };
+  if (refs.length === 0 && env.GSH_SERVER) refs.push(env.GSH_SERVER);
+  if (refs.length === 0) throw new UsageError('this command needs a server', 'Name it as an argument or with -s/--server <id|name> (repeat it, or use a glob, for several), or set GSH_SERVER.');
+  return { refs, all: false };
+}
+
+/** One plain id or name: the command runs exactly as it always has for one server. */
+export function singleRef(r: TargetRefs): string | undefined {
+  const [only] = r.refs;
+  return !r.all && r.refs.length === 1 && only !== '-' && !isPattern(only as string) ? only : undefined;
+}
+
+interface ServerItem {
+  id?: string | number;
+  name?: string;
+}
+
+/**
+ * Every server the references name, in the order named, each once. A name or id that matches
+ * nothing, or a glob that matches nothing, is a usage error: a fleet command never runs on part
+ * of what was asked for by accident.
+ */
+export async function resolveTargets(client: ApiClient, r: TargetRefs, stdin: StdinText): Promise<Target[]> {
+  const refs = r.refs.flatMap((ref) => (ref === '-' ? stdin.take().split('\n').map((l) => l.trim()).filter(Boolean) : [ref]));
+  if (!r.all && refs.length === 0) throw new UsageError('-s - read no server from standard input');
+  const { items } = await fetchAll(client, { method: 'GET', path: '/servers' });
+  const servers = (items as ServerItem[]).filter((s) => s.id !== undefined).map((s) => ({ id: String(s.id), ...(s.name !== undefined ? { name: s.name } : {}) }));
+  if (r.all) return servers;
+  const picked = new Map<string, Target>();
+  const { default: picomatch } = await import('picomatch');
+  for (const ref of refs) {
+    let matched: Target[];
+    if (isPattern(ref)) {
+      const isMatch = picomatch(ref, { dot: true });
+      matched = servers.filter((s) => s.name !== undefined && isMatch(s.name));
+      if (!matched.length) throw new UsageError(`-s '${ref}' matches no server name`, 'List them with gsh servers list.');
+    } else {
+      const byId = servers.filter((s) => s.id === ref);
+      matched = byId.length ? byId : servers.filter((s) => s.name?.toLowerCase() === ref.toLowerCase());
+      if (!matched.length) throw new UsageError(`no server with the id or name "${ref}"`, 'List them with gsh servers list.');
+      if (matched.length > 1) throw new UsageError(`"${ref}" names ${matched.length} servers`, `Use ids: ${matched.map((s) => `${s.id} (${s.name})`).join(', ')}`);
+    }
+    for (const s of matched) picked.set(s.id, s);
+  }
+  return [...picked.values()];
+}
