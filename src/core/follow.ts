@@ -89,7 +89,7 @@ export async function followWork(rt: Runtime, client: ApiClient, work: Work): Pr
     case 'job':
       return waitForJob(rt, client, work.path, work.what);
     case 'server-state':
-      if (work.note) rt.note(work.note);
+      if (work.note && rt.singleTarget) rt.note(work.note);
       return waitForServerState(rt, client, work.serverId, work.state, work.mustLeave ? { mustLeave: work.mustLeave } : {});
     case 'pull': {
       const statusPath = pollPath(work);

@@ -74,7 +74,7 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Record<string, unknown
   };
   return (await rt.submit(plan, async () => {
     if (first?.confirm) await confirmDestructive(rt, `Run "gsh ${leaf.words.join(' ')}" on ${targets.length} servers: ${named.join(', ')}`);
-    rt.progressAllowed = false;
+    rt.singleTarget = false;
     return runFleet(rt, targets, opts, async (t) => {
       let result: unknown;
       const keep: Sink = {

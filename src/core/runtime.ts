@@ -53,8 +53,8 @@ export class Runtime {
    * exiting 7 when there is no terminal (set by runtimeFor from the command's own options).
    */
   waitRequested = false;
-  /** Spinners may draw on stderr (a fleet draws its own progress instead). */
-  progressAllowed = true;
+  /** One target: spinners and per-run notes may use stderr (a fleet draws its own progress instead). */
+  singleTarget = true;
   private clientPromise: Promise<ApiClient> | undefined;
   private resolved: Resolved | undefined;
   /** The displayer: the format shaped by -q, --columns, --no-header and, after prepare(), --jq. */

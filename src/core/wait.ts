@@ -20,7 +20,7 @@ export async function progressFor(rt: Runtime, text: string): Promise<Progress> 
   const stream = rt.io.stderr;
   // ora draws with the cursor methods of a real terminal stream (a test's stand-in has none).
   const drawable = typeof (stream as Partial<NodeJS.WriteStream>).cursorTo === 'function';
-  if (!rt.progressAllowed || !rt.io.stderrTTY || !drawable || rt.format !== 'table' || !((stream.columns ?? 0) > 0)) return { update() {}, stop() {} };
+  if (!rt.singleTarget || !rt.io.stderrTTY || !drawable || rt.format !== 'table' || !((stream.columns ?? 0) > 0)) return { update() {}, stop() {} };
   const { default: ora } = await import('ora');
   // discardStdin would put stdin in flowing mode and keep the process alive after the wait.
   const spinner = ora({ text, stream: stream as NodeJS.WriteStream, color: 'cyan', isEnabled: true, discardStdin: false }).start();

@@ -194,6 +194,9 @@ async function handle(ctx: SandboxContext, req: IncomingMessage, res: ServerResp
       throw new ApiFailure(404, 'not_found', 'Server not found');
     }
     if (principal) authorizeServer(ctx, principal, route.op, match.params.server_id, parsed.value);
+    if (method !== 'GET' && match.params.server_id !== undefined && ctx.state.servers.get(match.params.server_id)?.suspended) {
+      throw new ApiFailure(403, 'server_suspended', 'The server is suspended');
+    }
 
     const hreq: HandlerRequest = {
       method, path, template: route.template, params: match.params, query,

@@ -32,6 +32,8 @@ export interface ServerRecord {
   transferring?: boolean;
   /** Reinstall (or other lifecycle work) in progress; omitted from status when undefined. */
   lifecycleStatus?: string;
+  /** Suspended by the provider: changes to it answer 403 server_suspended (01-general-contract.md "Errors"). */
+  suspended?: boolean;
   /** Free-plan rule: start/restart needs a recent ad view (off for the demo servers). */
   adRequired: boolean;
   adViewedAt?: number;
