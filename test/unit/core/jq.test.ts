@@ -57,8 +57,8 @@ describe('rendering', () => {
 
 describe('loaded only for --jq', () => {
   it('the engine is in a chunk that only dynamic imports reach, never in what every start loads', () => {
-    // dist/meta.json is esbuild's metafile of the build `npm test` runs first.
-    const meta = JSON.parse(readFileSync(new URL('../../../dist/meta.json', import.meta.url), 'utf8')) as {
+    // esbuild's metafile of the build `npm test` runs first (kept out of dist/ and the package).
+    const meta = JSON.parse(readFileSync(new URL('../../../node_modules/.cache/gsh/meta.json', import.meta.url), 'utf8')) as {
       outputs: Record<string, { inputs: Record<string, unknown>; imports: { path: string; kind: string }[] }>;
     };
     const engineChunks = Object.keys(meta.outputs).filter((o) => Object.keys(meta.outputs[o]!.inputs).some((i) => i.includes('node_modules/jq-wasm/')));
