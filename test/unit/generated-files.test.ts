@@ -17,6 +17,12 @@ describe('completions/ and man/ are up to date with the command tree', () => {
     }
   });
 
+  it('package.json installs every man page (npm links only those listed in "man")', () => {
+    const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { man: string[] };
+    const pages = readdirSync(new URL('man/', root)).filter((f) => f.endsWith('.1')).sort();
+    expect(pkg.man, 'run npm run generate').toEqual(pages.map((f) => `./man/${f}`));
+  });
+
   it('has a page per top-level command and the three shell scripts', async () => {
     const files = [...generatedFiles(await loadDocTree()).keys()];
     expect(files).toEqual(expect.arrayContaining(['completions/gsh.bash', 'completions/_gsh', 'completions/gsh.fish', 'man/gsh.1', 'man/gsh-servers.1', 'man/gsh-power.1', 'man/gsh-files.1']));
