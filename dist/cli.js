@@ -1,3 +1,3 @@
 import{createRequire as __c}from'node:module';const __r=__c(import.meta.url),require=Object.assign(m=>/^(node:)?(child_process|http2)$/.test(m)?new Proxy({},{get:(t,k)=>__r(m)[k]}):__r(m),__r);
 import{a as t}from"./chunks/chunk-4NOPMWZG.js";import"./chunks/chunk-JPBGQWYY.js";function i(o){o.on("error",e=>{throw e.code==="EPIPE"&&process.exit(0),e})}async function s(o=process.argv.slice(2)){if(i(process.stdout),o.length===1&&(o[0]==="--version"||o[0]==="-V"))return process.stdout.write(`${t}
-`),0;let[{run:e},{processContext:r}]=await Promise.all([import("./chunks/program-NKWVED5F.js"),import("./chunks/context-EHE4NDZF.js")]);return e(o,r())}export{s as main};
+`),0;let[{run:e},{processContext:r}]=await Promise.all([import("./chunks/program-DVMGTGPN.js"),import("./chunks/context-RLBJR73A.js")]);return e(o,r())}export{s as main};

@@ -184,6 +184,6 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
       return Exit.usage;
     }
     const { reportError } = await import('./core/report.js');
-    return reportError(err, io, { json, debug });
+    return reportError(err, io, { json, debug, argv });
   }
 }

@@ -57,8 +57,9 @@ export function register(api: Command): void {
             }
             printBody(rt.io.stdout, res.body);
           } catch (err) {
-            // Like gh api: the error body goes to stdout for scripts, the error line to stderr.
-            if (err instanceof ApiError) printBody(rt.io.stdout, { error: err.body, request_id: err.requestId });
+            // Like gh api: the service's body, exactly as it came, goes to stdout for scripts (nothing
+            // when there was none); gsh's own error line goes to stderr.
+            if (err instanceof ApiError) printBody(rt.io.stdout, err.responseBody);
             throw err;
           }
         });

@@ -59,12 +59,16 @@ export interface ApiErrorBody {
 }
 
 export class ApiError extends GshError {
+  /** The response body exactly as the service sent it (parsed JSON, or text), for `gsh api`. */
+  responseBody: unknown;
   readonly code: string;
   readonly requestId: string | undefined;
   readonly fieldErrors: FieldError[];
   readonly actionUrl: string | undefined;
   /** The response's WWW-Authenticate header (a 401 names the protected-resource document there). */
   wwwAuthenticate: string | undefined;
+  /** A 5xx the service stored for the Idempotency-Key and replayed: retrying with that key cannot help. */
+  storedFailure = false;
   constructor(
     readonly status: number,
     readonly body: ApiErrorBody,
@@ -102,8 +106,21 @@ export function exitCodeForApi(status: number, code: string | undefined): number
 
 /** A network-level failure (refused, reset, timed out) that outlived its retries. */
 export class NetworkError extends GshError {
-  constructor(message: string, readonly causeCode?: string) {
-    super(message, Exit.unavailable, 'Check the base URL and your connection; --debug shows each attempt.');
+  constructor(message: string, readonly causeCode?: string, hint = 'Check the base URL and your connection; --debug shows each attempt.') {
+    super(message, Exit.unavailable, hint);
     this.name = 'NetworkError';
+  }
+}
+
+/**
+ * A mutation whose answer never came (the connection dropped or timed out after it was sent, on
+ * every retry): it may have been applied. Its Idempotency-Key replays it safely for 24 hours
+ * (01-general-contract.md "Idempotency"), so the error names it; the top level turns it into
+ * the exact command to run.
+ */
+export class OutcomeUnknownError extends NetworkError {
+  constructor(cause: NetworkError, readonly idempotencyKey: string) {
+    super(`${cause.message}; the request may have been applied`, cause.causeCode, `Replay it safely within 24 hours with --idempotency-key ${idempotencyKey}: the service answers with the first outcome instead of acting twice.`);
+    this.name = 'OutcomeUnknownError';
   }
 }

@@ -1,4 +1,4 @@
-import { Exit, GshError } from './errors.js';
+import { Exit, GshError, OutcomeUnknownError } from './errors.js';
 import type { Runtime } from './runtime.js';
 import type { Target } from './targets.js';
 
@@ -16,6 +16,8 @@ export interface TargetResult {
   exit_code: number;
   data?: unknown;
   error?: string;
+  /** Set when the outcome is unknown: replaying with this key is safe for 24 hours. */
+  idempotency_key?: string;
 }
 
 export interface FleetOptions {
@@ -101,7 +103,8 @@ async function settle(target: Target, work: (t: Target) => Promise<unknown>): Pr
     return { ...base, ok: true, exit_code: Exit.ok, ...(data === undefined ? {} : { data }) };
   } catch (err) {
     const exit = err instanceof GshError ? err.exitCode : Exit.error;
-    return { ...base, ok: false, exit_code: exit, error: err instanceof Error ? err.message : String(err) };
+    const key = err instanceof OutcomeUnknownError ? { idempotency_key: err.idempotencyKey } : {};
+    return { ...base, ok: false, exit_code: exit, error: err instanceof Error ? err.message : String(err), ...key };
   }
 }
 

@@ -2,7 +2,7 @@ import './wasm-flags.js';
 import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import apiRequest from 'undici/lib/api/api-request.js';
-import { ApiError, type ApiErrorBody, NetworkError, UsageError } from './errors.js';
+import { ApiError, type ApiErrorBody, NetworkError, OutcomeUnknownError, UsageError } from './errors.js';
 import type { PlannedRequest } from './plan.js';
 import { decideRetry, parseRetryAfter } from './retry.js';
 import { redactBody, redactHeaders, truncateForTrace } from './redact.js';
@@ -78,6 +78,8 @@ export interface ClientOptions {
   /** Carries the requests (Context.dispatcher); absent: a proxy-aware agent of our own. */
   dispatcher?: Dispatcher;
   trace?: (line: string) => void;
+  /** Says on stderr why the client waits when a wait is long (a 429's Retry-After, the rate-limit window). */
+  notify?: (line: string) => void;
   sleep?: (ms: number) => Promise<void>;
   /** The run's clock (X-RateLimit-Reset is compared with it). */
   now?: () => number;
@@ -232,6 +234,8 @@ export class ApiClient {
         status = res.status;
         retryAfterMs = parseRetryAfter(res.headers['retry-after']);
         failure = toApiError(res);
+        // The service stored this failure under the key: every retry would get it back.
+        if (res.status >= 500 && res.replayed) throw storedFailure(failure as ApiError);
       } catch (err) {
         if (!isNetworkError(err)) throw err;
         failure = new NetworkError(`could not reach ${this.baseUrl}: ${describeNetworkError(err, this.opts.attemptTimeoutMs)}`, (err as { code?: string }).code);
@@ -240,8 +244,9 @@ export class ApiClient {
         status, attempt, maxRetries: this.opts.retries, retryAfterMs, idempotent, random: this.opts.random,
         refused: (failure as NetworkError).causeCode === 'ECONNREFUSED',
       });
-      if (!decision.retry) throw failure;
+      if (!decision.retry) throw outcomeOf(failure, spec);
       this.trace(`! ${decision.reason}; retry ${attempt + 1}/${this.opts.retries} in ${decision.delayMs} ms`);
+      if (status === 429 && decision.delayMs > ANNOUNCED_WAIT_MS) this.opts.notify?.(`rate limited (429): waiting ${Math.ceil(decision.delayMs / 1000)} s as Retry-After asks, then retrying`);
       await this.opts.sleep(decision.delayMs);
     }
   }
@@ -340,7 +345,9 @@ export class ApiClient {
       }
       const waitMs = rl.reset * 1000 - this.opts.now();
       if (waitMs > 0) {
-        this.trace(`! rate limit: ${rl.remaining} of ${rl.limit} left; waiting ${Math.ceil(waitMs / 1000)} s for the window to reset`);
+        const line = `rate limit: ${rl.remaining} of ${rl.limit} requests left in this minute, all in use; waiting ${Math.ceil(waitMs / 1000)} s for the window to reset`;
+        this.trace(`! ${line}`);
+        if (waitMs > ANNOUNCED_WAIT_MS) this.opts.notify?.(line);
         await this.opts.sleep(waitMs + 100);
       }
       // A new window: its budget is known again with the next answer.
@@ -371,6 +378,27 @@ function parseBody(text: string, contentType: string | undefined): unknown {
 }
 
 /** The error envelope, or one made from the status when a proxy or gateway answered instead. */
+/** Waits longer than this are said on stderr, so a pipe that goes quiet does not look like a hang. */
+const ANNOUNCED_WAIT_MS = 2000;
+
+/** Network failures that happen before a request reaches the service: it was certainly not applied. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'ECONNABORTED']);
+
+/** A mutation that lost its last answer may have been applied: say so, with its key. */
+function outcomeOf(failure: Error, spec: RequestSpec): Error {
+  if (!(failure instanceof NetworkError) || spec.method === 'GET' || spec.idempotencyKey === undefined) return failure;
+  if (NOT_SENT.has(failure.causeCode ?? '')) return failure;
+  return new OutcomeUnknownError(failure, spec.idempotencyKey);
+}
+
+/** A 5xx replayed for this Idempotency-Key: the service recorded it, so retrying with the key cannot help. */
+function storedFailure(err: ApiError): ApiError {
+  const stored = new ApiError(err.status, { ...err.body, message: `the service recorded a failure for this Idempotency-Key and replays it: ${err.message}` }, err.requestId, err.retryAfter);
+  stored.responseBody = err.responseBody;
+  stored.storedFailure = true;
+  return stored;
+}
+
 export function toApiError(res: ApiResponse<unknown>): ApiError {
   const body = res.body as { error?: ApiErrorBody | string; request_id?: string } | string | undefined;
   const envelope = typeof body === 'object' && body?.error && typeof body.error === 'object' ? body.error : undefined;
@@ -382,6 +410,7 @@ export function toApiError(res: ApiResponse<unknown>): ApiError {
   const retryAfter = parseRetryAfter(res.headers['retry-after']);
   const err = new ApiError(res.status, errorBody, requestId, retryAfter === undefined ? undefined : retryAfter / 1000);
   err.wwwAuthenticate = res.headers['www-authenticate'];
+  err.responseBody = res.body;
   return err;
 }
 

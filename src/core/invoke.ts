@@ -143,7 +143,7 @@ async function list(
   const how = { columns: op.columns, idField: op.idField };
   if (opts.all) {
     const stream = out.streamItems;
-    const { items } = await fetchAll(client, spec, { onPage: stream ? (page) => stream(page, how) : undefined });
+    const { items } = await fetchAll(client, spec, { pageSize: opts.limit, onPage: stream ? (page) => stream(page, how) : undefined });
     if (!stream) await out.show(items, how);
     return;
   }

@@ -6,6 +6,7 @@ import { type JsonObject, parseFields, readInputBody, type StdinText, stdinFor }
 import { type ApiClient, type QueryValue, type RequestSpec, withIdempotencyKey } from './http.js';
 import { type Plan, step, type Step } from './plan.js';
 import type { Runtime } from './runtime.js';
+import { MAX_PAGE } from './paging.js';
 import { resolveServer } from './server-ref.js';
 import { singleRef, targetRefs } from './targets.js';
 import { convertField, flagName, optionKey, readSecretFlag } from './values.js';
@@ -121,9 +122,7 @@ export async function planOperation(rt: Runtime, leaf: Leaf, local: Local, args:
   const limit = wholeNumber(local.limit, '--limit', 1);
   const offset = wholeNumber(local.offset, '--offset', 0);
   const page = wholeNumber(local.page, '--page', 1);
-  if (local.all && (limit !== undefined || offset !== undefined)) {
-    throw new UsageError('--all fetches every page; leave out --limit and --offset');
-  }
+  if (local.all && offset !== undefined) throw new UsageError('--all fetches every page from the first; leave out --offset');
   if (page !== undefined) query.page = page;
   const params = pathValues(op, args);
   const serverRef = needsServer(op) ? (target?.id ?? singleServer(op, local, args, rt.env)) : undefined;
@@ -171,7 +170,8 @@ function singleServer(op: Operation, local: Local, args: readonly string[], env:
 /** The first page's request carries the limit and offset it will be sent with. */
 function pagedSpec(op: Operation, spec: RequestSpec, paging: OperationPlan['paging']): RequestSpec {
   if (op.paging !== 'offset') return spec;
-  const limit = paging.all ? 100 : paging.limit;
+  // With --all, --limit is the page size (the service clamps it to 100 and echoes what it used).
+  const limit = paging.all ? (paging.limit ?? MAX_PAGE) : paging.limit;
   const offset = paging.all ? 0 : paging.offset;
   return { ...spec, query: { ...spec.query, ...(limit === undefined ? {} : { limit }), ...(offset === undefined ? {} : { offset }) } };
 }

@@ -1,10 +1,10 @@
-import { ApiError, Exit, GshError } from './errors.js';
+import { ApiError, Exit, GshError, OutcomeUnknownError } from './errors.js';
 import { ansi, type Streams } from './io.js';
 
 // Error lines (DESIGN.md "Exit codes"): the API's code, the HTTP status and the request_id, field
 // errors one per line, and action_url when there is one; a JSON object on stderr under --json.
 
-export function reportError(err: unknown, io: Streams, opts: { json: boolean; debug: boolean }): number {
+export function reportError(err: unknown, io: Streams, opts: { json: boolean; debug: boolean; argv?: readonly string[] }): number {
   if (!(err instanceof GshError)) {
     const e = err as Error;
     if (opts.json) io.stderr.write(`${JSON.stringify({ error: { code: 'internal', message: String(e?.message ?? e) } })}\n`);
@@ -21,7 +21,10 @@ export function reportError(err: unknown, io: Streams, opts: { json: boolean; de
         action_url: err.actionUrl, payment: err.body.payment, approval: err.body.approval,
       });
     }
-    if (err.hint) base.hint = err.hint;
+    if (err instanceof OutcomeUnknownError) Object.assign(base, { outcome: 'unknown', idempotency_key: err.idempotencyKey });
+    if (err instanceof ApiError && err.storedFailure) base.stored_failure = true;
+    const hint = hintOf(err, opts.argv);
+    if (hint) base.hint = hint;
     io.stderr.write(`${JSON.stringify({ error: base })}\n`);
     return err.exitCode;
   }
@@ -41,12 +44,34 @@ export function reportError(err: unknown, io: Streams, opts: { json: boolean; de
     }
     if (err.retryAfter !== undefined && err.status === 429) io.stderr.write(`  Retry after ${err.retryAfter} s.\n`);
   }
-  const hint = err.hint ?? (err instanceof ApiError ? hintFor(err) : undefined);
+  const hint = hintOf(err, opts.argv);
   if (hint) io.stderr.write(`${ansi.dim(hint, c)}\n`);
   return err.exitCode;
 }
 
+function hintOf(err: GshError, argv: readonly string[] | undefined): string | undefined {
+  if (err instanceof OutcomeUnknownError && argv) {
+    return `It may have been applied. Replay it safely within 24 hours (the service answers with the first outcome instead of acting twice):\n  ${replayCommand(argv, err.idempotencyKey)}`;
+  }
+  return err.hint ?? (err instanceof ApiError ? hintFor(err) : undefined);
+}
+
+/** The same command line with this Idempotency-Key, quoted for a POSIX shell. */
+export function replayCommand(argv: readonly string[], key: string): string {
+  const kept: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '--idempotency-key') i++;
+    else if (!a.startsWith('--idempotency-key=')) kept.push(a);
+  }
+  const quote = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`);
+  return ['gsh', ...kept, '--idempotency-key', key].map(quote).join(' ');
+}
+
 function hintFor(err: ApiError): string | undefined {
+  if (err.storedFailure) {
+    return `The service keeps this failure for the key for 24 hours, so the same key only gets it back. Check the state first${err.requestId ? ` (request_id ${err.requestId} names the original failure)` : ''}; trying again needs a new key (leave out --idempotency-key).`;
+  }
   if (err.status === 401) return 'The credential was refused: run `gsh auth login`, or check GSH_API_KEY / GSH_TOKEN.';
   if (err.status === 403 && err.code === 'forbidden') return 'The key lacks the scope or server permission this needs; `gsh auth status` shows its scopes.';
   if (err.status === 429) return 'Rate limited after retries; try again later or raise the key\'s limit.';

@@ -119,6 +119,7 @@ export class Runtime {
       env: this.env,
       sleep: (ms) => this.sleep(ms),
       now: () => this.now(),
+      notify: (line) => this.note(line),
       ...(this.ctx.dispatcher ? { dispatcher: this.ctx.dispatcher } : {}),
       trace: this.globals.debug ? (line) => this.io.stderr.write(`${ansi.dim(line, this.io.colorErr)}\n`) : undefined,
     });

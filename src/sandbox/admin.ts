@@ -16,7 +16,7 @@ import { emitEvent } from './node/webhooks.js';
 //   DELETE /__sandbox/log             clear the log
 //   GET    /__sandbox/faults          current probabilities/latency and pending injections
 //   POST   /__sandbox/faults          {gateway5xx?, lostResponse?, rateLimit429?, latencyMs?}
-//   POST   /__sandbox/inject          {kind: 502|503|504|429|"lost"|"drop", method?, path?,
+//   POST   /__sandbox/inject          {kind: 500|502|503|504|429|"lost"|"drop", method?, path?,
 //                                      path_regex?, count?, retry_after?}
 //   DELETE /__sandbox/inject          forget pending injections
 //   POST   /__sandbox/keys            {scopes: [...], rate_limit?, name?, subuser?: {server_id,
@@ -38,7 +38,7 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 
 const bad = (res: ServerResponse, message: string) => json(res, 400, { error: { code: 'bad_request', message } });
 
-const INJECTABLE = new Set<unknown>([502, 503, 504, 429, 'lost', 'drop']);
+const INJECTABLE = new Set<unknown>([500, 502, 503, 504, 429, 'lost', 'drop']);
 
 export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
@@ -69,7 +69,7 @@ export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, res
     }
     case `POST ${ADMIN_PREFIX}/inject`: {
       const body = await readJsonObject(req);
-      if (!body || !INJECTABLE.has(body.kind)) return bad(res, 'kind must be one of 502, 503, 504, 429, "lost", "drop"');
+      if (!body || !INJECTABLE.has(body.kind)) return bad(res, 'kind must be one of 500, 502, 503, 504, 429, "lost", "drop"');
       let path: string | RegExp | undefined = typeof body.path === 'string' ? body.path : undefined;
       if (typeof body.path_regex === 'string') {
         try {

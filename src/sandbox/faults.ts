@@ -9,6 +9,8 @@ export const NO_FAULTS: Faults = { gateway5xx: 0, lostResponse: 0, rateLimit429:
 export interface PlannedFault {
   /** Answer (or drop) before processing. */
   before?: { tag: Exclude<FaultTag, 'lost'>; retryAfter: number };
+  /** The handler fails with 500 after the idempotency claim (stored and replayed like any 5xx). */
+  failInHandler?: boolean;
   /** Execute, then destroy the connection without answering. */
   lose: boolean;
   latencyMs: number;
@@ -53,6 +55,10 @@ export class FaultPlan {
       }
       return found;
     };
+    if (take((i) => i.kind === 500)) {
+      out.failInHandler = true;
+      return out;
+    }
     const pre = take((i) => i.kind !== 'lost');
     if (pre) {
       out.before = { tag: String(pre.kind) as Exclude<FaultTag, 'lost'>, retryAfter: pre.retryAfter ?? 1 };

@@ -228,6 +228,7 @@ async function handle(ctx: SandboxContext, req: IncomingMessage, res: ServerResp
       if (plan.latencyMs > 0) await ctx.clock.sleepReal(plan.latencyMs);
       const handler = route.spec?.handle ?? genericHandler;
       agentGate(hreq, ctx); // agent approvals and account reach (agent/gate.ts)
+      if (plan.failInHandler) throw new ApiFailure(500, 'internal_error', 'Injected server error');
       result = await handler(hreq, ctx);
     } catch (err) {
       const f = err instanceof ApiFailure ? err : new ApiFailure(500, 'internal_error', 'Unexpected sandbox error');

@@ -30,7 +30,8 @@ export interface SandboxOptions {
   consoleTokenTtlMs?: number;
 }
 
-export type InjectedFaultKind = 502 | 503 | 504 | 'lost' | 'drop' | 429;
+/** 500: the API itself fails after taking the request, so an Idempotency-Key stores (and replays) the failure. */
+export type InjectedFaultKind = 502 | 503 | 504 | 'lost' | 'drop' | 429 | 500;
 
 export interface Injection {
   kind: InjectedFaultKind;

@@ -1,2 +1,0 @@
-import{createRequire as __c}from'node:module';const __r=__c(import.meta.url),require=Object.assign(m=>/^(node:)?(child_process|http2)$/.test(m)?new Proxy({},{get:(t,k)=>__r(m)[k]}):__r(m),__r);
-import{a,b,c,d}from"./chunk-XWUFBK2D.js";import"./chunk-3V7XBMTY.js";import"./chunk-E7GIWWKK.js";import"./chunk-RCKC5V2A.js";import"./chunk-4NOPMWZG.js";import"./chunk-OVIZMDI4.js";import"./chunk-K5AYIYH2.js";import"./chunk-JPBGQWYY.js";export{c as DISCONNECTED_HINT,d as agentCredential,b as needsRenewal,a as renewMarginMs};
