@@ -6,16 +6,34 @@ import { VERSION } from './core/version.js';
 // word is registered by name only, and the code of just the word being run (its registry families
 // and hand-written module) is imported and built. Nothing heavy is imported at the top of this file.
 
-/** `gsh … | head` closes our stdout early: stop quietly, as other Unix tools do. */
-function exitQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
+/**
+ * `gsh … | head` closes our stdout early: stop quietly, as other Unix tools do. Any other write
+ * error (a full disk, `> /dev/full`, EIO) is one line and exit 1, never a stack trace.
+ */
+function onWriteError(stream: NodeJS.WriteStream, name: string): void {
   stream.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0);
-    throw err;
+    if (stream !== process.stderr) process.stderr.write(`gsh: cannot write to ${name}: ${err.code ?? err.message}\n`);
+    process.exit(1);
   });
 }
 
+/** Anything unexpected that escapes a command: one line, exit 1; the stack only under --debug. */
+function onInternalError(argv: readonly string[]): void {
+  const report = (err: unknown) => {
+    const e = err as Error;
+    process.stderr.write(`gsh: internal error: ${String(e?.message ?? err)} (run with --debug and report it)\n`);
+    if (argv.includes('--debug') && e?.stack) process.stderr.write(`${e.stack}\n`);
+    process.exit(1);
+  };
+  process.on('uncaughtException', report);
+  process.on('unhandledRejection', report);
+}
+
 export async function main(argv: string[] = process.argv.slice(2)): Promise<number> {
-  exitQuietlyOnClosedPipe(process.stdout);
+  onWriteError(process.stdout, 'standard output');
+  onWriteError(process.stderr, 'standard error');
+  onInternalError(argv);
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     process.stdout.write(`${VERSION}\n`);
     return 0;

@@ -48,11 +48,11 @@ export function register(cmd: Command): void {
     .addHelpText('after', '\nExample:\n  gsh wait job /account/servers/create-jobs/cj_123\n')
     .action(async function (this: Command, raw: string) {
       await withRuntime(this, async (rt) => {
-        const { jobPath, followWork } = await import('../core/follow.js');
+        const { jobPath, followOrInterrupt } = await import('../core/follow.js');
         const path = jobPath(raw);
         const client = await rt.client();
         return rt.submit({ requests: [{ method: 'GET', path }], then: [step('wait', `poll until the job ends, for at most ${rt.waitLimitMs / 1000} s`)] }, async () => {
-          await rt.out.show(await followWork(rt, client, { kind: 'job', path, what: 'job' }));
+          await rt.out.show(await followOrInterrupt(rt, client, { kind: 'job', path, what: 'job' }));
         });
       });
     });
@@ -67,13 +67,13 @@ export function register(cmd: Command): void {
     sub.action(async function (this: Command) {
       await withRuntime(this, async (rt) => {
         const o = this.opts<{ server?: string; download?: string }>();
-        const [{ followWork, pollPath }, { resolveServer, serverFlag }] = await Promise.all([import('../core/follow.js'), import('../core/server-ref.js')]);
+        const [{ followOrInterrupt, pollPath }, { resolveServer, serverFlag }] = await Promise.all([import('../core/follow.js'), import('../core/server-ref.js')]);
         const ref = serverFlag(o.server, rt.env);
         const client = await rt.client();
         const serverId = await resolveServer(client, ref);
         const work = kind === 'pull' ? { kind, serverId, ...(o.download ? { started: o.download } : {}) } : { kind, serverId };
         return rt.submit({ requests: [{ method: 'GET', path: pollPath(work) }], then: [step('wait', `poll ${what} on ${serverId} until it ends, for at most ${rt.waitLimitMs / 1000} s`)] }, async () => {
-          const final = await followWork(rt, client, work);
+          const final = await followOrInterrupt(rt, client, work);
           if (final !== undefined) await rt.out.show(final);
         });
       });
@@ -84,19 +84,20 @@ export function register(cmd: Command): void {
 async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: boolean; for?: string; parallel?: string; failFast?: boolean }): Promise<number | void> {
   const state = o.for ?? 'settled';
   if (!/^[a-z_]+$/.test(state)) throw new UsageError(`--for "${state}" is not a state`, 'Use running, offline, settled or another state of the status resource.');
-  const [{ followWork }, { fleetOptions, runFleet }, { resolveTargets, singleRef, targetRefs }, { resolveServer }, { stdinFor }] = await Promise.all([
+  const [{ followOrInterrupt, followWork }, { fleetOptions, runFleet }, { resolveTargets, singleRef, targetRefs }, { resolveServer }, { stdinFor }] = await Promise.all([
     import('../core/follow.js'), import('../core/fleet.js'), import('../core/targets.js'), import('../core/server-ref.js'), import('../core/fields.js'),
   ]);
   const refs = targetRefs(o.server, undefined, rt.env, o.allServers === true);
   const opts = fleetOptions(o);
   const client = await rt.client();
   const follow = (serverId: string) => followWork(rt, client, { kind: 'server-state', serverId, state });
+  const followOne = (serverId: string) => followOrInterrupt(rt, client, { kind: 'server-state', serverId, state });
   const then = (what: string) => [step('wait', `poll the status of ${what} until ${state}, for at most ${rt.waitLimitMs / 1000} s`)];
   const single = singleRef(refs);
   if (single !== undefined) {
     const serverId = await resolveServer(client, single);
     return rt.submit({ requests: [{ method: 'GET', path: `/servers/${encodeURIComponent(serverId)}/status` }], then: then(serverId) }, async () => {
-      await rt.out.show(await follow(serverId));
+      await rt.out.show(await followOne(serverId));
     });
   }
   const targets = await resolveTargets(client, refs, await stdinFor(refs.refs, rt.ctx.stdin));

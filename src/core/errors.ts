@@ -17,6 +17,8 @@ export const Exit = {
   /** A command on several servers: some targets failed (the others succeeded). */
   someFailed: 11,
   interrupted: 130,
+  /** SIGTERM (128 + 15). */
+  terminated: 143,
 } as const;
 
 export type ExitCode = (typeof Exit)[keyof typeof Exit];

@@ -1,4 +1,5 @@
 import { Exit, GshError, OutcomeUnknownError } from './errors.js';
+import type { SignalName } from './context.js';
 import type { Runtime } from './runtime.js';
 import type { Target } from './targets.js';
 
@@ -39,7 +40,8 @@ const label = (t: Target) => (t.name ? `${t.name} (${t.id})` : t.id);
 /**
  * Runs `work` for every target and prints one result per target: a table when asked for one,
  * else -o json (an array), -o jsonl (a line as each target finishes) or --jq over the array.
- * Ctrl-C starts nothing new, prints what finished and what was still running, and exits 130.
+ * Ctrl-C (or SIGTERM) starts nothing new, prints what finished and what was still running, and
+ * exits 130 (143).
  */
 export async function runFleet(rt: Runtime, targets: readonly Target[], opts: FleetOptions, work: (t: Target) => Promise<unknown>): Promise<number> {
   const results: TargetResult[] = [];
@@ -54,11 +56,19 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
     rt.io.stderr.write(`\r\x1b[2K${results.length}/${targets.length} done${failed ? `, ${failed} failed` : ''}${running.size ? `, running: ${[...running].map((t) => t.name ?? t.id).join(', ')}` : ''}`);
   };
 
-  let onSigint!: () => void;
-  const interrupted = new Promise<void>((resolve) => rt.ctx.signals.on('SIGINT', (onSigint = () => {
-    stop = 'interrupt';
-    resolve();
-  })));
+  let exitOnStop: number = Exit.interrupted;
+  const handlers: [SignalName, () => void][] = [];
+  const interrupted = new Promise<void>((resolve) => {
+    for (const [signal, code] of [['SIGINT', Exit.interrupted], ['SIGTERM', Exit.terminated]] as const) {
+      const on = () => {
+        stop = 'interrupt';
+        exitOnStop = code;
+        resolve();
+      };
+      handlers.push([signal, on]);
+      rt.ctx.signals.on(signal, on);
+    }
+  });
   const worker = async () => {
     while (next < targets.length && stop === undefined) {
       const target = targets[next++] as Target;
@@ -75,7 +85,7 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
   try {
     await Promise.race([Promise.all(Array.from({ length: Math.min(opts.parallel, targets.length) }, worker)), interrupted]);
   } finally {
-    rt.ctx.signals.off('SIGINT', onSigint);
+    for (const [signal, on] of handlers) rt.ctx.signals.off(signal, on);
     if (progress) rt.io.stderr.write('\r\x1b[2K');
   }
 
@@ -87,7 +97,7 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
     rt.note(`Interrupted: ${results.length} of ${targets.length} finished.`);
     if (running.size) rt.note(`Still running when interrupted (the request may have been applied): ${[...running].map(label).join(', ')}`);
     if (notStarted.length) rt.note(`Not started: ${notStarted.map(label).join(', ')}`);
-    return Exit.interrupted;
+    return exitOnStop;
   }
   if (failed.length) {
     rt.note(`${failed.length} of ${targets.length} failed: ${failed.map((r) => r.server_name ?? r.server_id).join(', ')}`);

@@ -1,6 +1,7 @@
 import type { Operation } from '../operations/types.js';
 import { Exit, GshError, UsageError } from './errors.js';
 import type { ApiClient } from './http.js';
+import type { SignalName } from './context.js';
 import type { Runtime } from './runtime.js';
 import { pollUntil, targetState, waitForJob, waitForServerState } from './wait.js';
 
@@ -80,6 +81,26 @@ export function pollPath(work: Work): string {
       return `${server}/settings/transfer/status`;
     case 'init':
       return `${server}/init`;
+  }
+}
+
+/**
+ * followWork, stopped by Ctrl-C or SIGTERM: exit 130 or 143 with a line that says the work is
+ * still under way and the `gsh wait` command that picks it up.
+ */
+export async function followOrInterrupt(rt: Runtime, client: ApiClient, work: Work): Promise<unknown> {
+  const handlers: [SignalName, () => void][] = [];
+  const stopped = new Promise<never>((_resolve, reject) => {
+    for (const [signal, code] of [['SIGINT', Exit.interrupted], ['SIGTERM', Exit.terminated]] as const) {
+      const on = () => reject(new GshError('interrupted while waiting; the work goes on without gsh', code, `Follow it: ${waitCommand(work)}`));
+      handlers.push([signal, on]);
+      rt.ctx.signals.on(signal, on);
+    }
+  });
+  try {
+    return await Promise.race([followWork(rt, client, work), stopped]);
+  } finally {
+    for (const [signal, on] of handlers) rt.ctx.signals.off(signal, on);
   }
 }
 

@@ -2,6 +2,7 @@ import './wasm-flags.js';
 import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import apiRequest from 'undici/lib/api/api-request.js';
+import { summarise } from './envelope.js';
 import { ApiError, type ApiErrorBody, NetworkError, OutcomeUnknownError, UsageError } from './errors.js';
 import type { PlannedRequest } from './plan.js';
 import { decideRetry, parseRetryAfter } from './retry.js';
@@ -377,7 +378,6 @@ function parseBody(text: string, contentType: string | undefined): unknown {
   return text;
 }
 
-/** The error envelope, or one made from the status when a proxy or gateway answered instead. */
 /** Waits longer than this are said on stderr, so a pipe that goes quiet does not look like a hang. */
 const ANNOUNCED_WAIT_MS = 2000;
 
@@ -399,12 +399,14 @@ function storedFailure(err: ApiError): ApiError {
   return stored;
 }
 
+/** The error envelope, or one made from the status when a proxy or gateway answered instead. */
 export function toApiError(res: ApiResponse<unknown>): ApiError {
   const body = res.body as { error?: ApiErrorBody | string; request_id?: string } | string | undefined;
   const envelope = typeof body === 'object' && body?.error && typeof body.error === 'object' ? body.error : undefined;
   const errorBody: ApiErrorBody = envelope ?? oauthError(body) ?? {
     code: `http_${res.status}`,
-    message: typeof body === 'string' && body.trim() && body.length < 200 ? body.trim() : `HTTP ${res.status}`,
+    // A gateway's HTML or text page becomes one line (its title, or its first line); --debug shows it whole.
+    message: typeof body === 'string' && summarise(body) ? `HTTP ${res.status}: ${summarise(body, /html/i.test(res.headers['content-type'] ?? ''))}` : `HTTP ${res.status}`,
   };
   const requestId = (typeof body === 'object' && typeof body?.request_id === 'string' ? body.request_id : undefined) ?? res.requestId;
   const retryAfter = parseRetryAfter(res.headers['retry-after']);

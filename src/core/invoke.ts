@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { type Leaf, needsServer } from '../operations/leaves.js';
 import type { Operation } from '../operations/types.js';
 import { confirmDestructive } from './confirm.js';
+import { envelopeData } from './envelope.js';
 import { UsageError } from './errors.js';
 import type { ApiClient, RequestSpec } from './http.js';
 import { type OperationPlan, planOperation, serverArgument } from './operation-plan.js';
@@ -12,7 +13,7 @@ import { resolveTargets, singleRef, targetRefs, type TargetRefs } from './target
 import type { ShowOptions } from './output.js';
 import { fetchAll, fetchPage } from './paging.js';
 import { type Runtime, withRuntime } from './runtime.js';
-import { followWork, waitCommand, workOf } from './follow.js';
+import { followOrInterrupt, followWork, waitCommand, workOf } from './follow.js';
 
 // Runs one registry leaf: plan (operation-plan.ts), then execute: the request, paging, --wait
 // and output. Every generated command goes through here, so the request logic exists once.
@@ -94,17 +95,17 @@ async function execute(rt: Runtime, p: OperationPlan, out: Sink): Promise<void> 
   if (op.paging === 'offset') return list(rt, client, spec, p.paging, op, out);
 
   const res = await client.request<unknown>(spec);
-  if (op.raw || typeof res.body !== 'object' || res.body === null || Buffer.isBuffer(res.body)) {
+  if (op.raw) {
     const location = res.status >= 300 && res.status < 400 ? res.headers.location : undefined;
     out.document(location ?? res.body, res.headers['content-type']);
     return;
   }
-  const data = 'data' in res.body ? (res.body as { data?: unknown }).data : res.body;
+  const data = envelopeData(res);
   if (res.replayed) out.note('note: the service replayed an earlier response for this Idempotency-Key');
 
   const work = workOf(op, verb, params, data);
   if (p.follow && work) {
-    const final = await followWork(rt, client, work);
+    const final = await (rt.singleTarget ? followOrInterrupt(rt, client, work) : followWork(rt, client, work));
     if (final !== undefined) await out.show(final);
     return;
   }

@@ -1,3 +1,4 @@
+import { envelopeData } from './envelope.js';
 import type { ApiClient, ApiResponse, RequestSpec } from './http.js';
 
 // Paginated lists (01-general-contract.md, "Envelope rules" 5 and "Limits": limit default 25, max
@@ -30,7 +31,7 @@ export async function fetchPage(client: ApiClient, spec: RequestSpec, limit?: nu
     ...spec,
     query: { ...spec.query, ...(limit === undefined ? {} : { limit }), ...(offset === undefined ? {} : { offset }) },
   });
-  const data = res.body?.data;
+  const data = envelopeData(res);
   return { items: Array.isArray(data) ? data : data === undefined ? [] : [data], pagination: res.body?.pagination, first: res };
 }
 

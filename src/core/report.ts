@@ -8,9 +8,8 @@ export function reportError(err: unknown, io: Streams, opts: { json: boolean; de
   if (!(err instanceof GshError)) {
     const e = err as Error;
     if (opts.json) io.stderr.write(`${JSON.stringify({ error: { code: 'internal', message: String(e?.message ?? e) } })}\n`);
-    else io.stderr.write(`${ansi.red('error:', io.colorErr)} ${String(e?.message ?? e)}\n`);
+    else io.stderr.write(`gsh: internal error: ${String(e?.message ?? e)} (run with --debug and report it)\n`);
     if (opts.debug && e?.stack) io.stderr.write(`${e.stack}\n`);
-    else if (!opts.json) io.stderr.write('This is a bug in gsh; --debug shows where it happened.\n');
     return Exit.error;
   }
   if (opts.json) {

@@ -63,15 +63,25 @@ export function expandInputs(args: readonly string[], stdinName: string): Expans
       continue;
     }
     try {
-      if (!statSync(arg).isDirectory()) {
-        result.inputs.push({ name: arg, path: arg });
+      const stat = statSync(arg);
+      if (!stat.isDirectory()) {
+        // A FIFO or a device would block the read, or never end.
+        if (!stat.isFile()) result.errors.push(`cannot read ${arg}: not a regular file`);
+        else result.inputs.push({ name: arg, path: arg });
         continue;
       }
       const files: string[] = [];
       walk(arg, files);
       let count = 0;
       for (const file of files) {
-        const bytes = readFileSync(file);
+        // One unreadable file is reported against itself; the rest are still linted.
+        let bytes: Buffer;
+        try {
+          bytes = readFileSync(file);
+        } catch (error) {
+          result.errors.push(`cannot read ${file}: ${reason(error)}`);
+          continue;
+        }
         if (!looksLikeManifest(bytes)) continue;
         result.inputs.push({ name: file, path: file, bytes });
         count++;

@@ -65,7 +65,62 @@ function checkHeader(text: string, out: Collector): void {
   }
 }
 
+/** Deeper than any manifest needs; far below what would exhaust the parser's stack. */
+export const MAX_DEPTH = 64;
+/** Twenty times the 48 KB limit: larger files are reported by size alone, never parsed. */
+export const PARSE_LIMIT_BYTES = 20 * DOCUMENT_LIMIT_BYTES;
+
+/**
+ * Where the text first nests deeper than MAX_DEPTH: flow collections (`[`, `{`) outside quotes
+ * and comments, or block indentation levels. Found by a linear scan, before the parser recurses.
+ */
+export function tooDeepAt(text: string): number | undefined {
+  let flow = 0;
+  let quote: string | undefined;
+  const indents: number[] = [];
+  let lineStart = true;
+  let indent = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (c === '\n') {
+      lineStart = true;
+      indent = 0;
+      continue;
+    }
+    if (lineStart) {
+      if (c === ' ' || c === '-') {
+        indent++;
+        continue;
+      }
+      lineStart = false;
+      if (c !== '#' && flow === 0 && quote === undefined) {
+        while (indents.length && (indents[indents.length - 1] as number) >= indent) indents.pop();
+        indents.push(indent);
+        if (indents.length > MAX_DEPTH) return i;
+      }
+    }
+    if (quote !== undefined) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = undefined;
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === '#' && (i === 0 || /\s/.test(text[i - 1] as string))) {
+      const end = text.indexOf('\n', i);
+      i = end === -1 ? text.length : end - 1;
+    } else if (c === '[' || c === '{') {
+      if (++flow > MAX_DEPTH) return i;
+    } else if ((c === ']' || c === '}') && flow > 0) flow--;
+  }
+  return undefined;
+}
+
 function validate(text: string, tier: Tier, out: Collector): void {
+  const deep = tooDeepAt(text);
+  if (deep !== undefined) {
+    out.add('too-deep', '', { start: deep, end: deep + 1 }, `the YAML nests more than ${MAX_DEPTH} levels deep here; a manifest never needs that`);
+    return;
+  }
   const docs = parseAllDocuments(text, { uniqueKeys: false, prettyErrors: false });
   for (const doc of docs) {
     for (const error of doc.errors) out.add('yaml-syntax', '', { start: error.pos[0], end: error.pos[1] }, firstLine(error.message));
@@ -121,7 +176,8 @@ export function lintBytes(bytes: Uint8Array, tier: Tier): LintResult {
       `the document is ${bytes.length.toLocaleString('en-US')} bytes; the limit is 48 KB (read as ${DOCUMENT_LIMIT_BYTES.toLocaleString('en-US')} bytes)`);
   }
   checkHeader(text, out);
-  validate(text, tier, out);
+  // Far over the limit it is not a manifest anyone can save: its size is the whole report.
+  if (bytes.length <= PARSE_LIMIT_BYTES) validate(text, tier, out);
   out.problems.sort(compareProblems);
   return { problems: out.problems, lines: out.lines };
 }

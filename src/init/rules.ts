@@ -16,6 +16,7 @@ export const RULES = {
   'encoding': { severity: 'error', summary: 'The file is not valid UTF-8.' },
   'header': { severity: 'error', summary: 'The first line must be exactly `#service-init`.' },
   'document-size': { severity: 'error', summary: 'The document is larger than 48 KB (48,000 bytes).' },
+  'too-deep': { severity: 'error', summary: 'The YAML nests deeper than a manifest ever needs (64 levels).' },
   'yaml-syntax': { severity: 'error', summary: 'The YAML does not parse.' },
   'yaml-warning': { severity: 'warning', summary: 'The YAML parses with a warning.' },
   'multiple-documents': { severity: 'error', summary: 'A manifest is one YAML document.' },

@@ -77,6 +77,20 @@ const GENERATED: Case[] = [
     name: 'the same file at paid', bytes: withFile(64 * 1024 + 1), tier: 'paid',
     expected: ['error 1:1 document-size'], passes: [], valid: false,
   },
+  // Hostile input (issue: garbage in, clear errors out): nesting is bounded before the parser
+  // recurses; far over the limit the size is the whole report.
+  {
+    name: '20,000 nested brackets', bytes: utf8(`#service-init\nversion: 1\nx: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`), tier: 'paid',
+    expected: ['error 3:68 too-deep'], passes: [], valid: false,
+  },
+  {
+    name: '64 nested flow levels', bytes: utf8(`#service-init\nversion: 1\nx: ${'['.repeat(64)}${']'.repeat(64)}\n`), tier: 'paid',
+    expected: ['error 3:1 unknown-key x'], passes: ['too-deep'], valid: false,
+  },
+  {
+    name: 'a file over 1 MB is not parsed (its broken YAML is not reported)', bytes: Buffer.concat([sized(2_000_000), utf8('x: [\n')]), tier: 'paid',
+    expected: ['error 1:1 document-size'], passes: [], valid: false,
+  },
 ];
 
 const CASES: Case[] = [

@@ -1,2 +1,0 @@
-import{createRequire as __c}from'node:module';const __r=__c(import.meta.url),require=Object.assign(m=>/^(node:)?(child_process|http2)$/.test(m)?new Proxy({},{get:(t,k)=>__r(m)[k]}):__r(m),__r);
-import{a,b,c,d}from"./chunk-SOXT2END.js";import"./chunk-664MTJC6.js";import"./chunk-T2LIMQZ7.js";import"./chunk-IKNA2K4O.js";import"./chunk-4NOPMWZG.js";import"./chunk-OVIZMDI4.js";import"./chunk-IXJI4UEL.js";import"./chunk-JPBGQWYY.js";export{c as DISCONNECTED_HINT,d as agentCredential,b as needsRenewal,a as renewMarginMs};
