@@ -57,6 +57,13 @@ describe('the launcher', () => {
     const r = await execa('bash', ['-c', script], { reject: false, timeout: 30_000, env: t.env() as Record<string, string>, extendEnv: true });
     expect([r.exitCode, r.stderr]).toEqual([0, '']);
   });
+
+  // Subprocess: a full disk is a real file descriptor (`> /dev/full` answers ENOSPC).
+  it('a write error on stdout is one line and exit 1, never a stack trace', async () => {
+    const script = `"${process.execPath}" "${GSH}" reference --json > /dev/full`;
+    const r = await execa('bash', ['-c', script], { reject: false, timeout: 30_000, env: t.env() as Record<string, string>, extendEnv: true });
+    expect([r.exitCode, r.stderr]).toEqual([1, 'gsh: cannot write to standard output: ENOSPC']);
+  });
 });
 
 describe('signals', () => {
