@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runGsh } from '../helpers/context.js';
 
@@ -90,5 +94,23 @@ describe('init lint under fuzzed input', () => {
     }
     expect(bad).toEqual([]);
     expect(codes[1]).toBeGreaterThan(200); // most are broken: the linter did look at them
+  });
+});
+
+describe('init lint on files that are not regular files', () => {
+  it('a FIFO argument is reported at once (exit 2), a FIFO in a directory is skipped and the rest linted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gsh-fifo-'));
+    try {
+      execFileSync('mkfifo', [join(dir, 'pipe.yaml')]);
+      writeFileSync(join(dir, 'good.yaml'), '#service-init\nversion: 1\n');
+      const fifo = await runGsh(['init', 'lint', join(dir, 'pipe.yaml')]);
+      expect(fifo.exitCode).toBe(2);
+      expect(fifo.stderr).toContain(`cannot read ${join(dir, 'pipe.yaml')}: not a regular file`);
+      const all = await runGsh(['init', 'lint', '--format', 'json', dir]);
+      expect(all.exitCode, all.stderr).toBe(0);
+      expect((JSON.parse(all.stdout) as { file: string }[]).map((f) => f.file)).toEqual([join(dir, 'good.yaml')]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
