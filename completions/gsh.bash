@@ -114,7 +114,7 @@ _gsh_node() {
     'billing top-up') subs='' flags='-f --raw-field -F --field --input --wait' valued='-f --raw-field -F --field --input' ;;
     'completion') subs='' flags='--dir' valued='--dir' ;;
     'console') subs='attach send history stats eula queue status storage timer token' flags='' valued='' ;;
-    'console attach') subs='' flags='-s --server --no-history --read-only --color' valued='-s --server --color' ;;
+    'console attach') subs='' flags='-s --server --no-history --read-only --until --color' valued='-s --server --until --color' ;;
     'console send') subs='' flags='-s --server --all-servers --parallel --fail-fast --expect' valued='-s --server --parallel --expect' ;;
     'console history') subs='' flags='-s --server --cursor --limit' valued='-s --server --cursor --limit' ;;
     'console stats') subs='' flags='-s --server --watch' valued='-s --server' ;;
@@ -220,7 +220,7 @@ _gsh_node() {
     'health') subs='' flags='' valued='' ;;
     'hooks') subs='list ls create update delete rm deliveries' flags='' valued='' ;;
     'hooks list') subs='' flags='-s --server --all-servers --parallel --fail-fast --limit --offset --all -q --quiet' valued='-s --server --parallel --limit --offset' ;;
-    'hooks create') subs='' flags='-s --server --all-servers --parallel --fail-fast --url --events --secret-file -f --raw-field -F --field --input --wait' valued='-s --server --parallel --url --events --secret-file -f --raw-field -F --field --input' ;;
+    'hooks create') subs='' flags='-s --server --all-servers --parallel --fail-fast --url --events --secret-file -f --raw-field -F --field --input --if-absent --wait' valued='-s --server --parallel --url --events --secret-file -f --raw-field -F --field --input' ;;
     'hooks update') subs='' flags='-s --server --all-servers --parallel --fail-fast --url --events --enabled -f --raw-field -F --field --input --wait' valued='-s --server --parallel --url --events -f --raw-field -F --field --input' ;;
     'hooks delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
     'hooks deliveries') subs='' flags='-s --server --all-servers --parallel --fail-fast --limit --offset --all -q --quiet' valued='-s --server --parallel --limit --offset' ;;
@@ -231,7 +231,7 @@ _gsh_node() {
     'init schema') subs='' flags='--tier' valued='--tier' ;;
     'init validate') subs='' flags='--template --tier' valued='--template --tier' ;;
     'init templates') subs='create update list ls get delete rm' flags='' valued='' ;;
-    'init templates create') subs='' flags='--name --description --no-lint' valued='--name --description' ;;
+    'init templates create') subs='' flags='--name --description --no-lint --if-absent' valued='--name --description' ;;
     'init templates update') subs='' flags='--name --description --no-lint' valued='--name --description' ;;
     'init templates list') subs='' flags='--limit --offset --all -q --quiet' valued='--limit --offset' ;;
     'init templates get') subs='' flags='' valued='' ;;
@@ -366,7 +366,7 @@ _gsh_node() {
     'schedules webhooks delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
     'servers') subs='list ls create create-job get delete rm reinstall status status-issues' flags='' valued='' ;;
     'servers list') subs='' flags='--search --include-status --limit --offset --all -q --quiet' valued='--search --limit --offset' ;;
-    'servers create') subs='' flags='--init --template -f --raw-field -F --field --input --wait' valued='--init --template -f --raw-field -F --field --input' ;;
+    'servers create') subs='' flags='--init --template -f --raw-field -F --field --input --no-lint --if-absent --wait' valued='--init --template -f --raw-field -F --field --input' ;;
     'servers create-job') subs='' flags='--wait' valued='' ;;
     'servers get') subs='' flags='-s --server --all-servers --parallel --fail-fast' valued='-s --server --parallel' ;;
     'servers delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;

@@ -3,4 +3,4 @@ import{a as t}from"./chunks/chunk-4NOPMWZG.js";import"./chunks/chunk-JPBGQWYY.js
 `),process.exit(1)})}function i(r){let o=e=>{let s=e;process.stderr.write(`gsh: internal error: ${String(s?.message??e)} (run with --debug and report it)
 `),r.includes("--debug")&&s?.stack&&process.stderr.write(`${s.stack}
 `),process.exit(1)};process.on("uncaughtException",o),process.on("unhandledRejection",o)}async function d(r=process.argv.slice(2)){if(n(process.stdout,"standard output"),n(process.stderr,"standard error"),i(r),r.length===1&&(r[0]==="--version"||r[0]==="-V"))return process.stdout.write(`${t}
-`),0;let[{run:o},{processContext:e}]=await Promise.all([import("./chunks/program-SFONEAB5.js"),import("./chunks/context-2BLIURCN.js")]);return o(r,e())}export{d as main};
+`),0;let[{run:o},{processContext:e}]=await Promise.all([import("./chunks/program-KCAO2UV6.js"),import("./chunks/context-VOLFBROO.js")]);return o(r,e())}export{d as main};

@@ -63,6 +63,7 @@ function registerAttach(cmd: Command): void {
     .option('-s, --server <id|name>', SERVER_HELP)
     .option('--no-history', 'do not replay recent output first')
     .option('--read-only', 'never send anything; standard input is not read')
+    .option('--until <regex>', 'detach (exit 0) after printing the first console line that matches; exit 10 after --timeout (default 10m); implies --no-history')
     .addOption(new Option('--color <when>', 'ANSI colours in console lines').choices(['auto', 'always', 'never']).default('auto'))
     .addHelpText('after', `
 Console output goes to stdout; status changes, node messages and progress go to stderr. On a
@@ -80,21 +81,27 @@ Examples:
   gsh console attach -s lobby --read-only --no-history | grep -i error
   echo "say restarting in 5 minutes" | gsh console attach -s lobby --no-history
   gsh console attach -s lobby --json | jq -c 'select(.event == "status")'
+  gsh console attach lobby --until 'Done \(' --timeout 2m     # wait for the server to be ready
   gsh console attach -s lobby --dry-run`)
-    .action(async function (this: Command, server: string | undefined, flags: { server?: string; history: boolean; readOnly?: boolean; color: ColorWhen }) {
+    .action(async function (this: Command, server: string | undefined, flags: { server?: string; history: boolean; readOnly?: boolean; color: ColorWhen; until?: string }) {
       await withRuntime(this, async (rt) => {
         if (rt.globals.jq !== undefined) throw new UsageError('--jq needs a whole result; attach streams events', 'Pipe --json into jq instead: gsh console attach lobby --json | jq -c ….');
+        const re = regexOption('--until', flags.until);
         const t = await planTarget(rt, flags.server, server);
         const readOnly = flags.readOnly === true;
-        const plan = { requests: [t.token], then: attachSteps(flags.history, readOnly, rt.io.stdinTTY) };
+        // Replayed history could hold an old match: --until watches new lines only.
+        const history = flags.history && !re;
+        const until = re ? [step('wait', `detach after the first console line matching /${re.source}/, or exit 10 after ${rt.waitLimitMs / 1000} s (--timeout)`)] : [];
+        const plan = { requests: [t.token], then: [...attachSteps(history, readOnly, rt.io.stdinTTY), ...until] };
         return rt.submit(plan, () => attach({
           io: rt.io,
           signals: rt.ctx.signals,
           clock: rt.ctx.clock,
           label: t.label,
           fetchSession: sessionSource(t),
-          history: flags.history,
+          history,
           readOnly,
+          ...(re ? { until: { re, timeoutMs: rt.waitLimitMs } } : {}),
           json: rt.format === 'json' || rt.format === 'jsonl',
           color: colorFor(flags.color, rt.io.color),
         }));

@@ -181,6 +181,7 @@ export function register(cmd: Command): void {
     .requiredOption('--name <name>', 'template name, unique per account')
     .option('--description <text>', 'what the template sets up')
     .option('--no-lint', 'send without linting locally first')
+    .option('--if-absent', 'create only if no template has this name; otherwise print it and exit 0')
     .addHelpText('after', TEMPLATE_FILE_HELP('create'))
     .action(async function (this: Command, file: string | undefined) {
       const { runTemplateCreate } = await import('./init-online/templates.js');

@@ -16,7 +16,7 @@ export const GLOBAL_FLAGS = new Set([
   'idempotency-key', 'retries', 'timeout', 'request-timeout', 'dry-run', 'help', 'version', 'jq', 'columns', 'header',
 ]);
 /** Flags the builder itself adds to every command that could carry them. */
-export const BUILDER_FLAGS = new Set(['server', 'wait', 'raw-field', 'field', 'input', 'quiet', 'all-servers', 'parallel', 'fail-fast']);
+export const BUILDER_FLAGS = new Set(['server', 'wait', 'raw-field', 'field', 'input', 'quiet', 'all-servers', 'parallel', 'fail-fast', 'lint', 'if-absent']);
 /** Flags the builder adds to paged commands only; an unpaged op may declare its own `limit`. */
 const PAGING_FLAGS = { offset: ['limit', 'offset', 'all'], page: ['page'] } as const;
 
@@ -115,6 +115,8 @@ function configureLeaf(cmd: Command, leaf: Leaf): void {
     cmd.option('-f, --raw-field <key=value>', 'add a string body field (repeatable; a[b]= and a[]= nest)', collect);
     cmd.option('-F, --field <key=value>', 'add a typed body field: true/false/null/numbers, @file, @- (repeatable)', collect);
     cmd.option('--input <file>', 'JSON body from a file, or - for stdin (fields and flags are merged over it)');
+    if ((op.body ?? []).some((f) => f.manifest)) cmd.option('--no-lint', 'send the manifest without linting it locally first');
+    if (op.ifAbsent) cmd.option('--if-absent', `create only if none has the same ${op.ifAbsent.field}; otherwise print the existing one and exit 0 (several: exit 6)`);
   }
   if (op.wait) cmd.option('--wait', 'follow the result until it finishes (and wait for approvals or ad views)');
   else if (op.method !== 'GET') cmd.option('--wait', 'when the service asks a person to approve or watch an ad, wait for it instead of exiting 7');

@@ -28,6 +28,8 @@ export interface AttachOptions {
   /** ANSI kept in console lines. */
   color: boolean;
   reconnect?: ReconnectPolicy;
+  /** --until: detach (exit 0) after the first console line matching `re`; exit 10 after `timeoutMs`. */
+  until?: { re: RegExp; timeoutMs: number };
 }
 
 /** After the last piped command: output is shown until the node's answers have been quiet this long… */
@@ -38,7 +40,7 @@ export const LINGER_MS = 2000;
 /** The frames that answer a command (stats and token events come regardless). */
 const ANSWERS = new Set(['console output', 'daemon message', 'daemon error']);
 
-type Detach = 'eof' | 'unsent' | 'interrupt' | 'terminate';
+type Detach = 'eof' | 'unsent' | 'interrupt' | 'terminate' | 'matched' | 'timeout';
 
 export async function attach(opts: AttachOptions): Promise<number> {
   const { io, clock } = opts;
@@ -74,21 +76,43 @@ export async function attach(opts: AttachOptions): Promise<number> {
 
   function show(frame: Frame): void {
     if (ANSWERS.has(frame.event)) lastAnswerAt = clock.now();
-    if (opts.json) return out.push(`${JSON.stringify(frame)}\n`);
+    if (opts.json) {
+      out.push(`${JSON.stringify(frame)}\n`);
+      return untilMatched(frame);
+    }
     const shown = describeEvent(frame);
     if (shown) return stderr(shown.kind, shown.text);
     if (frame.event === 'console output') out.push(`${displayLine(frame.args?.[0] ?? '', opts.color)}\n`);
+    untilMatched(frame);
+  }
+
+  /** --until: the first console line that matches (ANSI colours left out) ends the attach. */
+  function untilMatched(frame: Frame): void {
+    if (opts.until && frame.event === 'console output' && opts.until.re.test(displayLine(frame.args?.[0] ?? '', false))) detach('matched');
   }
 
   const onSigint = () => detach('interrupt');
   const onSigterm = () => detach('terminate');
   opts.signals.on('SIGINT', onSigint);
   opts.signals.on('SIGTERM', onSigterm);
+  let ended = false;
+  void detached.then(() => (ended = true));
+  if (opts.until) {
+    const { re, timeoutMs } = opts.until;
+    // Short sleeps, so nothing keeps the process alive once the attach has ended.
+    void (async () => {
+      const deadline = clock.now() + timeoutMs;
+      while (!ended && clock.now() < deadline) await clock.sleep(Math.min(250, deadline - clock.now()));
+      if (ended) return;
+      stderr('warn', `no console line matched /${re.source}/ within ${timeoutMs / 1000} s (--timeout)`);
+      detach('timeout');
+    })();
+  }
   try {
     const early = await Promise.race([session.start().then(() => undefined), detached]);
     const how = early ?? (await Promise.race([detached, startInput()]));
     session.close();
-    return { eof: Exit.ok, unsent: Exit.error, interrupt: Exit.interrupted, terminate: 143 }[how];
+    return { eof: Exit.ok, unsent: Exit.error, interrupt: Exit.interrupted, terminate: Exit.terminated, matched: Exit.ok, timeout: Exit.timedOut }[how];
   } catch (err) {
     session.close();
     throw err;
@@ -151,7 +175,7 @@ export async function attach(opts: AttachOptions): Promise<number> {
       },
       end: () => {
         if (io.stdinTTY) detach('eof');
-        else void finishPipe();
+        else if (!opts.until) void finishPipe(); // with --until the match (or --timeout) ends it
       },
       interrupt: () => detach('interrupt'),
     };

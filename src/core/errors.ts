@@ -115,6 +115,17 @@ export class NetworkError extends GshError {
 }
 
 /**
+ * A wait that stopped (--timeout ran out, or an interrupt) while the work goes on: it says what
+ * is still under way and the `gsh wait` command that resumes it.
+ */
+export class WaitStoppedError extends GshError {
+  constructor(message: string, exitCode: number, readonly resume: string, readonly underWay: Record<string, string>) {
+    super(message, exitCode, `Still under way: ${Object.entries(underWay).map(([k, v]) => `${k} ${v}`).join(', ')}. Resume with:\n  ${resume}`);
+    this.name = 'WaitStoppedError';
+  }
+}
+
+/**
  * A mutation whose answer never came (the connection dropped or timed out after it was sent, on
  * every retry): it may have been applied. Its Idempotency-Key replays it safely for 24 hours
  * (01-general-contract.md "Idempotency"), so the error names it; the top level turns it into

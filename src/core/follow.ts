@@ -1,5 +1,5 @@
 import type { Operation } from '../operations/types.js';
-import { Exit, GshError, UsageError } from './errors.js';
+import { Exit, GshError, UsageError, WaitStoppedError } from './errors.js';
 import type { ApiClient } from './http.js';
 import type { SignalName } from './context.js';
 import type { Runtime } from './runtime.js';
@@ -84,21 +84,40 @@ export function pollPath(work: Work): string {
   }
 }
 
+/** What a stopped wait leaves under way, for the message and the JSON error object. */
+function underWay(work: Work): Record<string, string> {
+  switch (work.kind) {
+    case 'job':
+      return { job: work.path };
+    case 'server-state':
+      return { server: work.serverId, until: work.state };
+    case 'pull':
+      return { server: work.serverId, ...(work.started ? { download: work.started } : {}), work: 'file pull' };
+    default:
+      return { server: work.serverId, work: work.kind };
+  }
+}
+
 /**
- * followWork, stopped by Ctrl-C or SIGTERM: exit 130 or 143 with a line that says the work is
- * still under way and the `gsh wait` command that picks it up.
+ * followWork that, when --timeout runs out or Ctrl-C / SIGTERM stops it (exit 10, 130, 143),
+ * says what is still under way and the exact `gsh wait …` command that resumes it.
  */
 export async function followOrInterrupt(rt: Runtime, client: ApiClient, work: Work): Promise<unknown> {
   const handlers: [SignalName, () => void][] = [];
   const stopped = new Promise<never>((_resolve, reject) => {
     for (const [signal, code] of [['SIGINT', Exit.interrupted], ['SIGTERM', Exit.terminated]] as const) {
-      const on = () => reject(new GshError('interrupted while waiting; the work goes on without gsh', code, `Follow it: ${waitCommand(work)}`));
+      const on = () => reject(new WaitStoppedError('interrupted while waiting; the work goes on without gsh', code, waitCommand(work), underWay(work)));
       handlers.push([signal, on]);
       rt.ctx.signals.on(signal, on);
     }
   });
   try {
     return await Promise.race([followWork(rt, client, work), stopped]);
+  } catch (err) {
+    if (err instanceof GshError && err.exitCode === Exit.timedOut && !(err instanceof WaitStoppedError)) {
+      throw new WaitStoppedError(err.message, Exit.timedOut, waitCommand(work), underWay(work));
+    }
+    throw err;
   } finally {
     for (const [signal, on] of handlers) rt.ctx.signals.off(signal, on);
   }

@@ -93,6 +93,15 @@ async function execute(rt: Runtime, p: OperationPlan, out: Sink): Promise<void> 
   const { leaf: { op, verb }, client, spec, params } = p;
   if (p.confirm) await confirmDestructive(rt, p.confirm);
   if (op.paging === 'offset') return list(rt, client, spec, p.paging, op, out);
+  if (p.ifAbsent) {
+    const { findExisting } = await import('./if-absent.js');
+    const existing = await findExisting(client, p.ifAbsent.lookup.path, p.ifAbsent.field, p.ifAbsent.value);
+    if (existing) {
+      out.note(`${p.ifAbsent.field} ${JSON.stringify(p.ifAbsent.value)} exists (${existing.id}); nothing created (--if-absent)`);
+      await out.show(existing.item);
+      return;
+    }
+  }
 
   const res = await client.request<unknown>(spec);
   if (op.raw) {

@@ -27,6 +27,8 @@ export interface OperationPlan {
   follow: boolean;
   /** Asked on a terminal before sending (the contract's destructive operations). */
   confirm?: string;
+  /** --if-absent: the listing that must not already hold `value` at `field`. */
+  ifAbsent?: { lookup: RequestSpec; field: string; value: unknown };
 }
 
 /** Declared query/body fields from the parsed flags, converted and checked. */
@@ -124,6 +126,7 @@ export async function planOperation(rt: Runtime, leaf: Leaf, local: Local, args:
   const page = wholeNumber(local.page, '--page', 1);
   if (local.all && offset !== undefined) throw new UsageError('--all fetches every page from the first; leave out --offset');
   if (page !== undefined) query.page = page;
+  await lintManifests(rt, op, local, body);
   const params = pathValues(op, args);
   const serverRef = needsServer(op) ? (target?.id ?? singleServer(op, local, args, rt.env)) : undefined;
 
@@ -151,8 +154,44 @@ export async function planOperation(rt: Runtime, leaf: Leaf, local: Local, args:
     ...(op.raw ? { headers: { accept: '*/*' }, binary: true } : {}),
   });
   const paging = { ...(limit === undefined ? {} : { limit }), ...(offset === undefined ? {} : { offset }), all: local.all === true };
-  const planned = { leaf, client, spec: pagedSpec(op, spec, paging), params, paging, follow: local.wait === true && op.wait !== undefined, ...(confirm ? { confirm } : {}) };
-  return { ...planned, plan: { requests: [planned.spec], then: followingSteps(rt, planned) } };
+  const ifAbsent = local.ifAbsent === true ? absentCheck(op, params, body) : undefined;
+  const planned = {
+    leaf, client, spec: pagedSpec(op, spec, paging), params, paging, follow: local.wait === true && op.wait !== undefined,
+    ...(confirm ? { confirm } : {}), ...(ifAbsent ? { ifAbsent } : {}),
+  };
+  const lookup = ifAbsent ? [ifAbsent.lookup] : [];
+  const first = ifAbsent ? [step('local', `send the next request only if no item of ${ifAbsent.lookup.path} has ${ifAbsent.field} ${JSON.stringify(ifAbsent.value)}`)] : [];
+  return { ...planned, plan: { requests: [...lookup, planned.spec], then: [...first, ...followingSteps(rt, planned)] } };
+}
+
+/**
+ * Manifests in the body are linted at the caps they will be held to before anything is sent: the
+ * tier the body names (a server's plan), or free, the stricter, when it names none.
+ */
+async function lintManifests(rt: Runtime, op: Operation, local: Local, body: JsonObject | undefined): Promise<void> {
+  if (local.lint === false || !body) return;
+  for (const f of (op.body ?? []).filter((x) => x.manifest && typeof body[x.name] === 'string')) {
+    // An overlay alone is not a manifest (it may leave out `version`): the service checks it merged.
+    if (f.manifest!.overlayWith !== undefined && body[f.manifest!.overlayWith] !== undefined) continue;
+    const named = body[f.manifest!.tierFrom];
+    const tier = named === 'paid' ? 'paid' : 'free';
+    const file = String(local[optionKey(f)]);
+    if (named === undefined) rt.note(`linting ${file} at the free caps: no ${f.manifest!.tierFrom} given (free is the stricter; -f ${f.manifest!.tierFrom}=paid for a paid server)`);
+    const { lintBeforeSending } = await import('./manifest-lint.js');
+    await lintBeforeSending(rt, file, Buffer.from(body[f.name] as string), tier, named === undefined ? 'used when no plan is given' : `of the ${tier} plan it creates`);
+  }
+}
+
+/** --if-absent: the listing to look in, and the value that must not be there yet. */
+function absentCheck(op: Operation, params: Record<string, string>, body: JsonObject | undefined): OperationPlan['ifAbsent'] {
+  if (!op.ifAbsent) return undefined;
+  const { list, field } = op.ifAbsent;
+  const value = body?.[field];
+  if (value === undefined || value === null || value === '') {
+    throw new UsageError(`--if-absent looks for an existing one by ${field}; give it (-f ${field}=… or its flag)`);
+  }
+  const path = list.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
+  return { lookup: { method: 'GET', path }, field, value };
 }
 
 /** The server argument of commands whose object is the server (`gsh servers get lobby`). */

@@ -1,4 +1,4 @@
-import { ApiError, Exit, GshError, OutcomeUnknownError } from './errors.js';
+import { ApiError, Exit, GshError, OutcomeUnknownError, WaitStoppedError } from './errors.js';
 import { ansi, type Streams } from './io.js';
 
 // Error lines (DESIGN.md "Exit codes"): the API's code, the HTTP status and the request_id, field
@@ -22,6 +22,7 @@ export function reportError(err: unknown, io: Streams, opts: { json: boolean; de
     }
     if (err instanceof OutcomeUnknownError) Object.assign(base, { outcome: 'unknown', idempotency_key: err.idempotencyKey });
     if (err instanceof ApiError && err.storedFailure) base.stored_failure = true;
+    if (err instanceof WaitStoppedError) Object.assign(base, { under_way: err.underWay, resume: err.resume });
     const hint = hintOf(err, opts.argv);
     if (hint) base.hint = hint;
     io.stderr.write(`${JSON.stringify({ error: base })}\n`);

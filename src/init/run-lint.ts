@@ -80,6 +80,10 @@ export async function runLint(opts: LintOptions, io: LintIo): Promise<number> {
     ? reports.map((report) => ({ ...report, problems: report.problems.filter((p) => p.severity === 'error') }))
     : reports;
   io.stdout(FORMATTERS[config.format](shown, { color: config.color }));
+  // The caps decide what passes: the terminal format says which were used (piped output stays quiet).
+  if (config.format === 'stylish' && reports.length > 0) {
+    io.stderr(`gsh init lint: ${reports.length} manifest${reports.length === 1 ? '' : 's'} checked at the ${config.tier} caps${opts.tier === undefined ? ' (the default; --tier free for a free server)' : ''}\n`);
+  }
   for (const dir of expansion.emptyDirs) io.stderr(`gsh init lint: no manifests (files starting with #service-init) under ${dir}\n`);
   for (const message of ioErrors) io.stderr(`gsh init lint: ${message}\n`);
   const tooManyWarnings = config.maxWarnings !== undefined && warnings > config.maxWarnings;

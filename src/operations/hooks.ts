@@ -22,6 +22,7 @@ export default defineFamily({
       summary: 'Register a webhook; the 201 response carries the secret, returned only now',
       example: 'gsh hooks create -s lobby --url https://example.com/hook --events server.crashed,backup.completed',
       scope: 'servers:webhooks:write', permission: 'settings.edit',
+      ifAbsent: { list: '/servers/{server_id}/hooks', field: 'url' },
       body: [
         { name: 'url', type: 'string', required: true, check: 'https-url',
           description: 'https only; must not resolve to a private or reserved address' },

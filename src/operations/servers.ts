@@ -26,10 +26,12 @@ export default defineFamily({
       // header line is a comment a parsed object would lose). Top-level keys of `init` replace the
       // template's. Validated at the server's plan caps; errors are prefixed `init.`.
       body: [
-        { name: 'init', type: 'text-file', description: 'Init manifest file (- for stdin), sent as its text; lint it first with gsh init lint --tier <plan>' },
+        { name: 'init', type: 'text-file', manifest: { tierFrom: 'plan', overlayWith: 'template_id' },
+          description: 'Init manifest file (- for stdin), sent as its text; linted first at the caps of -f plan=free|paid (free when no plan is given)' },
         { name: 'template_id', type: 'string', flag: 'template', description: 'Saved init template to provision with (with --init, its top-level keys replace the template\'s)' },
       ],
       wait: { kind: 'job', poll: '/account/servers/create-jobs/{job_id}' },
+      ifAbsent: { list: '/servers', field: 'name' },
     },
     {
       method: 'GET', path: '/account/servers/create-jobs/{job_id}', command: 'servers create-job',

@@ -33,6 +33,12 @@ export interface Field {
   required?: boolean;
   /** Documented enum values. Unknown values are still sent when `open` is true. */
   choices?: readonly string[];
+  /**
+   * The text is an init manifest: linted locally before sending, at the tier the body field
+   * `tierFrom` names (`free` when it is absent, the stricter caps); `--no-lint` skips it. With
+   * the body field `overlayWith` it is an overlay on a saved template, checked by the service.
+   */
+  manifest?: { tierFrom: string; overlayWith?: string };
   /** The contract allows values outside `choices` (e.g. a game-specific nbt_type). */
   open?: boolean;
   /** Inclusive bounds. `clamp: true` means the server clamps (client only informs); otherwise out of range is a usage error. */
@@ -162,6 +168,11 @@ export interface Operation {
   columns?: string[];
   /** The path of each list item's identifier, printed by `-q` (default `id`). */
   idField?: string;
+  /**
+   * `--if-absent`: before creating, list `list` (a path template of the collection) and do
+   * nothing when an item's `field` already equals the body's (servers by name, hooks by URL).
+   */
+  ifAbsent?: { list: string; field: string };
   /** The server is the command's object: it may be named as the last argument as well as with -s (`gsh servers get lobby`). */
   serverArgument?: true;
   /** The response is not JSON (llms.txt, docs redirect, export): print the body as is. */

@@ -11,7 +11,7 @@ import { floodNumbers, spawnGsh } from './console-helpers.js';
 let e: E2E;
 beforeAll(async () => {
   // Short-lived tokens: `token expiring` after ~0.8 s, expiry at 1.2 s, so attaches renew often.
-  e = await setup({ servers: 8, consoleTokenTtlMs: 1200 });
+  e = await setup({ servers: 11, consoleTokenTtlMs: 1200 });
 });
 afterAll(async () => {
   await e.close();
@@ -88,6 +88,21 @@ describe('gsh console attach', () => {
     const r = await run.proc;
     expect(r.exitCode).toBe(5);
     expect(run.stderr()).toMatch(/was deleted/);
+  });
+
+  it('--until prints up to the first matching line and exits 0; piped input is still sent', async () => {
+    const s = await freshRunning();
+    const r = await e.gsh(['console', 'attach', s.id, '--until', 'hello until'], { input: 'say hello until\n' });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[lines.length - 1]).toMatch(/hello until/);
+  });
+
+  it('--until on a quiet server exits 10 after --timeout and says so', async () => {
+    const s = await freshRunning();
+    const r = await e.gsh(['console', 'attach', s.id, '--until', 'never printed', '--timeout', '1s']);
+    expect(r.exitCode).toBe(10);
+    expect(r.stderr).toMatch(/no console line matched \/never printed\/ within 1 s/);
   });
 
   it('--json writes every socket event as one JSON object per line', async () => {

@@ -82,7 +82,7 @@ describe('interrupts that tell the state', () => {
   afterAll(() => t.close());
 
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
-    it(`${signal} during --wait exits ${code} and says how to follow the work still under way`, async () => {
+    it(`${signal} during --wait exits ${code} and says how to resume the work still under way`, async () => {
       const s = [...t.sandbox.state.servers.values()].find((x) => x.state === 'offline') ?? [...t.sandbox.state.servers.values()][0]!;
       s.state = 'offline';
       const ctx = testContext({ env: runEnv(t.env()) });
@@ -92,7 +92,16 @@ describe('interrupts that tell the state', () => {
       const r = await running;
       expect(r.exitCode).toBe(code);
       expect(r.stderr).toMatch(/interrupted while waiting; the work goes on without gsh/);
-      expect(r.stderr).toContain(`Follow it: gsh wait -s ${s.id} --for running`);
+      expect(r.stderr).toContain(`Still under way: server ${s.id}, until running. Resume with:\n  gsh wait -s ${s.id} --for running`);
     });
   }
+
+  it('a --wait that times out names what is under way and the resume command, in text and in -o json', async () => {
+    const s = [...t.sandbox.state.servers.values()][1]!;
+    s.state = 'offline';
+    const r = await runGsh(['power', 'start', s.id, '--wait', '--timeout', '1s', '--json'], testContext({ env: runEnv(t.env()) }));
+    expect(r.exitCode).toBe(10);
+    const { error } = JSON.parse(r.stderr.trim().split('\n').pop()!);
+    expect(error).toMatchObject({ exit_code: 10, under_way: { server: s.id, until: 'running' }, resume: `gsh wait -s ${s.id} --for running` });
+  });
 });

@@ -184,10 +184,23 @@ describe('gsh servers create --init, then gsh init status', () => {
     expect(r.stderr).toContain('error: provisioning failed: content: assets[0].url: download failed');
   });
 
-  it('servers create re-validates at the plan\'s caps: 422 init.hooks on a free server', async () => {
-    const r = await e.gsh(['servers', 'create', '-f', 'name=too-many-hooks', '-f', 'plan=free', '--init', file('lobby.yaml')]);
+  it('servers create re-validates at the plan\'s caps: 422 init.hooks on a free server (--no-lint sends it)', async () => {
+    const r = await e.gsh(['servers', 'create', '-f', 'name=too-many-hooks', '-f', 'plan=free', '--init', file('lobby.yaml'), '--no-lint']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('init.hooks: `hooks` has 2 entries; the free plan allows 1');
+  });
+
+  it('servers create lints the manifest at the plan it creates before sending; free when no plan is given, and says so', async () => {
+    const mark = e.sandbox.log.length;
+    const atFree = await e.gsh(['servers', 'create', '-f', 'name=lint-free', '-f', 'plan=free', '--init', file('lobby.yaml')]);
+    expect(atFree.exitCode).toBe(1);
+    expect(atFree.stderr).toMatch(/errors? at the free caps of the free plan it creates; nothing was sent/);
+    const noPlan = await e.gsh(['servers', 'create', '-f', 'name=lint-default', '--init', file('lobby.yaml')]);
+    expect(noPlan.exitCode).toBe(1);
+    expect(noPlan.stderr).toMatch(/at the free caps: no plan given/);
+    expect(e.sandbox.log.slice(mark).filter((x) => x.method === 'POST')).toEqual([]);
+    const atPaid = await e.gsh(['servers', 'create', '-f', 'name=lint-paid', '-f', 'plan=paid', '--init', file('lobby.yaml'), '--dry-run']);
+    expect(atPaid.exitCode, atPaid.stderr).toBe(0);
   });
 
   it('init status of a server that never ran init: 404, exit 5', async () => {

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayCommand } from '../../src/core/report.js';
 import { startSandbox } from '../../src/sandbox/index.js';
@@ -126,5 +129,50 @@ describe('gsh api errors', () => {
     expect(typeof body.request_id === 'string' || typeof body.error.request_id === 'string').toBe(true);
     expect(r.stdout).not.toMatch(/^error:/m);
     expect(r.stderr).toMatch(/^error: /m);
+  });
+});
+
+describe('--if-absent: a CI re-run creates nothing', () => {
+  it('servers create: the first run creates, the re-run prints the existing server and exits 0, duplicates exit 6', async () => {
+    const name = `ci-${Date.now()}`;
+    const before = t.sandbox.state.servers.size;
+    const first = await t.gsh(['servers', 'create', '-f', `name=${name}`, '-f', 'application=minecraft', '--if-absent', '--wait', '--json']);
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(t.sandbox.state.servers.size).toBe(before + 1);
+    const mark = t.sandbox.log.length;
+    const again = await t.gsh(['servers', 'create', '-f', `name=${name}`, '-f', 'application=minecraft', '--if-absent', '--json']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout).name).toBe(name);
+    expect(again.stderr).toMatch(/nothing created \(--if-absent\)/);
+    expect(t.sandbox.log.slice(mark).filter((e) => e.method === 'POST')).toEqual([]);
+    expect(t.sandbox.state.servers.size).toBe(before + 1);
+
+    await t.gsh(['servers', 'create', '-f', `name=${name}`, '-f', 'application=minecraft', '--wait']); // a duplicate made without the flag
+    const dup = await t.gsh(['servers', 'create', '-f', `name=${name}`, '-f', 'application=minecraft', '--if-absent']);
+    expect(dup.exitCode).toBe(6);
+    expect(dup.stderr).toMatch(/2 already have name/);
+  });
+
+  it('hooks by URL and init templates by name', async () => {
+    const url = `https://example.com/hook-${Date.now()}`;
+    const hook = ['hooks', 'create', '-s', server.id, '--url', url, '--events', 'server.started', '--if-absent', '--json'];
+    expect((await t.gsh(hook)).exitCode).toBe(0);
+    const again = await t.gsh(hook);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/nothing created/);
+    const hooks = await t.gsh(['hooks', 'list', '-s', server.id, '--json']);
+    expect(JSON.parse(hooks.stdout).filter((h: { url: string }) => h.url === url)).toHaveLength(1);
+
+    const dir = mkdtempSync(join(tmpdir(), 'gsh-ifabsent-'));
+    try {
+      writeFileSync(join(dir, 't.yaml'), '#service-init\nversion: 1\n');
+      const tpl = ['init', 'templates', 'create', join(dir, 't.yaml'), '--name', `tpl-${Date.now()}`, '--if-absent', '--json'];
+      expect((await t.gsh(tpl)).exitCode).toBe(0);
+      const re = await t.gsh(tpl);
+      expect(re.exitCode, re.stderr).toBe(0);
+      expect(re.stderr).toMatch(/exists .* nothing created/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,8 +1,9 @@
-import { Exit, GshError, UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
 import { withIdempotencyKey } from '../../core/http.js';
 import type { Runtime } from '../../core/runtime.js';
-import { FORMATTERS } from '../../init/format/index.js';
-import { lintBytes } from '../../init/lint.js';
+import { findExisting } from '../../core/if-absent.js';
+import { lintBeforeSending } from '../../core/manifest-lint.js';
+import { step } from '../../core/plan.js';
 import { readManifest, type ManifestInput } from './manifest-input.js';
 import { isManifestRejection, manifestRejected } from './server-problems.js';
 
@@ -16,28 +17,24 @@ export interface TemplateFlags {
   description?: string;
   /** commander's --no-lint sets this false. */
   lint?: boolean;
+  /** Create only if no template has this name (CI re-runs). */
+  ifAbsent?: boolean;
 }
 
-/** Prints the linter's findings on stderr; errors stop the command before any request. */
-function lintLocally(rt: Runtime, input: ManifestInput): void {
-  const { problems, lines } = lintBytes(input.bytes, 'paid');
-  if (problems.length === 0) return;
-  const format = rt.io.stderrTTY ? FORMATTERS.stylish : FORMATTERS.compact;
-  rt.io.stderr.write(format([{ file: input.name, problems, lines }], { color: rt.io.colorErr }));
-  const errors = problems.filter((p) => p.severity === 'error').length;
-  if (errors > 0) {
-    throw new GshError(
-      `${input.name}: ${errors} error${errors === 1 ? '' : 's'} at the paid caps templates are saved at; nothing was sent`,
-      Exit.error,
-      'Fix them, or add --no-lint to send it anyway and see the service\'s answer.',
-    );
-  }
-}
-
-async function send(rt: Runtime, method: 'POST' | 'PATCH', path: string, body: Record<string, unknown>, input: ManifestInput | undefined): Promise<number | void> {
+async function send(rt: Runtime, method: 'POST' | 'PATCH', path: string, body: Record<string, unknown>, input: ManifestInput | undefined, ifAbsent = false): Promise<number | void> {
   const client = await rt.client();
   const spec = await withIdempotencyKey({ method, path, body, idempotencyKey: rt.globals.idempotencyKey });
-  return rt.submit({ requests: [spec], then: [] }, async () => {
+  const lookup = ifAbsent ? [{ method: 'GET' as const, path }] : [];
+  const then = ifAbsent ? [step('local', `send the next request only if no template is named ${JSON.stringify(body.name)}`)] : [];
+  return rt.submit({ requests: [...lookup, spec], then }, async () => {
+    if (ifAbsent) {
+      const existing = await findExisting(client, path, 'name', body.name);
+      if (existing) {
+        rt.note(`a template named ${JSON.stringify(body.name)} exists (${existing.id}); nothing created (--if-absent)`);
+        await rt.out.show(rt.format === 'table' ? Object.fromEntries(Object.entries(existing.item).filter(([k]) => k !== 'manifest')) : existing.item);
+        return;
+      }
+    }
     try {
       const res = await client.request<{ data?: Record<string, unknown> }>(spec);
       const template = res.body?.data ?? {};
@@ -56,18 +53,18 @@ async function send(rt: Runtime, method: 'POST' | 'PATCH', path: string, body: R
 export async function runTemplateCreate(rt: Runtime, file: string | undefined, flags: TemplateFlags): Promise<number | void> {
   if (flags.name === undefined || flags.name.trim() === '') throw new UsageError('--name is required (unique per account)');
   const input = file === undefined ? undefined : await readManifest(file, rt.ctx.stdin);
-  if (input && flags.lint !== false) lintLocally(rt, input);
+  if (input && flags.lint !== false) await lintBeforeSending(rt, input.name, input.bytes, 'paid', 'templates are saved at');
   return send(rt, 'POST', '/init/templates', {
     name: flags.name,
     ...(flags.description !== undefined ? { description: flags.description } : {}),
     ...(input ? { manifest: input.text } : {}),
-  }, input);
+  }, input, flags.ifAbsent === true);
 }
 
 /** Like every PATCH gsh sends, an update with nothing to change still goes; the service answers. */
 export async function runTemplateUpdate(rt: Runtime, id: string, file: string | undefined, flags: TemplateFlags): Promise<number | void> {
   const input = file === undefined ? undefined : await readManifest(file, rt.ctx.stdin);
-  if (input && flags.lint !== false) lintLocally(rt, input);
+  if (input && flags.lint !== false) await lintBeforeSending(rt, input.name, input.bytes, 'paid', 'templates are saved at');
   return send(rt, 'PATCH', `/init/templates/${encodeURIComponent(id)}`, {
     ...(flags.name !== undefined ? { name: flags.name } : {}),
     ...(flags.description !== undefined ? { description: flags.description } : {}),

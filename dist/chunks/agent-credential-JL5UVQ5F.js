@@ -1,2 +1,0 @@
-import{createRequire as __c}from'node:module';const __r=__c(import.meta.url),require=Object.assign(m=>/^(node:)?(child_process|http2)$/.test(m)?new Proxy({},{get:(t,k)=>__r(m)[k]}):__r(m),__r);
-import{a,b,c,d}from"./chunk-RAPFEEXY.js";import"./chunk-NP44HVEX.js";import"./chunk-WGXVZ2YQ.js";import"./chunk-GRBOR54W.js";import"./chunk-FM22LNKK.js";import"./chunk-4NOPMWZG.js";import"./chunk-OVIZMDI4.js";import"./chunk-E2DK7ZGU.js";import"./chunk-JPBGQWYY.js";export{c as DISCONNECTED_HINT,d as agentCredential,b as needsRenewal,a as renewMarginMs};

@@ -1,2 +1,0 @@
-import{createRequire as __c}from'node:module';const __r=__c(import.meta.url),require=Object.assign(m=>/^(node:)?(child_process|http2)$/.test(m)?new Proxy({},{get:(t,k)=>__r(m)[k]}):__r(m),__r);
-import{a,b,c}from"./chunk-JJQW54SQ.js";import"./chunk-BEGSJ4JL.js";import"./chunk-FM22LNKK.js";import"./chunk-E2DK7ZGU.js";import"./chunk-JPBGQWYY.js";export{c as resolveTargets,b as singleRef,a as targetRefs};
