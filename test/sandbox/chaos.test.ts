@@ -43,7 +43,8 @@ describe('chaos: exactly one effect per mutation', () => {
       await Promise.all(Array.from({ length: 8 }, async () => {
         while (next < jobs.length) {
           const argv = jobs[next++]!;
-          const r = await t.gsh([...argv, '--retries', '12']);
+          const r = await t.gsh([...argv, '--retries', '20']);
+          if (r.exitCode !== 0) console.error(argv.join(' '), r.exitCode, r.stderr);
           exits.push(r.exitCode);
         }
       }));
