@@ -202,6 +202,9 @@ export async function authStatus(rt: Runtime): Promise<number | void> {
     const me = ((await client.request<{ data?: Me }>(check)).body?.data ?? {}) as Me;
     // Read after the request: the agent token may just have been renewed.
     const data = rt.store.read();
+    if (data.current !== undefined && !data.profiles[data.current]) {
+      rt.warn(`"current" names the profile "${data.current}", which does not exist in ${rt.store.path}; \`gsh auth switch NAME\` picks another`);
+    }
     const profile = rt.auth?.profile ?? DEFAULT_PROFILE;
     const agent = rt.auth?.source.includes('(agent)') ? data.profiles[profile]?.agent : undefined;
     const summary: Record<string, unknown> = {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { accessSync, constants, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { GshError, Exit, UsageError } from '../core/errors.js';
 import { type ApiClient, type RequestSpec, withIdempotencyKey } from '../core/http.js';
@@ -32,6 +32,19 @@ async function serverClient(rt: Runtime, server: string | undefined): Promise<{ 
   const ref = serverFlag(server, rt.env);
   const client = await rt.client();
   return { client, serverId: await resolveServer(client, ref) };
+}
+
+/** --to FILE: its directory must exist and be writable, checked before anything is sent. */
+function checkWritableTarget(file: string): void {
+  const dir = dirname(resolve(file));
+  try {
+    if (!statSync(dir).isDirectory()) throw new UsageError(`--to ${file}: ${dir} is not a directory`);
+    accessSync(dir, constants.W_OK);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`--to ${file}: ${code === 'ENOENT' ? `the directory ${dir} does not exist` : `cannot write in ${dir} (${code})`}`, 'Create the directory first, or give another path.');
+  }
 }
 
 function signedUrl(data: unknown): string {
@@ -88,6 +101,7 @@ export function register(files: Command): void {
     .action(async function (this: Command, remote: string) {
       await withRuntime(this, async (rt) => {
         const o = this.opts<{ server?: string; to?: string }>();
+        if (o.to !== undefined && o.to !== '-') checkWritableTarget(o.to);
         const { client, serverId } = await serverClient(rt, o.server);
         const ask = await withIdempotencyKey({ method: 'POST', path: `/servers/${encodeURIComponent(serverId)}/files/download`, body: { file: remote }, idempotencyKey: rt.globals.idempotencyKey });
         const fetch = (url: string): RequestSpec => ({ method: 'GET', path: url, headers: { accept: '*/*' }, binary: true });

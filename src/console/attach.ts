@@ -1,4 +1,4 @@
-import type { Clock, Signals } from '../core/context.js';
+import type { Clock, SignalName, Signals } from '../core/context.js';
 import { ansi, type Streams } from '../core/io.js';
 import { Exit, GshError } from '../core/errors.js';
 import { describeEvent } from './describe-event.js';
@@ -40,7 +40,7 @@ export const LINGER_MS = 2000;
 /** The frames that answer a command (stats and token events come regardless). */
 const ANSWERS = new Set(['console output', 'daemon message', 'daemon error']);
 
-type Detach = 'eof' | 'unsent' | 'interrupt' | 'terminate' | 'matched' | 'timeout';
+type Detach = 'eof' | 'unsent' | 'interrupt' | 'terminate' | 'hangup' | 'quit' | 'matched' | 'timeout';
 
 export async function attach(opts: AttachOptions): Promise<number> {
   const { io, clock } = opts;
@@ -91,10 +91,12 @@ export async function attach(opts: AttachOptions): Promise<number> {
     if (opts.until && frame.event === 'console output' && opts.until.re.test(displayLine(frame.args?.[0] ?? '', false))) detach('matched');
   }
 
-  const onSigint = () => detach('interrupt');
-  const onSigterm = () => detach('terminate');
-  opts.signals.on('SIGINT', onSigint);
-  opts.signals.on('SIGTERM', onSigterm);
+  // Every signal that ends the attach goes through `finally`, which puts the terminal back.
+  const onSignal: [SignalName, () => void][] = [
+    ['SIGINT', () => detach('interrupt')], ['SIGTERM', () => detach('terminate')],
+    ['SIGHUP', () => detach('hangup')], ['SIGQUIT', () => detach('quit')],
+  ];
+  for (const [signal, on] of onSignal) opts.signals.on(signal, on);
   let ended = false;
   void detached.then(() => (ended = true));
   if (opts.until) {
@@ -112,13 +114,12 @@ export async function attach(opts: AttachOptions): Promise<number> {
     const early = await Promise.race([session.start().then(() => undefined), detached]);
     const how = early ?? (await Promise.race([detached, startInput()]));
     session.close();
-    return { eof: Exit.ok, unsent: Exit.error, interrupt: Exit.interrupted, terminate: Exit.terminated, matched: Exit.ok, timeout: Exit.timedOut }[how];
+    return { eof: Exit.ok, unsent: Exit.error, interrupt: Exit.interrupted, terminate: Exit.terminated, hangup: 129, quit: 131, matched: Exit.ok, timeout: Exit.timedOut }[how];
   } catch (err) {
     session.close();
     throw err;
   } finally {
-    opts.signals.off('SIGINT', onSigint);
-    opts.signals.off('SIGTERM', onSigterm);
+    for (const [signal, on] of onSignal) opts.signals.off(signal, on);
     prompt?.close();
     piped?.close();
     io.stdin.pause();

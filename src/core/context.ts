@@ -23,7 +23,7 @@ export interface Clock {
   sleep(ms: number): Promise<void>;
 }
 
-export type SignalName = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+export type SignalName = 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'SIGQUIT';
 
 export interface Signals {
   on(signal: SignalName, listener: () => void): unknown;

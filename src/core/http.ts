@@ -6,7 +6,7 @@ import { summarise } from './envelope.js';
 import { ApiError, type ApiErrorBody, NetworkError, OutcomeUnknownError, UsageError } from './errors.js';
 import type { PlannedRequest } from './plan.js';
 import { decideRetry, parseRetryAfter } from './retry.js';
-import { redactBody, redactHeaders, truncateForTrace } from './redact.js';
+import { redactBody, redactHeaders, redactSignedUrls, truncateForTrace } from './redact.js';
 import { VERSION } from './version.js';
 import { sleep } from './sleep.js';
 
@@ -356,8 +356,9 @@ export class ApiClient {
     }
   }
 
+  /** Every --debug line passes here: a signed URL's signature never reaches it, in a request line or a body. */
   private trace(line: string): void {
-    this.opts.trace?.(line);
+    this.opts.trace?.(redactSignedUrls(line));
   }
 
   private traceHeaders(dir: string, headers: Record<string, string>): void {

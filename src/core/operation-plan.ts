@@ -32,12 +32,12 @@ export interface OperationPlan {
 }
 
 /** Declared query/body fields from the parsed flags, converted and checked. */
-function declaredValues(fields: readonly Field[] | undefined, local: Local, stdin: StdinText, skip?: string): JsonObject {
+function declaredValues(fields: readonly Field[] | undefined, local: Local, stdin: StdinText, skip?: string, inBody = false): JsonObject {
   const out: JsonObject = {};
   for (const f of fields ?? []) {
     if (f.name === skip) continue;
     const raw = local[optionKey(f)];
-    const value = f.secret ? readSecretFlag(f, raw, stdin) : convertField(f, raw, stdin);
+    const value = f.secret ? readSecretFlag(f, raw, stdin) : convertField(f, raw, stdin, inBody);
     if (value !== undefined) out[f.name] = value;
     else if (f.required) throw new UsageError(`--${flagName(f)} is required`);
   }
@@ -68,7 +68,7 @@ function planBody(op: Operation, verb: string | undefined, local: Local, stdin: 
   if (!BODY_METHODS.has(op.method)) return undefined;
   const base = local.input !== undefined ? readInputBody(String(local.input), stdin) : {};
   if (base === null || typeof base !== 'object' || Array.isArray(base)) throw new UsageError('--input must hold a JSON object');
-  const body = { ...(base as JsonObject), ...declaredValues(op.body, local, stdin, op.verbs?.field) };
+  const body = { ...(base as JsonObject), ...declaredValues(op.body, local, stdin, op.verbs?.field, true) };
   parseFields({ raw: local.rawField as string[] | undefined, typed: local.field as string[] | undefined, readStdin: () => stdin.take() }, body);
   if (op.verbs && verb) body[op.verbs.field] = verb;
   return body;

@@ -36,3 +36,11 @@ export function truncateForTrace(text: string, max = 2000): string {
     .replace(SECRET_FORM, (_m, k: string) => `${k}=[redacted]`);
   return masked.length > max ? `${masked.slice(0, max)}… (${masked.length - max} more bytes)` : masked;
 }
+
+/** Query parameters that make a URL a credential (signed node URLs, presigned storage URLs). */
+const SIGNED_QUERY = /([?&](?:signature|sig|token|access_token|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature)=)[^&"'\s]+/gi;
+
+/** A signed URL's signature (and like parameters) masked, wherever it appears in a line. */
+export function redactSignedUrls(line: string): string {
+  return line.replace(SIGNED_QUERY, '$1[redacted]');
+}

@@ -1,11 +1,11 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { GshError } from './errors.js';
 
 // The auth store (DESIGN.md "Auth store"): one JSON file, mode 0600, with named profiles. Reads
-// use fs directly, since a command that only needs a key must not pay conf's load time (about
-// 2x node's startup); every write goes through conf, which writes atomically with the file mode.
+// check its shape (a wrong one is an error, and the file is left alone); every write is a locked
+// read-modify-write that replaces the file atomically, so concurrent logins lose nothing.
 
 export interface AgentIdentity {
   method: 'service_auth' | 'anonymous' | 'identity_assertion';
@@ -53,43 +53,88 @@ export function configPath(env: NodeJS.ProcessEnv): string {
 }
 
 function readStore(env: NodeJS.ProcessEnv): StoreData {
+  const path = configPath(env);
   let text: string;
   try {
-    text = readFileSync(configPath(env), 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
-    throw new GshError(`cannot read ${configPath(env)}: ${(err as Error).message}`);
+    throw new GshError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new GshError(`the config file ${path} is not valid JSON`, 1, 'Fix or remove it, then run `gsh auth login` again.');
+  }
+  const problem = shapeProblem(data);
+  if (problem) throw new GshError(`the config file ${path} is not a gsh config: ${problem}`, 1, 'Fix or remove it; gsh does not write to it until then.');
+  const store = data as StoreData;
+  store.profiles ??= {};
+  return store;
+}
+
+/** The first way `data` is not the config's shape (extra fields are fine and kept). */
+function shapeProblem(data: unknown): string | undefined {
+  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (!isObject(data)) return `the top level is ${Array.isArray(data) ? 'an array' : data === null ? 'null' : `a ${typeof data}`}, not an object`;
+  if (data.current !== undefined && typeof data.current !== 'string') return '"current" is not a profile name (a string)';
+  if (data.profiles !== undefined && !isObject(data.profiles)) return `"profiles" is ${data.profiles === null ? 'null' : Array.isArray(data.profiles) ? 'an array' : `a ${typeof data.profiles}`}, not an object of profiles`;
+  for (const [name, profile] of Object.entries((data.profiles ?? {}) as Record<string, unknown>)) {
+    if (!isObject(profile)) return `profile "${name}" is not an object`;
+    for (const key of ['base_url', 'api_key'] as const) {
+      if (profile[key] !== undefined && typeof profile[key] !== 'string') return `profile "${name}": "${key}" is not a string`;
+    }
+    if (profile.agent !== undefined && !isObject(profile.agent)) return `profile "${name}": "agent" is not an object`;
+  }
+  return undefined;
+}
+
+/** How long a lock may be held before another writer takes it as abandoned (a crashed gsh). */
+const STALE_LOCK_MS = 10_000;
+const LOCK_WAIT_MS = 15_000;
+
+/**
+ * A lock beside the config file: a directory, since creating one is atomic on every platform and
+ * filesystem (mkdir fails if it exists). A lock older than STALE_LOCK_MS is removed and retaken.
+ */
+async function withLock<T>(path: string, fn: () => T): Promise<T> {
+  const lock = `${path}.lock`;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new GshError(`cannot lock ${path}: ${(err as Error).message}`);
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true });
+      else if (Date.now() > deadline) throw new GshError(`${path} stayed locked for ${LOCK_WAIT_MS / 1000} s`, 1, `If no other gsh is running, remove ${lock}.`);
+      else await new Promise((r) => setTimeout(r, 10 + Math.random() * 40));
+    }
   }
   try {
-    const data = JSON.parse(text) as Partial<StoreData>;
-    return { current: data.current, profiles: data.profiles ?? {} };
-  } catch {
-    throw new GshError(
-      `the config file ${configPath(env)} is not valid JSON`,
-      1,
-      'Fix or remove it, then run `gsh auth login` again.',
-    );
+    return fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
   }
 }
 
-async function updateStore(
-  change: (data: StoreData) => void,
-  env: NodeJS.ProcessEnv,
-): Promise<StoreData> {
-  const data = readStore(env);
-  change(data);
+/**
+ * A locked read-modify-write: the file is read again under the lock (so concurrent logins each
+ * add their profile), written to a temporary file with mode 0600 and renamed over the old one.
+ */
+async function updateStore(change: (data: StoreData) => void, env: NodeJS.ProcessEnv): Promise<StoreData> {
+  const path = configPath(env);
   mkdirSync(configDir(env), { recursive: true, mode: 0o700 });
-  const { default: Conf } = await import('conf');
-  const conf = new Conf<Record<string, unknown>>({
-    projectName: 'gsh',
-    cwd: configDir(env),
-    configName: 'config',
-    configFileMode: 0o600,
-    accessPropertiesByDotNotation: false,
-    clearInvalidConfig: false,
+  return withLock(path, () => {
+    const data = readStore(env);
+    change(data);
+    const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    writeFileSync(temp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+    renameSync(temp, path);
+    return data;
   });
-  conf.store = { ...(data.current === undefined ? {} : { current: data.current }), profiles: data.profiles };
-  return data;
 }
 
 /** The auth store a command reads and writes (Context.store). */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Field } from '../operations/types.js';
 import { CHECKS } from './checks.js';
 import { UsageError } from './errors.js';
+import { similar } from './suggest.js';
 import type { Json, StdinText } from './fields.js';
 
 // A declared field's flag text → the JSON value the API gets, with the registry's checks (type,
@@ -25,7 +26,11 @@ export function readSecretFlag(field: Field, file: unknown, stdin: StdinText): s
   return value;
 }
 
-export function convertField(field: Field, raw: unknown, stdin: StdinText): Json | undefined {
+/**
+ * A flag's value, converted and checked. `inBody`: the field travels in the body, where -f/-F can
+ * send any value, so even an open vocabulary is checked on the flag (-f is the escape).
+ */
+export function convertField(field: Field, raw: unknown, stdin: StdinText, inBody = false): Json | undefined {
   if (raw === undefined) return undefined;
   const flag = `--${flagName(field)}`;
   const fail = (why: string): never => {
@@ -58,7 +63,7 @@ export function convertField(field: Field, raw: unknown, stdin: StdinText): Json
       const items = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
       if (field.maxItems !== undefined && items.length > field.maxItems) fail(`takes at most ${field.maxItems} items (got ${items.length})`);
       for (const item of items) {
-        checkChoice(field, item, flag);
+        checkChoice(field, item, flag, inBody);
         checkNamed(field, item, flag);
       }
       return items;
@@ -79,17 +84,22 @@ export function convertField(field: Field, raw: unknown, stdin: StdinText): Json
     }
     case 'string': {
       const s = String(raw);
-      checkChoice(field, s, flag);
+      checkChoice(field, s, flag, inBody);
       checkNamed(field, s, flag);
       return s;
     }
   }
 }
 
-function checkChoice(field: Field, value: string, flag: string): void {
-  if (field.choices && !field.open && !field.choices.includes(value)) {
-    throw new UsageError(`${flag} must be one of: ${field.choices.join(', ')} (got "${value}")`);
+function checkChoice(field: Field, value: string, flag: string, inBody = false): void {
+  if (!field.choices || field.choices.includes(value) || (field.open && !inBody)) return;
+  const near = similar(value, field.choices);
+  const guess = near.length ? ` (did you mean ${near.join(' or ')}?)` : '';
+  if (field.open) {
+    const escape = field.type === 'string[]' ? `-f '${field.name}[]=${value}'` : `-f '${field.name}=${value}'`;
+    throw new UsageError(`${flag}: "${value}" is not a documented value${guess}`, `Documented: ${field.choices.join(', ')}. To send it anyway: ${escape}.`);
   }
+  throw new UsageError(`${flag} must be one of: ${field.choices.join(', ')} (got "${value}")${guess}`);
 }
 
 function checkNamed(field: Field, value: string, flag: string): void {

@@ -1,7 +1,7 @@
 // Turns `gsh init lint` arguments into the manifests to lint. A directory means every *.yaml and
 // *.yml under it that is a manifest; `-` is stdin.
 
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { HEADER } from './vocabulary.js';
 
@@ -10,8 +10,6 @@ export interface Input {
   name: string;
   /** A path to read, or undefined for stdin. */
   path?: string;
-  /** The contents, when already read (directory entries are read to look at their header). */
-  bytes?: Uint8Array;
 }
 
 export interface Expansion {
@@ -74,16 +72,18 @@ export function expandInputs(args: readonly string[], stdinName: string): Expans
       walk(arg, files);
       let count = 0;
       for (const file of files) {
-        // One unreadable file is reported against itself; the rest are still linted.
-        let bytes: Buffer;
+        // Only the head is read here (is it a manifest?): each file is read whole when its turn
+        // comes, so memory stays flat across a directory of any size. One unreadable file is
+        // reported against itself; the rest are still linted.
+        let head: Uint8Array;
         try {
-          bytes = readFileSync(file);
+          head = readHead(file);
         } catch (error) {
           result.errors.push(`cannot read ${file}: ${reason(error)}`);
           continue;
         }
-        if (!looksLikeManifest(bytes)) continue;
-        result.inputs.push({ name: file, path: file, bytes });
+        if (!looksLikeManifest(head)) continue;
+        result.inputs.push({ name: file, path: file });
         count++;
       }
       if (count === 0) result.emptyDirs.push(arg);
@@ -92,6 +92,17 @@ export function expandInputs(args: readonly string[], stdinName: string): Expans
     }
   }
   return result;
+}
+
+/** The first bytes of a file, enough for looksLikeManifest. */
+function readHead(path: string): Uint8Array {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(64);
+    return buf.subarray(0, readSync(fd, buf, 0, 64, 0));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function readInput(path: string): Uint8Array | string {

@@ -66,7 +66,7 @@ export async function runLint(opts: LintOptions, io: LintIo): Promise<number> {
   const reports: FileReport[] = [];
   const ioErrors = [...expansion.errors];
   for (const input of expansion.inputs) {
-    const bytes = input.bytes ?? (input.path === undefined ? await io.readStdin() : readInput(input.path));
+    const bytes = input.path === undefined ? await io.readStdin() : readInput(input.path);
     if (typeof bytes === 'string') {
       ioErrors.push(bytes);
       continue;

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GSH, setup, type E2E } from './helpers.js';
@@ -46,4 +49,31 @@ describe('gsh console attach on a terminal', () => {
     expect(screen).toMatch(/\[Server\] typed at a terminal[^]*> /);
     expect(s.state).toBe('running');
   });
+
+  // Subprocess under a pty: only a real terminal has a mode to leave wrong. A script in the pty
+  // runs the attach in the foreground (so it owns the terminal), has it signalled from the
+  // background, then prints its exit code and the terminal's mode.
+  for (const [signal, code] of [['HUP', 129], ['QUIT', 131], ['TERM', 143]] as const) {
+    it(`SIG${signal} during attach exits ${code} and leaves the terminal in its normal (canonical, echoing) mode`, async () => {
+      const s = [...e.sandbox.state.servers.values()].find((x) => x.state === 'running')!;
+      const dir = mkdtempSync(join(tmpdir(), 'gsh-tty-'));
+      try {
+        const script = join(dir, 'run.sh');
+        writeFileSync(script, [
+          `(sleep 1.5; kill -${signal} "$(cat '${dir}/pid')") &`,
+          `sh -c 'echo $$ > "${dir}/pid"; exec "${process.execPath}" "${GSH}" console attach -s ${s.id} --no-history'`,
+          'echo "exit=$?"',
+          'stty -a',
+        ].join('\n'));
+        const r = await execa('script', ['-qfec', `bash ${script}`, '/dev/null'], {
+          env: e.env({ TERM: 'xterm-256color' }), extendEnv: true, reject: false, timeout: 30_000,
+        });
+        expect(r.stdout).toContain(`exit=${code}`);
+        expect(r.stdout).toMatch(/(^|\s)icanon(\s|;|$)/m);
+        expect(r.stdout).toMatch(/(^|\s)echo(\s|;|$)/m);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
 });

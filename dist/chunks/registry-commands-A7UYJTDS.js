@@ -1,2 +1,0 @@
-import{createRequire as __c}from'node:module';const __r=__c(import.meta.url),require=Object.assign(m=>/^(node:)?(child_process|http2)$/.test(m)?new Proxy({},{get:(t,k)=>__r(m)[k]}):__r(m),__r);
-import{a,b,c,d}from"./chunk-2TIPNA24.js";import"./chunk-YX7F7BYE.js";import"./chunk-AIXWLOQ6.js";import"./chunk-ET5BSUHH.js";import"./chunk-6XPD2EFL.js";import"./chunk-KMXCI42V.js";import"./chunk-CQ3DQR6A.js";import"./chunk-YOPJNZJP.js";import"./chunk-NHAKVLUE.js";import"./chunk-JPBGQWYY.js";export{b as BUILDER_FLAGS,a as GLOBAL_FLAGS,c as addFamilyCommands,d as generatedLeaves};
