@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { runGsh, testContext } from '../helpers/context.js';
+import { runGsh, testContext, virtualClock } from '../helpers/context.js';
 import { type E2E, runEnv, setup } from './helpers.js';
 
 // Many servers at once (DESIGN.md "Many servers at once") against the sandbox, with its fault
@@ -184,17 +184,15 @@ describe('console send across servers', () => {
 
 describe('the shared rate-limit budget', () => {
   let sb: Sandbox;
-  // One virtual clock for the sandbox's rate-limit windows and for gsh: a wait for the window to
-  // reset passes at once in real time.
-  let virtual = Date.now();
+  // One virtual clock for the sandbox's rate-limit windows and for gsh.
+  const clock = virtualClock();
   beforeAll(async () => {
-    sb = await startSandbox({ servers: 54, rateLimit: 30, timeScale: 0.01, now: () => virtual });
+    sb = await startSandbox({ servers: 54, rateLimit: 30, timeScale: 0.01, now: clock.now });
   });
   afterAll(() => sb.close());
 
   it('54 targets on a key limited to 30 requests a minute all succeed, and no 429 is answered', async () => {
     for (const s of sb.state.servers.values()) s.state = 'offline';
-    const clock = { now: () => virtual, sleep: async (ms: number) => { virtual += ms; await new Promise((r) => setTimeout(r, 1)); } };
     const ctx = testContext({ env: runEnv({ GSH_BASE_URL: sb.baseUrl, GSH_API_KEY: sb.keys.all, GSH_CONFIG_DIR: t.configDir }), clock });
     const r = await runGsh(['power', 'start', '--all-servers', '--parallel', '8', '-o', 'json'], ctx);
     expect(r.exitCode, r.stderr).toBe(0);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayCommand } from '../../src/core/report.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { runGsh, testContext } from '../helpers/context.js';
+import { runGsh, testContext, virtualClock } from '../helpers/context.js';
 import { type E2E, runEnv, setup } from './helpers.js';
 
 // The request core explains itself (01-general-contract.md "Idempotency": success and server-error
@@ -93,10 +93,9 @@ describe('announced waits', () => {
 
   it('waiting for the rate-limit window says why and for how long', async () => {
     // The sandbox's rate-limit windows and gsh share a virtual clock: the wait passes at once.
-    let virtual = Date.now();
-    const sb = await startSandbox({ servers: 4, rateLimit: 2, timeScale: 0.01, now: () => virtual });
+    const clock = virtualClock();
+    const sb = await startSandbox({ servers: 4, rateLimit: 2, timeScale: 0.01, now: clock.now });
     try {
-      const clock = { now: () => virtual, sleep: async (ms: number) => { virtual += ms; await new Promise((r) => setTimeout(r, 1)); } };
       const ctx = testContext({ env: runEnv({ GSH_BASE_URL: sb.baseUrl, GSH_API_KEY: sb.keys.all, GSH_CONFIG_DIR: t.configDir }), clock });
       const r = await runGsh(['servers', 'status', '--all-servers', '--parallel', '1', '-o', 'json'], ctx);
       expect(r.exitCode, r.stderr).toBe(0);

@@ -51,6 +51,22 @@ export function fastClock(scale: number): Clock {
   };
 }
 
+/**
+ * A clock that only moves when someone sleeps on it, for sharing between a sandbox (its
+ * rate-limit windows: `startSandbox({ now: virtual.now })`) and gsh: waiting for a window to
+ * reset passes at once in real time.
+ */
+export function virtualClock(): Clock {
+  let now = Date.now();
+  return {
+    now: () => now,
+    sleep: async (ms) => {
+      now += ms;
+      await new Promise((r) => setTimeout(r, 1));
+    },
+  };
+}
+
 export interface TestContextOptions {
   env?: Record<string, string | undefined>;
   /** Standard input's whole content; undefined leaves an empty, ended stdin. */
