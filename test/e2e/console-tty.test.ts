@@ -54,13 +54,13 @@ describe('gsh console attach on a terminal', () => {
   // runs the attach in the foreground (so it owns the terminal), has it signalled from the
   // background, then prints its exit code and the terminal's mode.
   for (const [signal, code] of [['HUP', 129], ['QUIT', 131], ['TERM', 143]] as const) {
-    it(`SIG${signal} during attach exits ${code} and leaves the terminal in its normal (canonical, echoing) mode`, async () => {
+    it.concurrent(`SIG${signal} during attach exits ${code} and leaves the terminal in its normal (canonical, echoing) mode`, async () => {
       const s = [...e.sandbox.state.servers.values()].find((x) => x.state === 'running')!;
       const dir = mkdtempSync(join(tmpdir(), 'gsh-tty-'));
       try {
         const script = join(dir, 'run.sh');
         writeFileSync(script, [
-          `(sleep 1.5; kill -${signal} "$(cat '${dir}/pid')") &`,
+          `(sleep 1; kill -${signal} "$(cat '${dir}/pid')") &`,
           `sh -c 'echo $$ > "${dir}/pid"; exec "${process.execPath}" "${GSH}" console attach -s ${s.id} --no-history'`,
           'echo "exit=$?"',
           'stty -a',
