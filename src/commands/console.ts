@@ -149,8 +149,7 @@ Examples:
           });
         }
         // Several servers (DESIGN.md "Many servers at once"): one send per server, one result each.
-        const opts = fleetOptions(flags);
-        if (rt.globals.idempotencyKey !== undefined) throw new UsageError('--idempotency-key names one request; a send to several servers makes one per server');
+        const opts = fleetOptions(flags, rt.globals.idempotencyKey);
         const client = await rt.client();
         const targets = await resolveTargets(client, refs, await stdinFor(refs.refs, rt.ctx.stdin));
         const sends = new Map<string, Sending>();

@@ -26,8 +26,14 @@ export interface FleetOptions {
   failFast: boolean;
 }
 
-/** --parallel and --fail-fast, checked while planning. */
-export function fleetOptions(raw: { parallel?: string; failFast?: boolean }): FleetOptions {
+/**
+ * --parallel and --fail-fast, checked while planning. `idempotencyKey` (--idempotency-key) is
+ * refused for commands that send a mutation per server: one key cannot name several requests.
+ */
+export function fleetOptions(raw: { parallel?: string; failFast?: boolean }, idempotencyKey?: string): FleetOptions {
+  if (idempotencyKey !== undefined) {
+    throw new GshError('--idempotency-key names one request; a command on several servers sends one per server', Exit.usage, 'Leave it out: each server gets its own key, kept across retries.');
+  }
   const parallel = raw.parallel === undefined ? DEFAULT_PARALLEL : Number(raw.parallel);
   if (!Number.isInteger(parallel) || parallel < 1 || parallel > MAX_PARALLEL || !/^\d+$/.test(String(raw.parallel ?? parallel))) {
     throw new GshError(`--parallel takes a whole number from 1 to ${MAX_PARALLEL} (got "${raw.parallel}")`, Exit.usage);

@@ -1,6 +1,7 @@
 import type { Operation } from '../operations/types.js';
 import { Exit, GshError, UsageError, WaitStoppedError } from './errors.js';
 import type { ApiClient } from './http.js';
+import { fillTemplate } from '../operations/leaves.js';
 import type { SignalName } from './context.js';
 import type { Runtime } from './runtime.js';
 import { pollUntil, targetState, waitForJob, waitForServerState } from './wait.js';
@@ -27,10 +28,10 @@ export function workOf(op: Operation, verb: string | undefined, params: Record<s
       const values: Record<string, string> = { ...params };
       for (const [k, v] of Object.entries(body)) if (typeof v === 'string' || typeof v === 'number') values[k] ??= String(v);
       values.job_id ??= String(body.id ?? '');
-      const path = wait.poll.replace(/\{(\w+)\}/g, (_m, name: string) => {
+      const path = fillTemplate(wait.poll, (name) => {
         const v = values[name];
         if (!v) throw new GshError(`cannot follow: the response has no ${name}`, Exit.error);
-        return encodeURIComponent(v);
+        return v;
       });
       return { kind: 'job', path, what: `${op.command} job` };
     }

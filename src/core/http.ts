@@ -160,8 +160,8 @@ async function makeDispatcher(env: NodeJS.ProcessEnv, connectTimeoutMs: number):
 
 export class ApiClient {
   readonly baseUrl: string;
-  /** The most recent X-RateLimit-* headers seen, for bulk work to pace itself. */
-  rateLimit: RateLimitState | undefined;
+  /** The most recent X-RateLimit-* headers seen: the budget every request of this client paces on. */
+  private rateLimit: RateLimitState | undefined;
   private dispatcher: Promise<Dispatcher> | undefined;
   /** Our own agent, closed with the client (an injected dispatcher belongs to the caller). */
   private ownDispatcher = false;

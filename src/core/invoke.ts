@@ -57,10 +57,7 @@ function printer(rt: Runtime): Sink {
  * asks once, and each runs as it would alone, its result kept for the fleet's table.
  */
 async function runOnFleet(rt: Runtime, leaf: Leaf, local: Record<string, unknown>, args: string[], refs: TargetRefs): Promise<number> {
-  const opts = fleetOptions(local as { parallel?: string; failFast?: boolean });
-  if (rt.globals.idempotencyKey !== undefined) {
-    throw new UsageError('--idempotency-key names one request; a command on several servers sends one per server', 'Leave it out: each server gets its own key, kept across retries.');
-  }
+  const opts = fleetOptions(local as { parallel?: string; failFast?: boolean }, rt.globals.idempotencyKey);
   const stdin = await stdinFor([...Object.values(local), ...refs.refs], rt.ctx.stdin);
   const client = await rt.client();
   const targets = await resolveTargets(client, refs, stdin);

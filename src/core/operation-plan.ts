@@ -1,5 +1,5 @@
 import type { Field, Operation } from '../operations/types.js';
-import { type Leaf, needsServer, pathParams } from '../operations/leaves.js';
+import { fillTemplate, type Leaf, needsServer, pathParams } from '../operations/leaves.js';
 import { CHECKS } from './checks.js';
 import { UsageError } from './errors.js';
 import { type JsonObject, parseFields, readInputBody, type StdinText, stdinFor } from './fields.js';
@@ -54,11 +54,10 @@ function wholeNumber(raw: unknown, flag: string, min: number): number | undefine
 }
 
 export function fillPath(op: Operation, values: Record<string, string>): string {
-  return op.path.replace(/\{(\w+)\}|<(\w+)>/g, (_m, a?: string, b?: string) => {
-    const name = (a ?? b) as string;
+  return fillTemplate(op.path, (name) => {
     const v = values[name];
     if (v === undefined) throw new UsageError(`missing ${name}`);
-    return encodeURIComponent(v);
+    return v;
   });
 }
 
@@ -190,8 +189,7 @@ function absentCheck(op: Operation, params: Record<string, string>, body: JsonOb
   if (value === undefined || value === null || value === '') {
     throw new UsageError(`--if-absent looks for an existing one by ${field}; give it (-f ${field}=… or its flag)`);
   }
-  const path = list.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
-  return { lookup: { method: 'GET', path }, field, value };
+  return { lookup: { method: 'GET', path: fillTemplate(list, (name) => params[name] ?? '') }, field, value };
 }
 
 /** The server argument of commands whose object is the server (`gsh servers get lobby`). */

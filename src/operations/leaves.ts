@@ -18,8 +18,16 @@ export function leavesOf(family: Family): Leaf[] {
   });
 }
 
+/** Placeholders of a path template: `{server_id}`, and `<game>` in `/<game>/status`. */
+const PLACEHOLDER = /\{(\w+)\}|<(\w+)>/g;
+
 export function pathParams(path: string): string[] {
-  return [...path.matchAll(/\{(\w+)\}|<(\w+)>/g)].map((m) => (m[1] ?? m[2]) as string);
+  return [...path.matchAll(PLACEHOLDER)].map((m) => (m[1] ?? m[2]) as string);
+}
+
+/** A path template with each placeholder's value, encoded. */
+export function fillTemplate(template: string, valueOf: (name: string) => string): string {
+  return template.replace(PLACEHOLDER, (_m, a?: string, b?: string) => encodeURIComponent(valueOf((a ?? b) as string)));
 }
 
 export function needsServer(op: Operation): boolean {
