@@ -83,7 +83,7 @@ function convert(schema: Schema, tier: Tier): JsonSchema {
     case 'boolean':
       return described({ type: 'boolean' });
     case 'scalar':
-      return described({ type: [...schema.of] });
+      return described({ type: [...schema.of], ...(schema.minLength !== undefined ? { minLength: schema.minLength } : {}) });
   }
 }
 
@@ -96,7 +96,7 @@ export function manifestJsonSchema(tier: Tier): JsonSchema {
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: `Game Server Hosting init manifest (${tier} plan caps)`,
     $comment: `Not expressible here, checked by gsh init lint: the first line must be exactly ${HEADER}; `
-      + `the document is at most 48 KB; ${tier} plan caps: ${caps.join('; ')}.`,
+      + `the document is at most 48 KB; integers are YAML integers (1, not 1.0 or 1e0); ${tier} plan caps: ${caps.join('; ')}.`,
     ...convert(MANIFEST_SCHEMA, tier),
   };
 }

@@ -30,7 +30,7 @@ const contentEntry: Schema = {
       required: ['source', 'id'],
       properties: {
         source: { type: 'string', enum: ['provider_a'], description: 'Where the file comes from.' },
-        id: { type: 'scalar', of: ['string', 'integer'], description: 'The provider_a project id.' },
+        id: { type: 'scalar', of: ['string', 'integer'], minLength: 1, description: 'The provider_a project id.' },
         version: versionString('Pinned project version; latest compatible when omitted.'),
       },
     },
@@ -97,7 +97,7 @@ export const MANIFEST_SCHEMA: ObjectSchema = {
       atLeastOne: ['slug', 'id'],
       properties: {
         slug: { type: 'string', minLength: 1, description: 'Application slug.' },
-        id: { type: 'scalar', of: ['string', 'integer'], description: 'Application id.' },
+        id: { type: 'scalar', of: ['string', 'integer'], minLength: 1, description: 'Application id.' },
         version: versionString('Application version.'),
         java: { type: 'integer', minimum: 1, description: 'Java major version, e.g. 21.' },
         loader: { type: 'string', enum: LOADERS, description: 'Server software / mod loader.' },
@@ -211,7 +211,7 @@ export const MANIFEST_SCHEMA: ObjectSchema = {
         properties: {
           email: { type: 'string', minLength: 1, check: 'email', description: 'E-mail of the user.' },
           username: { type: 'string', minLength: 1, description: 'Panel username.' },
-          user_id: { type: 'scalar', of: ['integer', 'string'], description: 'Panel user id.' },
+          user_id: { type: 'scalar', of: ['integer', 'string'], minLength: 1, description: 'Panel user id.' },
           permissions: {
             type: 'array',
             description: 'Server permissions to grant.',

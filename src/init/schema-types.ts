@@ -64,6 +64,8 @@ export interface BooleanSchema extends Described {
 export interface ScalarSchema extends Described {
   readonly type: 'scalar';
   readonly of: readonly ('string' | 'integer' | 'number' | 'boolean')[];
+  /** Applies when the value is a string: an identifier given as `""` names nothing. */
+  readonly minLength?: number;
 }
 
 /** Either a list or a map, told apart by the YAML node (`run`). */

@@ -35,8 +35,14 @@ function kindOf(node: Node | null | undefined): Kind {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return 'string';
   if (typeof value === 'boolean') return 'boolean';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (typeof value === 'number') return Number.isInteger(value) && !writtenAsFloat(node) ? 'integer' : 'number';
   return 'other';
+}
+
+/** YAML 1.2 core integers only: `1.0`, `1e0` and `!!float 1` are floats even though JavaScript holds 1. */
+function writtenAsFloat(node: Scalar): boolean {
+  if (node.tag !== undefined) return node.tag === 'tag:yaml.org,2002:float';
+  return typeof node.source === 'string' && !/^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/.test(node.source);
 }
 
 function label(path: readonly PathSegment[]): string {
@@ -254,14 +260,7 @@ export class Walker {
       return this.wrongType(path, anchor, kind, 'a string', stringHint(schema, kind));
     }
     const value = (node as ScalarNode).value as string;
-    const length = codePoints(value);
-    if (schema.minLength !== undefined && length < schema.minLength) {
-      this.emit('length', path, anchor, length === 0
-        ? `${label(path)} must not be empty`
-        : `${label(path)} has ${length} characters; at least ${schema.minLength} are required`);
-    } else if (schema.maxLength !== undefined && length > schema.maxLength) {
-      this.emit('length', path, anchor, `${label(path)} has ${length} characters; at most ${schema.maxLength} are allowed`);
-    }
+    this.length(schema, value, path, anchor);
     if (schema.enum !== undefined && !schema.enum.includes(value)) {
       const list = schema.enum.map((v) => `\`${v}\``).join(', ');
       this.emit('enum', path, anchor, `${label(path)} must be one of ${list}, found \`${value}\`${didYouMean(value, schema.enum)}`);
@@ -270,17 +269,30 @@ export class Walker {
     return value;
   }
 
+  private length(schema: StringSchema | ScalarSchema, value: string, path: readonly PathSegment[], anchor: Span): void {
+    const length = codePoints(value);
+    const maxLength = schema.type === 'string' ? schema.maxLength : undefined;
+    if (schema.minLength !== undefined && length < schema.minLength) {
+      this.emit('length', path, anchor, length === 0
+        ? `${label(path)} must not be empty`
+        : `${label(path)} has ${length} characters; at least ${schema.minLength} are required`);
+    } else if (maxLength !== undefined && length > maxLength) {
+      this.emit('length', path, anchor, `${label(path)} has ${length} characters; at most ${maxLength} are allowed`);
+    }
+  }
+
   private findings(findings: Finding[], path: readonly PathSegment[], anchor: Span): void {
     for (const finding of findings) this.emit(finding.rule, path, anchor, finding.message);
   }
 
   private integer(schema: IntegerSchema, node: Node | null | undefined, kind: Kind, path: readonly PathSegment[], anchor: Span): number | undefined {
     if (kind !== 'integer') {
+      const hint = kind === 'number' ? ` (\`${this.text.slice(anchor.start, anchor.end)}\`; write it without a decimal point or exponent)` : '';
       if (schema.const !== undefined) {
-        this.emit('version', path, anchor, `${label(path)} must be the integer ${schema.const}, found ${DESCRIBE[kind]}`);
+        this.emit('version', path, anchor, `${label(path)} must be the integer ${schema.const}, found ${DESCRIBE[kind]}${hint}`);
         return undefined;
       }
-      return this.wrongType(path, anchor, kind, 'an integer');
+      return this.wrongType(path, anchor, kind, 'an integer', hint);
     }
     const value = (node as ScalarNode).value as number;
     if (schema.const !== undefined && value !== schema.const) {
@@ -297,7 +309,11 @@ export class Walker {
 
   private scalar(schema: ScalarSchema, node: Node | null | undefined, kind: Kind, path: readonly PathSegment[], anchor: Span): unknown {
     const accepted = schema.of.includes(kind as never) || (kind === 'integer' && schema.of.includes('number'));
-    if (accepted) return (node as ScalarNode).value;
+    if (accepted) {
+      const value = (node as ScalarNode).value;
+      if (kind === 'string') this.length(schema, value as string, path, anchor);
+      return value;
+    }
     const expected = schema.of.map((t) => (t === 'integer' ? 'an integer' : `a ${t}`)).join(' or ').replace(/ or (?=.* or )/g, ', ');
     return this.wrongType(path, anchor, kind, expected);
   }
