@@ -1,5 +1,6 @@
 import { VERSION } from '../core/version.js';
 import { type DocArgument, type DocCommand, type DocOption, type DocTree, leaves } from './command-tree.js';
+import { foldHelp } from './man-fold.js';
 
 // Manual pages in man(7) roff: gsh.1 (global flags, environment, exit codes, the families) and one
 // gsh-<word>.1 per top-level word with each of its commands: synopsis, arguments, flags and the
@@ -101,9 +102,15 @@ function optionItem(o: DocOption): string[] {
   return ['.TP', term, text([sentence(o.description), ...notes].join(' '))];
 }
 
-/** Help text as printed: no filling, indented, each line protected from roff. */
+/**
+ * Columns left for help text in a literal block: man-db and mandoc indent a section's body by 7,
+ * and the block adds 4, within the 80 columns a page must render in.
+ */
+const LITERAL_COLUMNS = 80 - 7 - 4;
+
+/** Help text as printed, folded to fit: no filling, indented, each line protected from roff. */
 function literal(help: string): string[] {
-  return ['.RS 4', '.nf', ...help.split('\n').map((l) => (l.trim() === '' ? '' : text(l))), '.fi', '.RE'];
+  return ['.RS 4', '.nf', ...foldHelp(help, LITERAL_COLUMNS).map((l) => (l.trim() === '' ? '' : text(l))), '.fi', '.RE'];
 }
 
 /**

@@ -27,7 +27,19 @@ describe.skipIf(withMandoc.missing)(withMandoc.title, () => {
     expect(`${r.stdout}${r.stderr}`).toBe('');
     expect(r.exitCode).toBe(0);
   });
+
+  it('renders every page within 80 columns (mandoc -T utf8 -O width=80)', async () => {
+    const r = await execa('mandoc', ['-T', 'utf8', '-O', 'width=80', ...pages.map((p) => join(dir, p))]);
+    expect(wide(r.stdout)).toEqual([]);
+  });
 });
+
+/** Rendered lines wider than 80 columns, with overstrike (bold, underline) and tabs undone. */
+function wide(rendered: string): string[] {
+  return rendered.replace(/.\u0008/gu, '').split('\n')
+    .map((line) => line.replace(/\t/g, (_, at: number) => ' '.repeat(8 - (at % 8))))
+    .filter((line) => [...line].length > 80);
+}
 
 const withMan = needing('man/ under man', 'man');
 describe.skipIf(withMan.missing)(withMan.title, () => {
@@ -36,6 +48,8 @@ describe.skipIf(withMan.missing)(withMan.title, () => {
       const r = await execa('man', ['-l', join(dir, page)], { env: { MANWIDTH: '80', MANPAGER: 'cat', PAGER: 'cat', LANG: 'C.UTF-8' } });
       expect(r.stderr, page).toBe('');
       expect(r.stdout, page).toMatch(/^NAME$/m);
+      // Issue 15 item 1: every page fits an 80-column terminal (long examples and paths are folded).
+      expect(wide(r.stdout), page).toEqual([]);
     }
     const power = await execa('man', ['-l', join(dir, 'gsh-power.1')], { env: { MANWIDTH: '80', MANPAGER: 'cat', LANG: 'C.UTF-8' } });
     expect(power.stdout).toMatch(/^NAME\n {7}gsh-power - start, stop, restart or kill a server$/m);
