@@ -29,10 +29,12 @@ saved; a server re-validates at its real tier when it is created.
 Formats: stylish (default on a terminal), compact (default when piped:
 file:line:col: severity: message [path] (rule)), json ([{file, problems:[{severity, rule, path,
 line, column, endLine, endColumn, message}]}], 1-based, endColumn just after the text), sarif
-(2.1.0, for code scanning), github (workflow annotations plus a summary line).
+(2.1.0, for code scanning: paths relative to %SRCROOT%, each rule with help and a link; an
+input that cannot be read makes the run unsuccessful), github (workflow annotations plus a
+summary line; with $GITHUB_STEP_SUMMARY set, a Markdown job summary is appended to that file).
 
 Exit codes: 0 no errors (warnings alone pass unless --max-warnings is exceeded), 1 problems
-found, 2 usage or I/O error.
+found, 2 usage or I/O error (an input that cannot be read).
 
 Examples:
   $ gsh init lint server.yaml
@@ -145,6 +147,7 @@ export function register(cmd: Command): void {
           isTTY,
           color: colorEnabled(ctx.env, isTTY, noColor),
           readStdin: () => readAll(ctx.stdin),
+          stepSummary: ctx.env['GITHUB_STEP_SUMMARY'] || undefined,
         });
       });
     });

@@ -12,10 +12,18 @@ export interface Input {
   path?: string;
 }
 
+/** An input that could not be read (exit 2). */
+export interface InputFailure {
+  /** The path as given or found. */
+  file: string;
+  /** One line: `cannot read <file>: <reason>`. */
+  message: string;
+}
+
 export interface Expansion {
   inputs: Input[];
   /** Arguments that could not be read (exit 2), with the reason. */
-  errors: string[];
+  errors: InputFailure[];
   /** Directories in which no manifest was found. */
   emptyDirs: string[];
 }
@@ -64,7 +72,7 @@ export function expandInputs(args: readonly string[], stdinName: string): Expans
       const stat = statSync(arg);
       if (!stat.isDirectory()) {
         // A FIFO or a device would block the read, or never end.
-        if (!stat.isFile()) result.errors.push(`cannot read ${arg}: not a regular file`);
+        if (!stat.isFile()) result.errors.push(failure(arg, 'not a regular file'));
         else result.inputs.push({ name: arg, path: arg });
         continue;
       }
@@ -79,7 +87,7 @@ export function expandInputs(args: readonly string[], stdinName: string): Expans
         try {
           head = readHead(file);
         } catch (error) {
-          result.errors.push(`cannot read ${file}: ${reason(error)}`);
+          result.errors.push(failure(file, reason(error)));
           continue;
         }
         if (!looksLikeManifest(head)) continue;
@@ -88,7 +96,7 @@ export function expandInputs(args: readonly string[], stdinName: string): Expans
       }
       if (count === 0) result.emptyDirs.push(arg);
     } catch (error) {
-      result.errors.push(`cannot read ${arg}: ${reason(error)}`);
+      result.errors.push(failure(arg, reason(error)));
     }
   }
   return result;
@@ -105,10 +113,14 @@ function readHead(path: string): Uint8Array {
   }
 }
 
-export function readInput(path: string): Uint8Array | string {
+function failure(file: string, why: string): InputFailure {
+  return { file, message: `cannot read ${file}: ${why}` };
+}
+
+export function readInput(path: string): Uint8Array | InputFailure {
   try {
     return readFileSync(path);
   } catch (error) {
-    return `cannot read ${path}: ${reason(error)}`;
+    return failure(path, reason(error));
   }
 }

@@ -2,10 +2,13 @@
 // it without a process. Exit codes (DESIGN.md "Exit codes"): 0 clean (warnings alone do not fail
 // unless --max-warnings is exceeded), 1 problems found, 2 usage or I/O error.
 
+import { appendFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Exit, UsageError } from '../core/errors.js';
 import { DEFAULT_TIER, TIERS, type Tier } from './caps.js';
 import { choice } from './choice.js';
 import { FORMAT_NAMES, FORMATTERS, type FormatName } from './format/index.js';
+import { stepSummary } from './format/github.js';
 import { countBySeverity, type FileReport } from './format/report.js';
 import { expandInputs, looksLikeManifest, readInput } from './inputs.js';
 import { lintBytes } from './lint.js';
@@ -28,6 +31,8 @@ export interface LintIo {
   /** ANSI colour in the stylish format (decided by core/io.ts colorEnabled). */
   color: boolean;
   readStdin: () => Promise<Uint8Array>;
+  /** $GITHUB_STEP_SUMMARY: the file --format github appends its Markdown job summary to. */
+  stepSummary?: string;
 }
 
 interface Settings {
@@ -67,7 +72,7 @@ export async function runLint(opts: LintOptions, io: LintIo): Promise<number> {
   const ioErrors = [...expansion.errors];
   for (const input of expansion.inputs) {
     const bytes = input.path === undefined ? await io.readStdin() : readInput(input.path);
-    if (typeof bytes === 'string') {
+    if (!(bytes instanceof Uint8Array)) {
       ioErrors.push(bytes);
       continue;
     }
@@ -79,15 +84,32 @@ export async function runLint(opts: LintOptions, io: LintIo): Promise<number> {
   const shown = opts.quiet
     ? reports.map((report) => ({ ...report, problems: report.problems.filter((p) => p.severity === 'error') }))
     : reports;
-  io.stdout(FORMATTERS[config.format](shown, { color: config.color }));
+  io.stdout(FORMATTERS[config.format](shown, { color: config.color, failures: ioErrors, srcRoot: resolve() }));
   // The caps decide what passes: the terminal format says which were used (piped output stays quiet).
   if (config.format === 'stylish' && reports.length > 0) {
     io.stderr(`gsh init lint: ${reports.length} manifest${reports.length === 1 ? '' : 's'} checked at the ${config.tier} caps${opts.tier === undefined ? ' (the default; --tier free for a free server)' : ''}\n`);
   }
-  for (const dir of expansion.emptyDirs) io.stderr(`gsh init lint: no manifests (files starting with #service-init) under ${dir}\n`);
-  for (const message of ioErrors) io.stderr(`gsh init lint: ${message}\n`);
   const tooManyWarnings = config.maxWarnings !== undefined && warnings > config.maxWarnings;
-  if (tooManyWarnings) io.stderr(`gsh init lint: ${warnings} warnings exceed --max-warnings ${config.maxWarnings}\n`);
+  const overWarnings = `${warnings === 1 ? '1 warning exceeds' : `${warnings} warnings exceed`} --max-warnings ${config.maxWarnings}`;
+  if (config.format === 'github' && io.stepSummary) {
+    appendSummary(io, stepSummary(shown, ioErrors, config.tier, tooManyWarnings ? overWarnings : undefined));
+  }
+  for (const dir of expansion.emptyDirs) io.stderr(`gsh init lint: no manifests (files starting with #service-init) under ${dir}\n`);
+  for (const { message } of ioErrors) io.stderr(`gsh init lint: ${message}\n`);
+  if (tooManyWarnings) io.stderr(`gsh init lint: ${overWarnings}\n`);
   if (ioErrors.length > 0) return Exit.usage;
   return errors > 0 || tooManyWarnings ? Exit.error : Exit.ok;
+}
+
+/**
+ * Appended, never overwritten: other steps' summaries share the file. A summary that cannot be
+ * written is said on stderr but does not change the verdict, which the annotations already carry.
+ */
+function appendSummary(io: LintIo, markdown: string): void {
+  try {
+    appendFileSync(io.stepSummary as string, markdown);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    io.stderr(`gsh init lint: cannot append the job summary to ${io.stepSummary as string} (${code}); the annotations above still stand\n`);
+  }
 }

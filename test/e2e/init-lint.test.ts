@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sarifProblems } from '../helpers/sarif.js';
 import { gshInProcess } from './helpers.js';
 
 // `gsh init lint` and `gsh init schema`, run in-process: exit codes (DESIGN.md "Exit codes": 0
@@ -20,8 +21,8 @@ beforeAll(() => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function gsh(args: string[], input?: string) {
-  return gshInProcess(args, { NO_COLOR: '1' }, input === undefined ? {} : { input });
+function gsh(args: string[], input?: string, env: Record<string, string> = {}) {
+  return gshInProcess(args, { NO_COLOR: '1', ...env }, input === undefined ? {} : { input });
 }
 
 describe('gsh init lint', () => {
@@ -70,5 +71,65 @@ describe('gsh init lint', () => {
     const r = await gsh(['init', 'schema', '--tier', 'free']);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ $schema: 'http://json-schema.org/draft-07/schema#', properties: { hooks: { maxItems: 1 } } });
+  });
+});
+
+describe('gsh init lint in CI (issue 15 items 2 and 3)', () => {
+  it('--format sarif: an unreadable input exits 2 with an unsuccessful run naming it, never a clean report', async () => {
+    const r = await gsh(['init', 'lint', '--format', 'sarif', at('ok.yaml'), at('missing.yaml')]);
+    expect(r.exitCode).toBe(2);
+    expect(sarifProblems(r.stdout)).toEqual([]);
+    const [run] = (JSON.parse(r.stdout) as { runs: { invocations: { executionSuccessful: boolean; toolExecutionNotifications: { message: { text: string } }[] }[]; results: unknown[] }[] }).runs;
+    expect(run?.results).toEqual([]);
+    expect(run?.invocations[0]?.executionSuccessful).toBe(false);
+    expect(run?.invocations[0]?.toolExecutionNotifications.map((n) => n.message.text)).toEqual([`cannot read ${at('missing.yaml')}: no such file or directory`]);
+    expect(r.stderr).toContain(`cannot read ${at('missing.yaml')}`);
+  });
+
+  it('--format sarif: a clean run says it succeeded', async () => {
+    const r = await gsh(['init', 'lint', '--format', 'sarif', at('ok.yaml')]);
+    expect(r.exitCode).toBe(0);
+    expect(sarifProblems(r.stdout)).toEqual([]);
+    expect(JSON.parse(r.stdout)).toMatchObject({ runs: [{ invocations: [{ executionSuccessful: true }], results: [] }] });
+  });
+
+  it('--format github appends a Markdown job summary to $GITHUB_STEP_SUMMARY, after what earlier steps wrote', async () => {
+    const summary = at('summary.md');
+    writeFileSync(summary, '## Earlier step\n\n');
+    const r = await gsh(['init', 'lint', '--format', 'github', at('ok.yaml'), at('bad.yaml')], undefined, { GITHUB_STEP_SUMMARY: summary });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain('::error file=');
+    const text = readFileSync(summary, 'utf8');
+    expect(text.startsWith('## Earlier step\n\n### gsh init lint\n')).toBe(true);
+    expect(text).toContain(':x: **2 errors** and **0 warnings** in 1 of 2 files (paid plan caps).');
+    expect(text).toContain('| File | Line | Severity | Rule | Problem |');
+    expect(text).toContain(`| ${at('bad.yaml')} | 4:10 | error | [hook-https](https://REPOSITORY_URL#rule-hook-https) | hook URLs must be https, not \`http\` (\`hooks[0].url\`) |`);
+    // A second step appends again; nothing is overwritten.
+    await gsh(['init', 'lint', '--format', 'github', at('ok.yaml')], undefined, { GITHUB_STEP_SUMMARY: summary });
+    const after = readFileSync(summary, 'utf8');
+    expect(after.startsWith(text)).toBe(true);
+    expect(after.slice(text.length)).toBe('### gsh init lint\n\n:white_check_mark: No problems in 1 file (paid plan caps).\n\n');
+  });
+
+  it('--format github: the summary names unreadable inputs and a --max-warnings verdict; other formats and unset variables write none', async () => {
+    const summary = at('summary-2.md');
+    const warns = at('warns.yaml');
+    writeFileSync(warns, '#service-init\nversion: 1\nassets:\n  - {url: https://cdn.example.com/a.zip, size: 1}\n');
+    const r = await gsh(['init', 'lint', '--format', 'github', '--max-warnings', '0', warns, at('missing.yaml')], undefined, { GITHUB_STEP_SUMMARY: summary });
+    expect(r.exitCode).toBe(2);
+    const text = readFileSync(summary, 'utf8');
+    expect(text).toContain(':x: 1 warning exceeds --max-warnings 0.');
+    expect(text).toContain(`:x: **1 input could not be read** (exit 2):\n\n- cannot read ${at('missing.yaml')}: no such file or directory`);
+    expect(r.stdout).toContain(`::error file=${at('missing.yaml').replace(/:/g, '%3A')},title=gsh init lint::cannot read`);
+    await gsh(['init', 'lint', '--format', 'compact', warns], undefined, { GITHUB_STEP_SUMMARY: summary });
+    expect(readFileSync(summary, 'utf8')).toBe(text);
+  });
+
+  it('--format github: a summary that cannot be written is said on stderr and leaves the verdict alone', async () => {
+    const directory = at('not-a-file');
+    mkdirSync(directory, { recursive: true });
+    const r = await gsh(['init', 'lint', '--format', 'github', at('bad.yaml')], undefined, { GITHUB_STEP_SUMMARY: directory });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`gsh init lint: cannot append the job summary to ${directory} (EISDIR); the annotations above still stand`);
   });
 });

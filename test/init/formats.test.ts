@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { VERSION } from '../../src/core/version.js';
 import { FORMATTERS } from '../../src/init/format/index.js';
+import { LINT_DOCS_URL, REPOSITORY_URL } from '../../src/init/format/rule-docs.js';
+import { artifactLocation } from '../../src/init/format/sarif.js';
+import { sarifProblems } from '../helpers/sarif.js';
 import type { FileReport } from '../../src/init/format/report.js';
 import { lintBytes } from '../../src/init/lint.js';
 import { RULE_IDS } from '../../src/init/rules.js';
@@ -71,30 +75,63 @@ describe('github', () => {
   });
 });
 
+interface SarifLog {
+  $schema: string;
+  version: string;
+  runs: {
+    tool: { driver: { name: string; version: string; semanticVersion: string; informationUri: string;
+      rules: { id: string; shortDescription: { text: string }; fullDescription: { text: string };
+        help: { text: string; markdown: string }; helpUri: string; defaultConfiguration: { level: string } }[] } };
+    invocations: { executionSuccessful: boolean; toolExecutionNotifications?: { level: string; message: { text: string };
+      locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string } } }[] }[] }[];
+    originalUriBaseIds?: Record<string, { uri: string }>;
+    results: { ruleId: string; ruleIndex: number; level: string; message: { text: string };
+      locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string }; region: Record<string, number> } }[] }[];
+  }[];
+}
+
 describe('sarif', () => {
   // The properties SARIF 2.1.0 requires (sarif-schema-2.1.0.json "required" lists) and the ones
   // GitHub code scanning reads: tool.driver.name, rules, results with ruleId, message.text and a
   // physical location with a repository-relative URI and a 1-based region.
-  const log = JSON.parse(FORMATTERS.sarif([...REPORTS, report('C:\\work\\w.yaml', 'x')], { color: false })) as {
-    $schema: string; version: string;
-    runs: { tool: { driver: { name: string; rules: { id: string; shortDescription: { text: string }; defaultConfiguration: { level: string } }[] } };
-      results: { ruleId: string; ruleIndex: number; level: string; message: { text: string };
-        locations: { physicalLocation: { artifactLocation: { uri: string }; region: Record<string, number> } }[] }[] }[];
-  };
+  const ROOT = '/work space/repo';
+  const text = FORMATTERS.sarif([...REPORTS, report('C:\\work\\w.yaml', 'x')], { color: false, srcRoot: ROOT });
+  const log = JSON.parse(text) as SarifLog;
 
-  it('has the required top-level shape', () => {
+  it('is valid against the official SARIF 2.1.0 schema, with and without failures', () => {
+    expect(sarifProblems(text)).toEqual([]);
+    expect(sarifProblems(FORMATTERS.sarif([], { color: false, srcRoot: ROOT, failures: [{ file: 'gone.yaml', message: 'cannot read gone.yaml: no such file or directory' }] }))).toEqual([]);
+    expect(sarifProblems(FORMATTERS.sarif([CLEAN], { color: false }))).toEqual([]);
+    // The check can fail: a level SARIF does not define, a rule without an id.
+    const broken = JSON.parse(text) as { runs: { results: { level: string }[]; tool: { driver: { rules: { id?: string }[] } } }[] };
+    broken.runs[0]!.results[0]!.level = 'fatal';
+    delete broken.runs[0]!.tool.driver.rules[0]!.id;
+    const problems = sarifProblems(JSON.stringify(broken)).join('\n');
+    expect(problems).toContain('/runs/0/results/0/level');
+    expect(problems).toContain("/runs/0/tool/driver/rules/0: must have required property 'id'");
+  });
+
+  it('has the required top-level shape and names the tool, its version and its documentation', () => {
     expect(log.version).toBe('2.1.0');
     expect(log.$schema).toMatch(/sarif-schema-2\.1\.0\.json$/);
     expect(log.runs).toHaveLength(1);
-    expect(log.runs[0]?.tool.driver.name).toBe('gsh init lint');
+    const { driver } = log.runs[0]!.tool;
+    expect(driver.name).toBe('gsh init lint');
+    expect(driver.version).toBe(VERSION);
+    expect(driver.semanticVersion).toBe(VERSION);
+    expect(driver.informationUri).toBe(LINT_DOCS_URL);
+    expect(log.runs[0]?.invocations).toEqual([{ executionSuccessful: true }]);
   });
 
-  it('lists every rule once, with a level', () => {
+  it('lists every rule once, with a level, a description, help and a helpUri anchored at the rule', () => {
     const rules = log.runs[0]?.tool.driver.rules ?? [];
     expect(rules.map((r) => r.id)).toEqual(RULE_IDS);
     for (const rule of rules) {
       expect(['error', 'warning']).toContain(rule.defaultConfiguration.level);
       expect(rule.shortDescription.text.length).toBeGreaterThan(0);
+      expect(rule.fullDescription.text).toContain(rule.shortDescription.text);
+      expect(rule.help.text.length).toBeGreaterThan(20);
+      expect(rule.helpUri).toBe(`${REPOSITORY_URL}#rule-${rule.id}`);
     }
   });
 
@@ -111,7 +148,30 @@ describe('sarif', () => {
       expect(region['startColumn']).toBeGreaterThanOrEqual(1);
       expect(region['endLine']).toBeGreaterThanOrEqual(region['startLine']!);
     }
-    expect(run.results[0]?.locations[0]?.physicalLocation.artifactLocation.uri).toBe('manifests/bad.yaml');
-    expect(run.results.at(-1)?.locations[0]?.physicalLocation.artifactLocation.uri).toBe('file:///C:/work/w.yaml');
+    expect(run.results[0]?.locations[0]?.physicalLocation.artifactLocation).toEqual({ uri: 'manifests/bad.yaml', uriBaseId: '%SRCROOT%' });
+    expect(run.results.at(-1)?.locations[0]?.physicalLocation.artifactLocation).toEqual({ uri: 'file:///C:/work/w.yaml' });
+  });
+
+  it('percent-encodes paths relative to %SRCROOT%, given absolutely in originalUriBaseIds', () => {
+    expect(log.runs[0]?.originalUriBaseIds).toEqual({ '%SRCROOT%': { uri: 'file:///work%20space/repo/' } });
+    expect(artifactLocation('./dir with space/a#1?.yaml', ROOT)).toEqual({ uri: 'dir%20with%20space/a%231%3F.yaml', uriBaseId: '%SRCROOT%' });
+    expect(artifactLocation('50%.yaml', ROOT)).toEqual({ uri: '50%25.yaml', uriBaseId: '%SRCROOT%' });
+    expect(artifactLocation('/work space/repo/m/é.yaml', ROOT)).toEqual({ uri: 'm/%C3%A9.yaml', uriBaseId: '%SRCROOT%' });
+    expect(artifactLocation('/work space/repository/x.yaml', ROOT)).toEqual({ uri: 'file:///work%20space/repository/x.yaml' });
+    expect(artifactLocation('<stdin>', ROOT)).toEqual({ uri: '%3Cstdin%3E', uriBaseId: '%SRCROOT%' });
+  });
+
+  it('marks the run unsuccessful and names each input it could not read (never a clean report)', () => {
+    const failed = JSON.parse(FORMATTERS.sarif([CLEAN], {
+      color: false, srcRoot: ROOT, failures: [{ file: 'locked.yaml', message: 'cannot read locked.yaml: permission denied' }],
+    })) as SarifLog;
+    expect(failed.runs[0]?.invocations).toEqual([{
+      executionSuccessful: false,
+      toolExecutionNotifications: [{
+        level: 'error',
+        message: { text: 'cannot read locked.yaml: permission denied' },
+        locations: [{ physicalLocation: { artifactLocation: { uri: 'locked.yaml', uriBaseId: '%SRCROOT%' } } }],
+      }],
+    }]);
   });
 });

@@ -76,7 +76,7 @@ describe('exit codes', () => {
     expect((await lint(['warns.yaml'], { maxWarnings: '1' })).code).toBe(0);
     const over = await lint(['warns.yaml'], { maxWarnings: '0' });
     expect(over.code).toBe(1);
-    expect(over.stderr).toContain('1 warnings exceed --max-warnings 0');
+    expect(over.stderr).toContain('1 warning exceeds --max-warnings 0');
   });
 
   it('is 2 when an input cannot be read, after reporting the others', async () => {

@@ -1,3 +1,4 @@
+import type { InputFailure } from '../inputs.js';
 import type { LineIndex } from '../line-index.js';
 import type { Problem } from '../problem.js';
 
@@ -12,6 +13,10 @@ export interface FileReport {
 
 export interface FormatOptions {
   color: boolean;
+  /** Inputs that could not be read (the run exits 2); formats that can say so do. */
+  failures?: readonly InputFailure[];
+  /** The absolute directory relative input paths are resolved against (SARIF's %SRCROOT%). */
+  srcRoot?: string;
 }
 
 export type Formatter = (reports: readonly FileReport[], options: FormatOptions) => string;
