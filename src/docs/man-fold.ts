@@ -84,17 +84,18 @@ const shellBreaks: Breaks = (line) => {
 
 /**
  * Greedy folding at the given break positions (spaces, dropped at the break); continuation lines
- * start at column `hang` and all but the last end with `suffix`. A word too long for any line
- * (an API path) breaks after its last `/` that fits.
+ * start at column `hang` and all but the last end with `suffix`. In prose, a word too long for
+ * any line (an API path) breaks after its last `/` that fits; a command's words stay whole.
  */
 function fold(line: string, columns: number, hang: number, breaks: Breaks, suffix = ''): string[] {
+  const splitWords = suffix === '';
   const out: string[] = [];
   const limit = columns - width(suffix);
   let rest = line;
   while (width(rest) > columns) {
     const space = breaks(rest).map((tier) => tier.filter((b) => b <= limit).pop()).find((b) => b !== undefined);
     const nextWord = space === undefined ? '' : rest.slice(space + 1).split(' ')[0] ?? '';
-    const slash = rest.lastIndexOf('/', limit - 1);
+    const slash = splitWords ? rest.lastIndexOf('/', limit - 1) : -1;
     let cut: number;
     if (space !== undefined && (hang + width(nextWord) <= limit || slash <= space)) cut = space;
     else if (slash > indentOf(rest)) cut = slash + 1;

@@ -77,6 +77,17 @@ describe('foldHelp', () => {
     ]);
   });
 
+  it('never splits a word of a command, even one too long for the line', () => {
+    const help = 'Example:\n  gsh files pull --url https://example.com/a/very/long/path/to/plugin.jar\n';
+    expect(foldHelp(help, 30)).toEqual([
+      'Example:',
+      '  gsh files pull \\',
+      '      --url \\',
+      '      https://example.com/a/very/long/path/to/plugin.jar',
+      '',
+    ]);
+  });
+
   it('leaves text that fits as it was written', () => {
     const help = 'Short.\n  two  columns\n\nExample:\n  gsh version\n';
     expect(foldHelp(help, COLUMNS)).toEqual(help.split('\n'));
