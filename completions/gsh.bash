@@ -114,7 +114,7 @@ _gsh_node() {
     'billing top-up') subs='' flags='-f --raw-field -F --field --input --wait' valued='-f --raw-field -F --field --input' ;;
     'completion') subs='' flags='--dir' valued='--dir' ;;
     'console') subs='attach send history stats eula queue status storage timer token' flags='' valued='' ;;
-    'console attach') subs='' flags='-s --server --no-history --read-only --until --color' valued='-s --server --until --color' ;;
+    'console attach') subs='' flags='-s --server --no-history --read-only --until' valued='-s --server --until' ;;
     'console send') subs='' flags='-s --server --all-servers --parallel --fail-fast --expect' valued='-s --server --parallel --expect' ;;
     'console history') subs='' flags='-s --server --cursor --limit' valued='-s --server --cursor --limit' ;;
     'console stats') subs='' flags='-s --server --watch' valued='-s --server' ;;
@@ -218,7 +218,8 @@ _gsh_node() {
     'git deployments') subs='' flags='-s --server --all-servers --parallel --fail-fast' valued='-s --server --parallel' ;;
     'git trigger-schedules') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'health') subs='' flags='' valued='' ;;
-    'hooks') subs='list ls create update delete rm deliveries' flags='' valued='' ;;
+    'hooks') subs='verify list ls create update delete rm deliveries' flags='' valued='' ;;
+    'hooks verify') subs='' flags='--payload --signature --header --secret-file' valued='--payload --signature --header --secret-file' ;;
     'hooks list') subs='' flags='-s --server --all-servers --parallel --fail-fast --limit --offset --all -q --quiet' valued='-s --server --parallel --limit --offset' ;;
     'hooks create') subs='' flags='-s --server --all-servers --parallel --fail-fast --url --events --secret-file -f --raw-field -F --field --input --if-absent --wait' valued='-s --server --parallel --url --events --secret-file -f --raw-field -F --field --input' ;;
     'hooks update') subs='' flags='-s --server --all-servers --parallel --fail-fast --url --events --enabled -f --raw-field -F --field --input --wait' valued='-s --server --parallel --url --events -f --raw-field -F --field --input' ;;
@@ -542,7 +543,6 @@ _gsh_values() {
     'agent register --assertion-type') values='urn:ietf:params:oauth:token-type:id-jag' ;;
     'agent token --grant-type') values='urn:vendor:agent-auth:grant-type:claim urn:ietf:params:oauth:grant-type:jwt-bearer' ;;
     'applications list --kind') values='game application database' ;;
-    'console attach --color') values='auto always never' ;;
     'files copy-to --mode') values='copy cut' ;;
     'hooks create --events') values='server.installed server.started server.stopped server.crashed server.idle backup.completed player.joined player.left git.deployment.completed threshold.cpu threshold.memory threshold.disk' ;;
     'hooks update --events') values='server.installed server.started server.stopped server.crashed server.idle backup.completed player.joined player.left git.deployment.completed threshold.cpu threshold.memory threshold.disk' ;;
@@ -557,12 +557,13 @@ _gsh_values() {
     'worlds nbt get --nbt-type') values='java bedrock' ;;
     *' -o') values='table json jsonl yaml csv tsv' ;;
     *' --output') values='table json jsonl yaml csv tsv' ;;
+    *' --color') values='auto always never' ;;
     *) return 1 ;;
   esac
 }
 
-_gsh_global_flags='-V --version --profile --base-url -o --output --jq --columns --no-header --json --no-color --debug -y --yes --no-input --idempotency-key --retries --timeout --request-timeout --dry-run -h --help'
-_gsh_global_valued='--profile --base-url -o --output --jq --columns --idempotency-key --retries --timeout --request-timeout'
+_gsh_global_flags='-V --version --profile --base-url -o --output --jq --columns --no-header --json --color --no-color --debug -y --yes --no-input --idempotency-key --retries --timeout --request-timeout --dry-run -h --help'
+_gsh_global_valued='--profile --base-url -o --output --jq --columns --color --idempotency-key --retries --timeout --request-timeout'
 
 _gsh() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}

@@ -9,4 +9,4 @@ also come from GSH_SERVER.
 Examples:
   $ gsh reference | less
   $ gsh reference --jq '.[] | select(.scope == "servers:files:write") | .command'
-`;function m(o){o.addHelpText("after",n).action(async function(){let[{loadDocTree:a},{referenceEntries:t,formatReference:s}]=await Promise.all([import("./command-tree-ILDV7JDH.js"),import("./reference-VOB6OTC6.js")]),e=await a();await r(this,"print every command with its operations",async()=>t(e),()=>s(e))})}export{m as register};
+`;function m(o){o.addHelpText("after",n).action(async function(){let[{loadDocTree:a},{referenceEntries:t,formatReference:s}]=await Promise.all([import("./command-tree-WT5IYR23.js"),import("./reference-LHXXY4TD.js")]),e=await a();await r(this,"print every command with its operations",async()=>t(e),()=>s(e))})}export{m as register};
