@@ -157,6 +157,8 @@ function applyRecursively(cmd: Command, fn: (c: Command) => void): void {
  * `process`: src/cli.ts hands in the real streams, tests their own (DESIGN.md "Plan, then execute").
  */
 export async function run(argv: string[], ctx: Context): Promise<number> {
+  // The shells' completion of live names, on every TAB: answered before commander is involved.
+  if (argv[0] === '__complete') return (await import('./commands/complete.js')).complete(argv.slice(1), ctx);
   const io = streamsFor(ctx, { color: colorWhenIn(argv) });
   const json = argv.includes('--json') || argv.some((a, i) => (a === '-o' || a === '--output') && argv[i + 1] === 'json') || argv.includes('--output=json');
   const debug = argv.includes('--debug');

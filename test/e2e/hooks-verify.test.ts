@@ -78,7 +78,7 @@ describe('gsh hooks verify', () => {
 
   it('rejects a tampered body, another secret and a malformed or empty signature (exit 1)', async () => {
     const tampered = Buffer.from(delivery.raw);
-    tampered[tampered.length - 3] ^= 0x01;
+    tampered[tampered.length - 3]! ^= 0x01;
     const changed = await verify(['--signature', signature], { input: tampered });
     expect(changed.exitCode).toBe(1);
     expect(changed.stderr).toMatch(/invalid webhook signature: .*does not match/);
