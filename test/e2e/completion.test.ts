@@ -17,7 +17,7 @@ const dir = fileURLToPath(new URL('../../completions/', import.meta.url));
 const zshHarness = fileURLToPath(new URL('fixtures/zsh-complete.zsh', import.meta.url));
 // A throwaway HOME: fish writes its config and history there.
 const home = mkdtempSync(join(tmpdir(), 'gsh-completion-'));
-const opts = { timeout: 20_000, env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local/share'), LANG: 'C.UTF-8' } };
+const opts: { timeout: number; env: Record<string, string> } = { timeout: 20_000, env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local/share'), LANG: 'C.UTF-8' } };
 
 // -s <TAB> asks the API through `gsh __complete servers`: a sandbox, and `gsh` on PATH as the
 // built binary (the scripts run the command being completed).
