@@ -3,15 +3,16 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { Clock, Context } from '../core/context.js';
-import { Runtime } from '../core/runtime.js';
+import { resolveAuth } from '../core/credentials.js';
 import { configDir } from '../core/store.js';
 
 // `gsh __complete servers [--profile P] [--base-url U]`: server names for the shells' `-s <TAB>`
 // (hidden: run() answers it before commander, so it is in no help, reference or man page). It runs
-// on every TAB, so it is built for that: one GET /servers (the first 100), no retries, a budget of
-// BUDGET_MS for the whole answer, names cached for a minute in the config dir (mode 0600; the
-// cache is keyed by a hash of base URL and credential, never the credential itself), never a
-// prompt, and nothing on stderr: any failure is an empty answer and exit 0.
+// on every TAB, so it is built for that: names are cached for a minute in the config dir (mode
+// 0600, keyed by a hash of base URL and credential, never the credential itself) and the cache is
+// read before the HTTP client is loaded; otherwise one GET /servers (the first 100), no retries, a
+// budget of BUDGET_MS for the whole answer. Never a prompt, nothing on stderr: any failure is an
+// empty answer and exit 0.
 
 const BUDGET_MS = 2000;
 const CACHE_MS = 60_000;
@@ -45,22 +46,30 @@ function globalsIn(args: readonly string[]): { profile?: string; baseUrl?: strin
 }
 
 async function serverNames(globals: { profile?: string; baseUrl?: string }, ctx: Context): Promise<string[]> {
-  const started = ctx.clock.now();
+  // The cache is checked before the HTTP client is even loaded: a cached TAB costs a file read.
+  const auth = await resolveAuth({
+    baseUrlFlag: globals.baseUrl, profileFlag: globals.profile, env: ctx.env, store: ctx.store,
+    newClient: () => {
+      throw new Error('the cache key needs no client');
+    },
+  });
+  const key = createHash('sha256').update([auth.baseUrl, auth.profile, auth.source, ctx.env.GSH_TOKEN ?? ctx.env.GSH_API_KEY ?? ''].join('\0')).digest('hex');
+  const file = join(configDir(ctx.env), CACHE_FILE);
+  const cached = readCache(file);
+  const now = ctx.clock.now();
+  if (cached?.key === key && cached.at <= now && now - cached.at < CACHE_MS) return cached.names;
+
+  const started = now;
   // Waits the client would make (a rate-limit window) fail at once when they outlast the budget.
   const clock: Clock = {
     now: () => ctx.clock.now(),
     sleep: (ms) => (ctx.clock.now() - started + ms > BUDGET_MS ? Promise.reject(new Error('over budget')) : ctx.clock.sleep(ms)),
   };
   const silent = new Writable({ write: (_c, _e, done) => done() });
+  const { Runtime } = await import('../core/runtime.js');
   const rt = new Runtime({ ...globals, retries: '0', requestTimeout: `${BUDGET_MS}ms`, input: false }, { ...ctx, stderr: silent, clock });
   try {
     const client = await rt.client();
-    const auth = rt.auth!;
-    const key = createHash('sha256').update([auth.baseUrl, auth.profile, auth.source, ctx.env.GSH_TOKEN ?? ctx.env.GSH_API_KEY ?? ''].join('\0')).digest('hex');
-    const file = join(configDir(ctx.env), CACHE_FILE);
-    const cached = readCache(file);
-    const now = ctx.clock.now();
-    if (cached?.key === key && cached.at <= now && now - cached.at < CACHE_MS) return cached.names;
     const res = await client.request<{ data?: { name?: unknown }[] }>({ method: 'GET', path: '/servers', query: { limit: 100 } });
     // A name a shell could not offer as one word (control characters, newlines) is left out.
     const names = (res.body.data ?? []).map((s) => s.name).filter((n): n is string => typeof n === 'string' && n !== '' && !/[\x00-\x1f\x7f]/.test(n));

@@ -1,5 +1,5 @@
 import{createRequire as __c}from'node:module';const __r=__c(import.meta.url),require=Object.assign(m=>/^(node:)?(child_process|http2)$/.test(m)?new Proxy({},{get:(t,k)=>__r(m)[k]}):__r(m),__r);
-import{a as c}from"./chunk-GI5LFRDV.js";import{a as w,f as m}from"./chunk-ZBA55DRD.js";import"./chunk-SVR4X4OE.js";import{a as y,b as k,c as b}from"./chunk-KEN3CX5K.js";import{a as p,d as u}from"./chunk-3EL4XT5S.js";import"./chunk-XIDS5IRP.js";import"./chunk-SLTFDO27.js";import"./chunk-4HZR5RN7.js";import"./chunk-4NOPMWZG.js";import"./chunk-OVIZMDI4.js";import"./chunk-GHB64OPJ.js";import{a as f,b as g,c as l}from"./chunk-NHAKVLUE.js";import"./chunk-JPBGQWYY.js";var $=`
+import{a as c}from"./chunk-GI5LFRDV.js";import{e as m}from"./chunk-5N3OWAGC.js";import{a as w}from"./chunk-G2WZ5KSA.js";import"./chunk-SVR4X4OE.js";import{a as y,b as k,c as b}from"./chunk-KEN3CX5K.js";import{a as p,d as u}from"./chunk-3EL4XT5S.js";import"./chunk-XIDS5IRP.js";import"./chunk-SLTFDO27.js";import"./chunk-4HZR5RN7.js";import"./chunk-4NOPMWZG.js";import"./chunk-OVIZMDI4.js";import"./chunk-GHB64OPJ.js";import{a as f,b as g,c as l}from"./chunk-NHAKVLUE.js";import"./chunk-JPBGQWYY.js";var $=`
 The API key is read from standard input when it is not a terminal, otherwise from a hidden
 prompt. It is never taken from the command line. It is checked with GET /me before it is saved.
 
