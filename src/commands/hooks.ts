@@ -26,7 +26,8 @@ Exit codes: 0 valid, 1 invalid (another body or secret, an empty or malformed si
 
 Examples:
   gsh hooks verify --signature "$HTTP_X_SERVICE_SIGNATURE" < body.json
-  gsh hooks verify --payload body.json --header 'X-Service-Signature: sha256=5d41…' --secret-file hook.secret`;
+  gsh hooks verify --payload body.json --header 'X-Service-Signature: sha256=…'
+  gsh hooks verify --signature "$SIG" --secret-file hook.secret < body.json`;
 
 interface VerifyFlags {
   payload?: string;
