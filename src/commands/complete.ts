@@ -26,7 +26,8 @@ interface Cache {
 
 export async function complete(args: readonly string[], ctx: Context): Promise<number> {
   try {
-    if (args[0] !== 'servers') return 0;
+    // --dry-run sends nothing here either; a completion has no plan to show.
+    if (args[0] !== 'servers' || args.includes('--dry-run')) return 0;
     const names = await serverNames(globalsIn(args.slice(1)), ctx);
     ctx.stdout.write(names.map((n) => `${n}\n`).join(''));
   } catch {

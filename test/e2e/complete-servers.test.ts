@@ -86,6 +86,9 @@ describe('gsh __complete servers', () => {
     expect(await complete(dir)).toEqual(names());
     const other = await t.gsh(['__complete', 'widgets'], { env: t.env({ GSH_CONFIG_DIR: dir }) });
     expect([other.exitCode, other.stdout, other.stderr]).toEqual([0, '', '']);
+    const before = listings();
+    const dry = await t.gsh(['__complete', 'servers', '--dry-run'], { env: t.env({ GSH_CONFIG_DIR: freshDir() }) });
+    expect([dry.exitCode, dry.stdout, dry.stderr, listings() - before]).toEqual([0, '', '', 0]);
   });
 
   it('gives up within its budget on a service that never answers, and never prompts', async () => {

@@ -9,4 +9,4 @@ also come from GSH_SERVER.
 Examples:
   $ gsh reference | less
   $ gsh reference --jq '.[] | select(.scope == "servers:files:write") | .command'
-`;function m(o){o.addHelpText("after",n).action(async function(){let[{loadDocTree:a},{referenceEntries:t,formatReference:s}]=await Promise.all([import("./command-tree-RVWIN4KQ.js"),import("./reference-Z3NQC7B6.js")]),e=await a();await r(this,"print every command with its operations",async()=>t(e),()=>s(e))})}export{m as register};
+`;function m(o){o.addHelpText("after",n).action(async function(){let[{loadDocTree:a},{referenceEntries:t,formatReference:s}]=await Promise.all([import("./command-tree-UREDPIXO.js"),import("./reference-HWX32LKI.js")]),e=await a();await r(this,"print every command with its operations",async()=>t(e),()=>s(e))})}export{m as register};
