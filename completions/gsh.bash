@@ -114,7 +114,7 @@ _gsh_node() {
     'billing top-up') subs='' flags='-f --raw-field -F --field --input --wait' valued='-f --raw-field -F --field --input' ;;
     'completion') subs='' flags='--dir' valued='--dir' ;;
     'console') subs='attach send history stats eula queue status storage timer token' flags='' valued='' ;;
-    'console attach') subs='' flags='-s --server --no-history --read-only --until --color' valued='-s --server --until --color' ;;
+    'console attach') subs='' flags='-s --server --no-history --read-only --until' valued='-s --server --until' ;;
     'console send') subs='' flags='-s --server --all-servers --parallel --fail-fast --expect' valued='-s --server --parallel --expect' ;;
     'console history') subs='' flags='-s --server --cursor --limit' valued='-s --server --cursor --limit' ;;
     'console stats') subs='' flags='-s --server --watch' valued='-s --server' ;;
@@ -218,7 +218,8 @@ _gsh_node() {
     'git deployments') subs='' flags='-s --server --all-servers --parallel --fail-fast' valued='-s --server --parallel' ;;
     'git trigger-schedules') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'health') subs='' flags='' valued='' ;;
-    'hooks') subs='list ls create update delete rm deliveries' flags='' valued='' ;;
+    'hooks') subs='verify list ls create update delete rm deliveries' flags='' valued='' ;;
+    'hooks verify') subs='' flags='--payload --signature --header --secret-file' valued='--payload --signature --header --secret-file' ;;
     'hooks list') subs='' flags='-s --server --all-servers --parallel --fail-fast --limit --offset --all -q --quiet' valued='-s --server --parallel --limit --offset' ;;
     'hooks create') subs='' flags='-s --server --all-servers --parallel --fail-fast --url --events --secret-file -f --raw-field -F --field --input --if-absent --wait' valued='-s --server --parallel --url --events --secret-file -f --raw-field -F --field --input' ;;
     'hooks update') subs='' flags='-s --server --all-servers --parallel --fail-fast --url --events --enabled -f --raw-field -F --field --input --wait' valued='-s --server --parallel --url --events -f --raw-field -F --field --input' ;;
@@ -542,7 +543,6 @@ _gsh_values() {
     'agent register --assertion-type') values='urn:ietf:params:oauth:token-type:id-jag' ;;
     'agent token --grant-type') values='urn:vendor:agent-auth:grant-type:claim urn:ietf:params:oauth:grant-type:jwt-bearer' ;;
     'applications list --kind') values='game application database' ;;
-    'console attach --color') values='auto always never' ;;
     'files copy-to --mode') values='copy cut' ;;
     'hooks create --events') values='server.installed server.started server.stopped server.crashed server.idle backup.completed player.joined player.left git.deployment.completed threshold.cpu threshold.memory threshold.disk' ;;
     'hooks update --events') values='server.installed server.started server.stopped server.crashed server.idle backup.completed player.joined player.left git.deployment.completed threshold.cpu threshold.memory threshold.disk' ;;
@@ -557,34 +557,67 @@ _gsh_values() {
     'worlds nbt get --nbt-type') values='java bedrock' ;;
     *' -o') values='table json jsonl yaml csv tsv' ;;
     *' --output') values='table json jsonl yaml csv tsv' ;;
+    *' --color') values='auto always never' ;;
     *) return 1 ;;
   esac
 }
 
-_gsh_global_flags='-V --version --profile --base-url -o --output --jq --columns --no-header --json --no-color --debug -y --yes --no-input --idempotency-key --retries --timeout --request-timeout --dry-run -h --help'
-_gsh_global_valued='--profile --base-url -o --output --jq --columns --idempotency-key --retries --timeout --request-timeout'
+_gsh_global_flags='-V --version --profile --base-url -o --output --jq --columns --no-header --json --color --no-color --debug -y --yes --no-input --idempotency-key --retries --timeout --request-timeout --dry-run -h --help'
+_gsh_global_valued='--profile --base-url -o --output --jq --columns --color --idempotency-key --retries --timeout --request-timeout'
+
+# _gsh_words: COMP_WORDS up to the cursor as typed. COMP_WORDBREAKS holds ':' by default, so bash
+# splits urn:ietf:… (or servers:read) into urn : ietf : …; the pieces are glued back here.
+_gsh_words() {
+  local j w glue=0
+  words=()
+  for ((j = 0; j <= COMP_CWORD; j++)); do
+    w=${COMP_WORDS[j]}
+    if ((j > 0)) && [[ $w == : || $glue == 1 ]]; then words[${#words[@]}-1]+=$w; else words+=("$w"); fi
+    [[ $w == : ]] && glue=1 || glue=0
+  done
+}
+
+# _gsh_servers: server names from the API (gsh __complete servers: cached a minute, silent, never
+# prompts), filtered by prefix without expanding them (compgen -W would run $(…) in a name).
+_gsh_servers() {
+  local name
+  while IFS= read -r name; do
+    [[ $name == "$cur"* ]] && COMPREPLY+=("$name")
+  done < <("${COMP_WORDS[0]}" __complete servers "${auth[@]}" 2>/dev/null)
+}
 
 _gsh() {
-  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-  local cmdpath='' subs flags valued values word i skip=0
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    word=${COMP_WORDS[i]}
-    if ((skip)); then skip=0; continue; fi
+  local -a words auth=()
+  _gsh_words
+  local cword=$((${#words[@]} - 1))
+  local cur=${words[cword]} prev=${words[cword-1]}
+  local cmdpath='' subs flags valued values word flag i skip=0
+  for ((i = 1; i < cword; i++)); do
+    word=${words[i]}
+    if ((skip)); then
+      [[ $word == = ]] && continue
+      skip=0
+      # The line's own --profile and --base-url choose whose servers -s completes.
+      [[ $flag == --profile || $flag == --base-url ]] && auth+=("$flag" "$word")
+      continue
+    fi
     _gsh_node "$cmdpath"
     case $word in
       -*=*) ;;
-      -*) [[ " $valued $_gsh_global_valued " == *" $word "* ]] && skip=1 ;;
+      -*) [[ " $valued $_gsh_global_valued " == *" $word "* ]] && skip=1 flag=$word ;;
       *) [[ " $subs " == *" $word "* ]] && _gsh_alias "${cmdpath:+$cmdpath }$word" ;;
     esac
   done
   # --flag=value: bash splits at '=', so the flag is two words back.
-  if [[ $prev == '=' && ${COMP_WORDS[COMP_CWORD-2]} == -* ]]; then
-    prev=${COMP_WORDS[COMP_CWORD-2]} skip=1
+  if [[ $prev == '=' && ${words[cword-2]} == -* ]]; then
+    prev=${words[cword-2]} skip=1
   fi
   _gsh_node "$cmdpath"
   COMPREPLY=()
   if ((skip)); then
-    if _gsh_values "$cmdpath $prev"; then
+    if [[ $prev == -s || $prev == --server ]]; then
+      _gsh_servers
+    elif _gsh_values "$cmdpath $prev"; then
       COMPREPLY=($(compgen -W "$values" -- "$cur"))
     else
       compopt -o default 2>/dev/null
@@ -595,6 +628,11 @@ _gsh() {
     COMPREPLY=($(compgen -W "$subs" -- "$cur"))
   else
     compopt -o default 2>/dev/null
+  fi
+  # Readline replaces only the text after the last ':' of the word: offer that part.
+  if [[ $cur == *:* && $COMP_WORDBREAKS == *:* ]]; then
+    local colon=${cur%"${cur##*:}"}
+    COMPREPLY=("${COMPREPLY[@]#"$colon"}")
   fi
 }
 

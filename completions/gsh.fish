@@ -71,7 +71,7 @@ function __gsh_subcommands --argument-names key
         case 'git settings'
             printf '%s\n' 'update	Change git settings'
         case 'hooks'
-            printf '%s\n' 'list	Webhooks of the server; the secret is never returned' 'ls	alias of list' 'create	Register a webhook; the 201 response carries the secret, returned only now' 'update	Change any of url, events, enabled; re-enabling clears the failure counter' 'delete	Delete a webhook' 'rm	alias of delete' 'deliveries	Recent delivery attempts of a webhook, newest first'
+            printf '%s\n' 'verify	Check a delivery\'s X-Service-Signature against its raw body (offline; exit 0 valid, 1 invalid)' 'list	Webhooks of the server; the secret is never returned' 'ls	alias of list' 'create	Register a webhook; the 201 response carries the secret, returned only now' 'update	Change any of url, events, enabled; re-enabling clears the failure counter' 'delete	Delete a webhook' 'rm	alias of delete' 'deliveries	Recent delivery attempts of a webhook, newest first'
         case 'importer'
             printf '%s\n' 'start	Import from a remote SFTP/FTP server: kills the server, may delete files, queues a rebuild (202)'
         case 'init'
@@ -331,7 +331,7 @@ function __gsh_flags --argument-names key
         case 'completion'
             printf '%s\n' '--dir	write all three scripts into this directory instead (gsh.bash, _gsh, gsh.fish)'
         case 'console attach'
-            printf '%s\n' '-s	server id or name (default: $GSH_SERVER)' '--server	server id or name (default: $GSH_SERVER)' '--no-history	do not replay recent output first' '--read-only	never send anything; standard input is not read' '--until	detach (exit 0) after printing the first console line that matches; exit 10 after --timeout (default 10m); implies --no-history' '--color	ANSI colours in console lines'
+            printf '%s\n' '-s	server id or name (default: $GSH_SERVER)' '--server	server id or name (default: $GSH_SERVER)' '--no-history	do not replay recent output first' '--read-only	never send anything; standard input is not read' '--until	detach (exit 0) after printing the first console line that matches; exit 10 after --timeout (default 10m); implies --no-history'
         case 'console send'
             printf '%s\n' '-s	server id or name (default: $GSH_SERVER); for several: repeat it, commas, a name glob, or - for stdin' '--server	server id or name (default: $GSH_SERVER); for several: repeat it, commas, a name glob, or - for stdin' '--all-servers	send to every server the key can reach' '--parallel	with several servers: how many at once (default 4, at most 32)' '--fail-fast	with several servers: start no new one after a failure' '--expect	wait for the first console line matching this and print it (exit 10 on --timeout, default 30s)'
         case 'console history'
@@ -506,6 +506,8 @@ function __gsh_flags --argument-names key
             printf '%s\n' '-s	server id or name (default: $GSH_SERVER); for several: repeat it, commas, a name glob, or - for stdin' '--server	server id or name (default: $GSH_SERVER); for several: repeat it, commas, a name glob, or - for stdin' '--all-servers	run on every server the key can reach' '--parallel	with several servers: how many run at once (default 4, at most 32)' '--fail-fast	with several servers: start no new one after a failure'
         case 'git trigger-schedules'
             printf '%s\n' '-s	server id or name (default: $GSH_SERVER); for several: repeat it, commas, a name glob, or - for stdin' '--server	server id or name (default: $GSH_SERVER); for several: repeat it, commas, a name glob, or - for stdin' '--all-servers	run on every server the key can reach' '--parallel	with several servers: how many run at once (default 4, at most 32)' '--fail-fast	with several servers: start no new one after a failure' '-f	add a string body field (repeatable; a[b]= and a[]= nest)' '--raw-field	add a string body field (repeatable; a[b]= and a[]= nest)' '-F	add a typed body field: true/false/null/numbers, @file, @- (repeatable)' '--field	add a typed body field: true/false/null/numbers, @file, @- (repeatable)' '--input	JSON body from a file, or - for stdin (fields and flags are merged over it)' '--wait	when the service asks a person to approve or watch an ad, wait for it instead of exiting 7'
+        case 'hooks verify'
+            printf '%s\n' '--payload	the raw body as received (default: standard input)' '--signature	the X-Service-Signature value: sha256=<hex>' '--header	the header line as received: \'X-Service-Signature: sha256=<hex>\'' '--secret-file	file holding the hook\'s secret (default: $GSH_WEBHOOK_SECRET)'
         case 'hooks list'
             printf '%s\n' '-s	server id or name (default: $GSH_SERVER); for several: repeat it, commas, a name glob, or - for stdin' '--server	server id or name (default: $GSH_SERVER); for several: repeat it, commas, a name glob, or - for stdin' '--all-servers	run on every server the key can reach' '--parallel	with several servers: how many run at once (default 4, at most 32)' '--fail-fast	with several servers: start no new one after a failure' '--limit	items per page (default 25, max 100; the server clamps and echoes it)' '--offset	items to skip (default 0)' '--all	fetch every page (concurrently, in order)' '-q	print only each item\'s id, one per line (every page with --all)' '--quiet	print only each item\'s id, one per line (every page with --all)'
         case 'hooks create'
@@ -846,11 +848,11 @@ function __gsh_flags --argument-names key
 end
 
 function __gsh_global_flags
-    printf '%s\n' '-V	print the version' '--version	print the version' '--profile	auth profile to use (default: $GSH_PROFILE or the current one)' '--base-url	service root, ending in /api/v2 (default: $GSH_BASE_URL or the profile)' '-o	output format' '--output	output format' '--jq	filter the whole result (every page with --all) through a jq expression; strings print raw' '--columns	comma-separated field paths for -o table, csv and tsv (e.g. id,name,status.state)' '--no-header	leave out the header row of -o table, csv and tsv' '--json	same as -o json' '--no-color	never colour output (also NO_COLOR)' '--debug	trace requests and responses on stderr (secrets redacted)' '-y	confirm destructive operations without asking' '--yes	confirm destructive operations without asking' '--no-input	never prompt; fail where a person would be asked' '--idempotency-key	Idempotency-Key for the mutation (default: a fresh UUID per request)' '--retries	retries on 429, 5xx and dropped connections (default 4)' '--timeout	limit on waiting (--wait, --expect), e.g. 90s or 10m (default 10m)' '--request-timeout	limit on each request attempt: connect, answer, a stalled body (default 30s; also GSH_REQUEST_TIMEOUT)' '--dry-run	print the requests the command would send, and what would follow, then stop; sends nothing but server-name lookups' '-h	show help' '--help	show help'
+    printf '%s\n' '-V	print the version' '--version	print the version' '--profile	auth profile to use (default: $GSH_PROFILE or the current one)' '--base-url	service root, ending in /api/v2 (default: $GSH_BASE_URL or the profile)' '-o	output format' '--output	output format' '--jq	filter the whole result (every page with --all) through a jq expression; strings print raw' '--columns	comma-separated field paths for -o table, csv and tsv (e.g. id,name,status.state)' '--no-header	leave out the header row of -o table, csv and tsv' '--json	same as -o json' '--color	colour: auto (a terminal, NO_COLOR, CLICOLOR_FORCE, FORCE_COLOR), always or never' '--no-color	same as --color never' '--debug	trace requests and responses on stderr (secrets redacted)' '-y	confirm destructive operations without asking' '--yes	confirm destructive operations without asking' '--no-input	never prompt; fail where a person would be asked' '--idempotency-key	Idempotency-Key for the mutation (default: a fresh UUID per request)' '--retries	retries on 429, 5xx and dropped connections (default 4)' '--timeout	limit on waiting (--wait, --expect), e.g. 90s or 10m (default 10m)' '--request-timeout	limit on each request attempt: connect, answer, a stalled body (default 30s; also GSH_REQUEST_TIMEOUT)' '--dry-run	print the requests the command would send, and what would follow, then stop; sends nothing but server-name lookups' '-h	show help' '--help	show help'
 end
 
 function __gsh_global_valued
-    printf '%s\n' '--profile' '--base-url' '-o' '--output' '--jq' '--columns' '--idempotency-key' '--retries' '--timeout' '--request-timeout'
+    printf '%s\n' '--profile' '--base-url' '-o' '--output' '--jq' '--columns' '--color' '--idempotency-key' '--retries' '--timeout' '--request-timeout'
 end
 
 # The flags of a command path that take a value.
@@ -1011,7 +1013,7 @@ function __gsh_valued --argument-names key
         case 'completion'
             printf '%s\n' '--dir'
         case 'console attach'
-            printf '%s\n' '-s' '--server' '--until' '--color'
+            printf '%s\n' '-s' '--server' '--until'
         case 'console send'
             printf '%s\n' '-s' '--server' '--parallel' '--expect'
         case 'console history'
@@ -1186,6 +1188,8 @@ function __gsh_valued --argument-names key
             printf '%s\n' '-s' '--server' '--parallel'
         case 'git trigger-schedules'
             printf '%s\n' '-s' '--server' '--parallel' '-f' '--raw-field' '-F' '--field' '--input'
+        case 'hooks verify'
+            printf '%s\n' '--payload' '--signature' '--header' '--secret-file'
         case 'hooks list'
             printf '%s\n' '-s' '--server' '--parallel' '--limit' '--offset'
         case 'hooks create'
@@ -1548,8 +1552,6 @@ function __gsh_values --argument-names key
             printf '%s\n' 'urn:vendor:agent-auth:grant-type:claim' 'urn:ietf:params:oauth:grant-type:jwt-bearer'
         case 'applications list --kind'
             printf '%s\n' 'game' 'application' 'database'
-        case 'console attach --color'
-            printf '%s\n' 'auto' 'always' 'never'
         case 'files copy-to --mode'
             printf '%s\n' 'copy' 'cut'
         case 'hooks create --events'
@@ -1578,6 +1580,8 @@ function __gsh_values --argument-names key
             printf '%s\n' 'table' 'json' 'jsonl' 'yaml' 'csv' 'tsv'
         case '* ''--output'
             printf '%s\n' 'table' 'json' 'jsonl' 'yaml' 'csv' 'tsv'
+        case '* ''--color'
+            printf '%s\n' 'auto' 'always' 'never'
         case '*'
             return 1
     end
@@ -1732,22 +1736,32 @@ function __gsh_complete
     set -l cmdpath ''
     set -l skip 0
     set -l prev ''
+    set -l flag ''
+    set -l auth
     for word in $tokens[2..-1]
         set prev $word
         if test $skip = 1
             set skip 0
+            # The line's own --profile and --base-url choose whose servers -s completes.
+            contains -- $flag --profile --base-url; and set -a auth $flag $word
             continue
         end
         switch $word
             case '-*=*'
             case '-*'
-                contains -- $word (__gsh_valued "$cmdpath") (__gsh_global_valued); and set skip 1
+                if contains -- $word (__gsh_valued "$cmdpath") (__gsh_global_valued)
+                    set skip 1
+                    set flag $word
+                end
             case '*'
                 contains -- $word (__gsh_subcommands "$cmdpath" | string replace -r '\t.*' '')
                 and set cmdpath (__gsh_alias (string trim -- "$cmdpath $word"))
         end
     end
-    if test $skip = 1
+    if test $skip = 1; and contains -- $prev -s --server
+        # Server names from the API (gsh __complete servers: cached a minute, silent, never prompts).
+        $tokens[1] __complete servers $auth 2>/dev/null
+    else if test $skip = 1
         __gsh_values "$cmdpath $prev"; or __fish_complete_path $cur
     else if string match -qr -- '^-[^=]*=' $cur
         set -l flag (string replace -r '=.*' '' -- $cur)

@@ -3,7 +3,7 @@ import { handWritten } from './commands/index.js';
 import { findWord } from './core/argv.js';
 import { Exit } from './core/errors.js';
 import type { Context } from './core/context.js';
-import { streamsFor } from './core/io.js';
+import { COLOR_WHEN, colorWhenIn, streamsFor } from './core/io.js';
 import { bindRun } from './core/run-state.js';
 import { similar } from './core/suggest.js';
 import { FORMATS } from './core/output.js';
@@ -29,7 +29,8 @@ Environment:
   GSH_PROFILE, GSH_SERVER     default profile and server
   GSH_CONFIG_DIR              where the auth store lives
   GSH_REQUEST_TIMEOUT         default for --request-timeout
-  NO_COLOR, FORCE_COLOR       colour control
+  NO_COLOR, CLICOLOR=0        no colour (--color always|never beats the environment)
+  CLICOLOR_FORCE, FORCE_COLOR colour even when piped
 
 Exit codes: 0 ok, 1 error, 2 usage, 3 authentication, 4 permission, 5 not found, 6 conflict,
 7 a person must act, 8 rate limited, 9 unavailable, 10 timed out, 130 interrupted.
@@ -46,7 +47,8 @@ export function createProgram(): Command {
     .option('--columns <paths>', 'comma-separated field paths for -o table, csv and tsv (e.g. id,name,status.state)')
     .option('--no-header', 'leave out the header row of -o table, csv and tsv')
     .option('--json', 'same as -o json')
-    .option('--no-color', 'never colour output (also NO_COLOR)')
+    .addOption(new Option('--color <when>', 'colour: auto (a terminal, NO_COLOR, CLICOLOR_FORCE, FORCE_COLOR), always or never').choices(COLOR_WHEN))
+    .option('--no-color', 'same as --color never')
     .option('--debug', 'trace requests and responses on stderr (secrets redacted)')
     .option('-y, --yes', 'confirm destructive operations without asking')
     .option('--no-input', 'never prompt; fail where a person would be asked')
@@ -155,7 +157,9 @@ function applyRecursively(cmd: Command, fn: (c: Command) => void): void {
  * `process`: src/cli.ts hands in the real streams, tests their own (DESIGN.md "Plan, then execute").
  */
 export async function run(argv: string[], ctx: Context): Promise<number> {
-  const io = streamsFor(ctx, { noColor: argv.includes('--no-color') });
+  // The shells' completion of live names, on every TAB: answered before commander is involved.
+  if (argv[0] === '__complete') return (await import('./commands/complete.js')).complete(argv.slice(1), ctx);
+  const io = streamsFor(ctx, { color: colorWhenIn(argv) });
   const json = argv.includes('--json') || argv.some((a, i) => (a === '-o' || a === '--output') && argv[i + 1] === 'json') || argv.includes('--output=json');
   const debug = argv.includes('--debug');
   let program: Command | undefined;

@@ -9,9 +9,10 @@ import { offline } from './offline.js';
 // completions/).
 
 const HELP = `
-The scripts hold the whole command tree as data: completing never starts gsh or calls the API.
-They complete command words, flags and documented values (signals, output formats, choices of
-the API such as event names and sources).
+The scripts hold the whole command tree as data: command words, flags and documented values
+(signals, output formats, choices of the API such as event names and sources) complete without
+starting gsh. Only -s/--server <TAB> asks the API for your server names (one request with a 2 s
+budget, cached for a minute in the config dir, silent when it fails).
 
 Install:
   bash  source <(gsh completion bash)          in ~/.bashrc, or save it as

@@ -5,7 +5,7 @@ import { withIdempotencyKey } from '../core/http.js';
 import { type Plan, step, type Step } from '../core/plan.js';
 import { type Runtime, withRuntime } from '../core/runtime.js';
 import { attach, LINGER_MS, QUIET_MS } from '../console/attach.js';
-import { colorFor, displayLine, type ColorWhen } from '../console/display.js';
+import { displayLine } from '../console/display.js';
 import { awaitAnswer, endedError, openSession } from '../console/exchange.js';
 import { parseHistory, type Frame } from '../console/protocol.js';
 import { parseStats, statsLine } from '../console/stats-view.js';
@@ -64,7 +64,6 @@ function registerAttach(cmd: Command): void {
     .option('--no-history', 'do not replay recent output first')
     .option('--read-only', 'never send anything; standard input is not read')
     .option('--until <regex>', 'detach (exit 0) after printing the first console line that matches; exit 10 after --timeout (default 10m); implies --no-history')
-    .addOption(new Option('--color <when>', 'ANSI colours in console lines').choices(['auto', 'always', 'never']).default('auto'))
     .addHelpText('after', `
 Console output goes to stdout; status changes, node messages and progress go to stderr. On a
 terminal you get a prompt with history, and Ctrl-C or Ctrl-D detaches. From a pipe each line is
@@ -83,7 +82,7 @@ Examples:
   gsh console attach -s lobby --json | jq -c 'select(.event == "status")'
   gsh console attach lobby --until 'Done \(' --timeout 2m     # wait for the server to be ready
   gsh console attach -s lobby --dry-run`)
-    .action(async function (this: Command, server: string | undefined, flags: { server?: string; history: boolean; readOnly?: boolean; color: ColorWhen; until?: string }) {
+    .action(async function (this: Command, server: string | undefined, flags: { server?: string; history: boolean; readOnly?: boolean; until?: string }) {
       await withRuntime(this, async (rt) => {
         if (rt.globals.jq !== undefined) throw new UsageError('--jq needs a whole result; attach streams events', 'Pipe --json into jq instead: gsh console attach lobby --json | jq -c ….');
         const re = regexOption('--until', flags.until);
@@ -103,7 +102,7 @@ Examples:
           readOnly,
           ...(re ? { until: { re, timeoutMs: rt.waitLimitMs } } : {}),
           json: rt.format === 'json' || rt.format === 'jsonl',
-          color: colorFor(flags.color, rt.io.color),
+          color: rt.io.color,
         }));
       });
     });

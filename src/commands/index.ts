@@ -39,6 +39,7 @@ export const handWritten: Record<string, HandWritten> = {
   api: { summary: 'Send any request to the API through the request core', load: () => import('./api.js') },
   console: { summary: 'Console commands, EULA, queue, status and socket sessions', load: () => import('./console.js') },
   init: { summary: 'Init manifests: lint and schema offline; templates, validation and provisioning status online', load: () => import('./init.js') },
+  hooks: { summary: 'Webhooks pushing server events to HTTPS endpoints', load: () => import('./hooks.js') },
   files: { summary: 'Browse, read, write, copy, move and delete server files; put and get transfer bytes', load: () => import('./files.js') },
   sandbox: { summary: 'Run a local emulator of the API for trying gsh and for tests', load: () => import('./sandbox.js') },
   reference: { summary: 'Every command with its API operations, scope, permission, arguments and flags', load: () => import('./reference.js') },

@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { colorEnabled } from '../core/io.js';
+import { colorEnabled, colorWhen } from '../core/io.js';
 import { TIERS } from '../init/caps.js';
 import { FORMAT_NAMES } from '../init/format/names.js';
 import type { Runtime } from '../core/runtime.js';
@@ -137,7 +137,7 @@ export function register(cmd: Command): void {
     .option('--only-manifests', 'skip files that are not manifests (as for directories); the pre-commit hook sets it')
     .addHelpText('after', LINT_HELP)
     .action(async function (this: Command, inputs: string[]) {
-      const noColor = this.optsWithGlobals<{ color?: boolean }>().color === false;
+      const color = colorWhen(this.optsWithGlobals<{ color?: string | false }>().color);
       await offline(this, `lint ${inputs.length ? inputs.join(' ') : 'the manifests in .'} locally`, async (ctx) => {
         const { runLint } = await import('../init/run-lint.js');
         const isTTY = ctx.stdout.isTTY === true;
@@ -145,7 +145,7 @@ export function register(cmd: Command): void {
           stdout: (text) => ctx.stdout.write(text),
           stderr: (text) => ctx.stderr.write(text),
           isTTY,
-          color: colorEnabled(ctx.env, isTTY, noColor),
+          color: colorEnabled(ctx.env, isTTY, color),
           readStdin: () => readAll(ctx.stdin),
           stepSummary: ctx.env['GITHUB_STEP_SUMMARY'] || undefined,
         });

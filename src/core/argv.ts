@@ -1,5 +1,5 @@
 /** Global options that take a value, so the word finder can skip their values. */
-const VALUE_FLAGS = new Set(['--profile', '--base-url', '-o', '--output', '--idempotency-key', '--retries', '--timeout']);
+const VALUE_FLAGS = new Set(['--profile', '--base-url', '-o', '--output', '--color', '--jq', '--columns', '--idempotency-key', '--retries', '--timeout', '--request-timeout']);
 
 /** The top-level word argv runs (`help servers` → servers), or undefined for the program itself. */
 export function findWord(argv: readonly string[]): string | undefined {

@@ -25,17 +25,44 @@ export interface Streams {
   env: Context['env'];
 }
 
-/** NO_COLOR and --no-color turn colour off; FORCE_COLOR (not 0/false) forces it on; else a TTY decides. */
-export function colorEnabled(env: Context['env'], isTTY: boolean, noColorFlag: boolean): boolean {
-  if (noColorFlag) return false;
+/** `--color` (and `--no-color`, which is `--color never`). */
+export const COLOR_WHEN = ['auto', 'always', 'never'] as const;
+export type ColorWhen = (typeof COLOR_WHEN)[number];
+
+/**
+ * The one colour decision (gh's rules): `--color always|never` beats the environment; then
+ * CLICOLOR_FORCE (not 0) or FORCE_COLOR (not 0/false) force colour even when piped; then NO_COLOR
+ * (non-empty), CLICOLOR=0 and FORCE_COLOR=0 turn it off; otherwise a terminal (not TERM=dumb) has it.
+ */
+export function colorEnabled(env: Context['env'], isTTY: boolean, when: ColorWhen = 'auto'): boolean {
+  if (when !== 'auto') return when === 'always';
   const force = env.FORCE_COLOR;
-  if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  const forceOff = force === '0' || force === 'false';
+  if ((env.CLICOLOR_FORCE && env.CLICOLOR_FORCE !== '0') || (force && !forceOff)) return true;
+  if (env.NO_COLOR || env.CLICOLOR === '0' || forceOff) return false;
   return isTTY && env.TERM !== 'dumb';
 }
 
+/** commander's value of the global flag: `--color <when>`, or false from `--no-color`. */
+export function colorWhen(flag: string | boolean | undefined): ColorWhen {
+  if (flag === false) return 'never';
+  return (COLOR_WHEN as readonly unknown[]).includes(flag) ? (flag as ColorWhen) : 'auto';
+}
+
+/** The colour flag as typed, read before commander parses (error lines of a run that failed to parse). */
+export function colorWhenIn(argv: readonly string[]): ColorWhen {
+  let when: ColorWhen = 'auto';
+  for (let i = 0; i < argv.length && argv[i] !== '--'; i++) {
+    const a = argv[i] as string;
+    if (a === '--no-color') when = 'never';
+    else if (a === '--color') when = colorWhen(argv[i + 1]);
+    else if (a.startsWith('--color=')) when = colorWhen(a.slice('--color='.length));
+  }
+  return when;
+}
+
 /** The terminal facts of a context's streams, decided once per command. */
-export function streamsFor(ctx: Context, opts: { noColor?: boolean } = {}): Streams {
+export function streamsFor(ctx: Context, opts: { color?: ColorWhen } = {}): Streams {
   const { env } = ctx;
   const stdoutTTY = ctx.stdout.isTTY === true;
   const stderrTTY = ctx.stderr.isTTY === true;
@@ -46,8 +73,8 @@ export function streamsFor(ctx: Context, opts: { noColor?: boolean } = {}): Stre
     stdoutTTY,
     stderrTTY,
     stdinTTY: ctx.stdin.isTTY === true,
-    color: colorEnabled(env, stdoutTTY, opts.noColor === true),
-    colorErr: colorEnabled(env, stderrTTY, opts.noColor === true),
+    color: colorEnabled(env, stdoutTTY, opts.color),
+    colorErr: colorEnabled(env, stderrTTY, opts.color),
     columns: ctx.stdout.columns || Number(env.COLUMNS) || 100,
     env,
   };

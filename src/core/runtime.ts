@@ -3,7 +3,7 @@ import { ApiClient, checkIdempotencyKey, type ClientOptions } from './http.js';
 import { resolveAuth, type Resolved } from './credentials.js';
 import type { Context } from './context.js';
 import { UsageError } from './errors.js';
-import { ansi, streamsFor, type Streams } from './io.js';
+import { ansi, colorWhen, streamsFor, type Streams } from './io.js';
 import { COLUMN_FORMATS, FORMATS, type Format, Output, type Shaping } from './output.js';
 import { parseDuration } from './duration.js';
 import type { Plan } from './plan.js';
@@ -18,8 +18,8 @@ export interface Globals {
   baseUrl?: string;
   output?: string;
   json?: boolean;
-  /** commander's --no-color sets this false. */
-  color?: boolean;
+  /** --color <when>; commander's --no-color sets this false. */
+  color?: string | false;
   debug?: boolean;
   yes?: boolean;
   /** commander's --no-input sets this false. */
@@ -68,7 +68,7 @@ export class Runtime {
     quiet = false,
   ) {
     // Every global flag is checked here, before any action can send a request.
-    this.io = streamsFor(ctx, { noColor: globals.color === false });
+    this.io = streamsFor(ctx, { color: colorWhen(globals.color) });
     this.format = resolveFormat(globals);
     this.shaping = { columns: checkShaping(globals, this.format, quiet), header: globals.header !== false, quiet };
     this.out = new Output(this.io, this.format, this.shaping);

@@ -22,8 +22,9 @@ export async function progressFor(rt: Runtime, text: string): Promise<Progress> 
   const drawable = typeof (stream as Partial<NodeJS.WriteStream>).cursorTo === 'function';
   if (!rt.singleTarget || !rt.io.stderrTTY || !drawable || rt.format !== 'table' || !((stream.columns ?? 0) > 0)) return { update() {}, stop() {} };
   const { default: ora } = await import('ora');
-  // discardStdin would put stdin in flowing mode and keep the process alive after the wait.
-  const spinner = ora({ text, stream: stream as NodeJS.WriteStream, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+  // The spinner's colour follows the run's decision (core/io.ts), not chalk's own reading of the
+  // environment; discardStdin would put stdin in flowing mode and keep the process alive after the wait.
+  const spinner = ora({ text, stream: stream as NodeJS.WriteStream, color: rt.io.colorErr ? 'cyan' : false, isEnabled: true, discardStdin: false }).start();
   return { update: (t) => (spinner.text = t), stop: () => spinner.stop() };
 }
 

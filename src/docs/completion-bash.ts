@@ -2,7 +2,8 @@ import { type CompletionData, quote } from './completion-data.js';
 
 // The bash completion script: the tree as `case` tables, and one function that walks the words
 // typed so far (skipping flags and their values) to find the command, then offers its
-// subcommands, its flags and the program's, or a flag's documented values.
+// subcommands, its flags and the program's, a flag's documented values, or after -s the server
+// names `gsh __complete servers` fetches (the one completion that asks the API).
 
 export function bashScript(data: CompletionData): string {
   const nodeCases = data.nodes.map((n) => {
@@ -46,27 +47,59 @@ ${choiceCases.join('\n')}
 _gsh_global_flags=${quote(data.globals.flags.map((f) => f.word).join(' '))}
 _gsh_global_valued=${quote(data.globals.valued.join(' '))}
 
+# _gsh_words: COMP_WORDS up to the cursor as typed. COMP_WORDBREAKS holds ':' by default, so bash
+# splits urn:ietf:… (or servers:read) into urn : ietf : …; the pieces are glued back here.
+_gsh_words() {
+  local j w glue=0
+  words=()
+  for ((j = 0; j <= COMP_CWORD; j++)); do
+    w=\${COMP_WORDS[j]}
+    if ((j > 0)) && [[ $w == : || $glue == 1 ]]; then words[\${#words[@]}-1]+=$w; else words+=("$w"); fi
+    [[ $w == : ]] && glue=1 || glue=0
+  done
+}
+
+# _gsh_servers: server names from the API (gsh __complete servers: cached a minute, silent, never
+# prompts), filtered by prefix without expanding them (compgen -W would run $(…) in a name).
+_gsh_servers() {
+  local name
+  while IFS= read -r name; do
+    [[ $name == "$cur"* ]] && COMPREPLY+=("$name")
+  done < <("\${COMP_WORDS[0]}" __complete servers "\${auth[@]}" 2>/dev/null)
+}
+
 _gsh() {
-  local cur=\${COMP_WORDS[COMP_CWORD]} prev=\${COMP_WORDS[COMP_CWORD-1]}
-  local cmdpath='' subs flags valued values word i skip=0
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    word=\${COMP_WORDS[i]}
-    if ((skip)); then skip=0; continue; fi
+  local -a words auth=()
+  _gsh_words
+  local cword=$((\${#words[@]} - 1))
+  local cur=\${words[cword]} prev=\${words[cword-1]}
+  local cmdpath='' subs flags valued values word flag i skip=0
+  for ((i = 1; i < cword; i++)); do
+    word=\${words[i]}
+    if ((skip)); then
+      [[ $word == = ]] && continue
+      skip=0
+      # The line's own --profile and --base-url choose whose servers -s completes.
+      [[ $flag == --profile || $flag == --base-url ]] && auth+=("$flag" "$word")
+      continue
+    fi
     _gsh_node "$cmdpath"
     case $word in
       -*=*) ;;
-      -*) [[ " $valued $_gsh_global_valued " == *" $word "* ]] && skip=1 ;;
+      -*) [[ " $valued $_gsh_global_valued " == *" $word "* ]] && skip=1 flag=$word ;;
       *) [[ " $subs " == *" $word "* ]] && _gsh_alias "\${cmdpath:+$cmdpath }$word" ;;
     esac
   done
   # --flag=value: bash splits at '=', so the flag is two words back.
-  if [[ $prev == '=' && \${COMP_WORDS[COMP_CWORD-2]} == -* ]]; then
-    prev=\${COMP_WORDS[COMP_CWORD-2]} skip=1
+  if [[ $prev == '=' && \${words[cword-2]} == -* ]]; then
+    prev=\${words[cword-2]} skip=1
   fi
   _gsh_node "$cmdpath"
   COMPREPLY=()
   if ((skip)); then
-    if _gsh_values "$cmdpath $prev"; then
+    if [[ $prev == -s || $prev == --server ]]; then
+      _gsh_servers
+    elif _gsh_values "$cmdpath $prev"; then
       COMPREPLY=($(compgen -W "$values" -- "$cur"))
     else
       compopt -o default 2>/dev/null
@@ -77,6 +110,11 @@ _gsh() {
     COMPREPLY=($(compgen -W "$subs" -- "$cur"))
   else
     compopt -o default 2>/dev/null
+  fi
+  # Readline replaces only the text after the last ':' of the word: offer that part.
+  if [[ $cur == *:* && $COMP_WORDBREAKS == *:* ]]; then
+    local colon=\${cur%"\${cur##*:}"}
+    COMPREPLY=("\${COMPREPLY[@]#"$colon"}")
   fi
 }
 

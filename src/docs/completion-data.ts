@@ -2,7 +2,8 @@ import type { DocCommand, DocOption, DocTree } from './command-tree.js';
 
 // What a completion script needs to know, flattened from the command tree: per command path, its
 // subcommands and flags; which flags take a value; the documented values of each flag. The three
-// shell renderers embed this as static data, so completing never starts node or calls the API.
+// shell renderers embed this as static data, so completing starts nothing (server names after -s
+// are the exception: the scripts run `gsh __complete servers`, src/commands/complete.ts).
 
 export interface CompletionWord {
   word: string;

@@ -52,22 +52,32 @@ function __gsh_complete
     set -l cmdpath ''
     set -l skip 0
     set -l prev ''
+    set -l flag ''
+    set -l auth
     for word in $tokens[2..-1]
         set prev $word
         if test $skip = 1
             set skip 0
+            # The line's own --profile and --base-url choose whose servers -s completes.
+            contains -- $flag --profile --base-url; and set -a auth $flag $word
             continue
         end
         switch $word
             case '-*=*'
             case '-*'
-                contains -- $word (__gsh_valued "$cmdpath") (__gsh_global_valued); and set skip 1
+                if contains -- $word (__gsh_valued "$cmdpath") (__gsh_global_valued)
+                    set skip 1
+                    set flag $word
+                end
             case '*'
                 contains -- $word (__gsh_subcommands "$cmdpath" | string replace -r '\\t.*' '')
                 and set cmdpath (__gsh_alias (string trim -- "$cmdpath $word"))
         end
     end
-    if test $skip = 1
+    if test $skip = 1; and contains -- $prev -s --server
+        # Server names from the API (gsh __complete servers: cached a minute, silent, never prompts).
+        $tokens[1] __complete servers $auth 2>/dev/null
+    else if test $skip = 1
         __gsh_values "$cmdpath $prev"; or __fish_complete_path $cur
     else if string match -qr -- '^-[^=]*=' $cur
         set -l flag (string replace -r '=.*' '' -- $cur)

@@ -49,22 +49,31 @@ typeset -ga _gsh_global_flags=${described(data.globals.flags)}
 typeset -ga _gsh_global_valued=${list(data.globals.valued)}
 
 _gsh() {
-  local -a subs flags valued values
-  local cmdpath='' word prev=\${words[CURRENT-1]}
+  local -a subs flags valued values auth names
+  local cmdpath='' word flag prev=\${words[CURRENT-1]}
   integer i skip=0
   for (( i = 2; i < CURRENT; i++ )); do
     word=\${words[i]}
-    if (( skip )); then skip=0; continue; fi
+    if (( skip )); then
+      skip=0
+      # The line's own --profile and --base-url choose whose servers -s completes.
+      [[ $flag == (--profile|--base-url) ]] && auth+=($flag $word)
+      continue
+    fi
     _gsh_node "$cmdpath"
     case $word in
       (-*=*) ;;
-      (-*) (( \${valued[(Ie)$word]} || \${_gsh_global_valued[(Ie)$word]} )) && skip=1 ;;
+      (-*) (( \${valued[(Ie)$word]} || \${_gsh_global_valued[(Ie)$word]} )) && skip=1 flag=$word ;;
       (*) (( \${subs[(I)$word:*]} )) && _gsh_alias "\${cmdpath:+$cmdpath }$word" ;;
     esac
   done
   _gsh_node "$cmdpath"
   if (( skip )); then
-    if _gsh_values "$cmdpath $prev"; then compadd -a values; else _files; fi
+    if [[ $prev == (-s|--server) ]]; then
+      # Server names from the API (gsh __complete servers: cached a minute, silent, never prompts).
+      names=(\${(f)"$(\${words[1]} __complete servers $auth 2>/dev/null)"})
+      compadd -a names
+    elif _gsh_values "$cmdpath $prev"; then compadd -a values; else _files; fi
   elif [[ $PREFIX == -*=* ]]; then
     _gsh_values "$cmdpath \${PREFIX%%=*}" && compset -P '*=' && compadd -a values
   elif [[ $PREFIX == -* ]]; then

@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDocTree } from '../../src/docs/command-tree.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { completionScript, SHELLS } from '../../src/docs/generated-files.js';
 import { needing } from '../helpers/tools.js';
 import { GSH } from './helpers.js';
@@ -16,13 +17,43 @@ const dir = fileURLToPath(new URL('../../completions/', import.meta.url));
 const zshHarness = fileURLToPath(new URL('fixtures/zsh-complete.zsh', import.meta.url));
 // A throwaway HOME: fish writes its config and history there.
 const home = mkdtempSync(join(tmpdir(), 'gsh-completion-'));
-afterAll(() => rmSync(home, { recursive: true, force: true }));
-const opts = { timeout: 20_000, env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local/share'), LANG: 'C.UTF-8' } };
+const opts: { timeout: number; env: Record<string, string> } = { timeout: 20_000, env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local/share'), LANG: 'C.UTF-8' } };
+
+// -s <TAB> asks the API through `gsh __complete servers`: a sandbox, and `gsh` on PATH as the
+// built binary (the scripts run the command being completed).
+let sandbox: Sandbox;
+let live: typeof opts;
+beforeAll(async () => {
+  sandbox = await startSandbox({ servers: 3 });
+  const bin = join(home, 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'gsh'), `#!/bin/sh\nexec '${process.execPath}' '${GSH}' "$@"\n`);
+  chmodSync(join(bin, 'gsh'), 0o755);
+  live = { ...opts, env: { ...opts.env, PATH: `${bin}:${process.env.PATH}`, GSH_BASE_URL: sandbox.baseUrl, GSH_API_KEY: sandbox.keys.all, GSH_CONFIG_DIR: join(home, 'gsh'), GSH_PROFILE: '', GSH_TOKEN: '' } };
+});
+afterAll(async () => {
+  await sandbox?.close();
+  rmSync(home, { recursive: true, force: true });
+});
+const serverNames = () => [...sandbox.state.servers.values()].map((s) => s.name).sort();
 
 async function bash(...words: string[]): Promise<string[]> {
+  return bashIn(opts, words);
+}
+
+async function bashIn(o: typeof opts, words: string[]): Promise<string[]> {
   const script = `source ${dir}gsh.bash; COMP_WORDS=("$@"); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _gsh; printf '%s\\n' "\${COMPREPLY[@]}"`;
-  const r = await execa('bash', ['--norc', '--noprofile', '-c', script, 'bash', ...words], opts);
+  const r = await execa('bash', ['--norc', '--noprofile', '-c', script, 'bash', ...words], o);
   return r.stdout.split('\n').filter(Boolean).sort();
+}
+
+/**
+ * COMP_WORDS as readline makes them from an unquoted line with bash's default COMP_WORDBREAKS:
+ * words split at blanks, and each run of ':' or '=' a word of its own (`urn:ietf:` → urn : ietf :).
+ */
+function readlineWords(line: string): string[] {
+  const words = line.split(/[ ]+/).flatMap((w) => w.split(/([:=]+)/).filter((p, i, all) => p !== '' || (i === all.length - 1 && all.length === 1)));
+  return line.endsWith(' ') ? [...words.filter(Boolean), ''] : words;
 }
 
 async function zsh(line: string, mode: 'source' | 'fpath' = 'source'): Promise<string[]> {
@@ -62,6 +93,29 @@ describe('bash', () => {
   });
 });
 
+describe('bash: values with a colon and live server names', () => {
+  it("completes values that contain ':' although COMP_WORDBREAKS splits them (readline's words)", async () => {
+    expect(readlineWords('gsh agent token --grant-type urn:ietf:')).toEqual(['gsh', 'agent', 'token', '--grant-type', 'urn', ':', 'ietf', ':']);
+    // Readline replaces only what follows the last ':', so that is what is offered.
+    expect(await bash(...readlineWords('gsh agent token --grant-type urn:ietf:'))).toEqual(['params:oauth:grant-type:jwt-bearer']);
+    expect(await bash(...readlineWords('gsh agent token --grant-type urn:v'))).toEqual(['vendor:agent-auth:grant-type:claim']);
+    expect(await bash(...readlineWords('gsh agent token --grant-type urn:'))).toEqual([
+      'ietf:params:oauth:grant-type:jwt-bearer', 'vendor:agent-auth:grant-type:claim',
+    ]);
+    expect(await bash(...readlineWords('gsh agent token --grant-type=urn:ietf:'))).toEqual(['params:oauth:grant-type:jwt-bearer']);
+    // Words after a value with colons still find the command: a URL given to --base-url.
+    expect(await bash(...readlineWords('gsh --base-url http://127.0.0.1:8080/api/v2 power '))).toEqual(SIGNALS);
+  });
+  it('-s <TAB> offers the server names from the API, by prefix, and --base-url on the line is used', async () => {
+    expect(await bashIn(live, ['gsh', 'power', 'start', '-s', ''])).toEqual(serverNames());
+    const first = serverNames()[0]!;
+    expect(await bashIn(live, ['gsh', 'servers', 'get', '--server', first.slice(0, 3)])).toEqual(serverNames().filter((n) => n.startsWith(first.slice(0, 3))));
+    const noEnvUrl = { ...live, env: { ...live.env, GSH_BASE_URL: '', GSH_CONFIG_DIR: join(home, 'gsh-typed-url') } };
+    expect(await bashIn(noEnvUrl, readlineWords(`gsh --base-url ${sandbox.baseUrl} power start -s `))).toEqual(serverNames());
+    expect(await bashIn(noEnvUrl, ['gsh', 'power', 'start', '-s', ''])).toEqual([]);
+  });
+});
+
 const withZsh = needing('zsh', 'zsh');
 describe.skipIf(withZsh.missing)(withZsh.title, () => {
   it('completes families and signals when autoloaded from $fpath', async () => {
@@ -73,6 +127,10 @@ describe.skipIf(withZsh.missing)(withZsh.title, () => {
     expect(await zsh('gsh -o ')).toEqual(FORMATS);
     expect(await zsh('gsh servers list --output=j')).toEqual(['json', 'jsonl']);
     expect(await zsh('gsh hooks create --events server.st')).toEqual(['server.started', 'server.stopped']);
+  });
+  it('completes -s with the server names from the API', async () => {
+    const r = await execa('zsh', ['-f', zshHarness, 'source', dir.replace(/\/$/, ''), 'gsh power start -s '], live);
+    expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(serverNames());
   });
 });
 
@@ -89,6 +147,10 @@ describe.skipIf(withFish.missing)(withFish.title, () => {
     expect(await fish('gsh -o ')).toEqual(FORMATS);
     expect(await fish('gsh servers list --output=j')).toEqual(['--output=json', '--output=jsonl']);
     expect(await fish('gsh hooks create --events server.st')).toEqual(['server.started', 'server.stopped']);
+  });
+  it('completes -s with the server names from the API', async () => {
+    const r = await execa('fish', ['--no-config', '-c', `source ${dir}gsh.fish; complete -C 'gsh power start -s '`], live);
+    expect(r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]!).sort()).toEqual(serverNames());
   });
 });
 

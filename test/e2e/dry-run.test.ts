@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, request, type Server as HttpServer } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -81,12 +81,15 @@ function argvOf(e: RefEntry): string[] {
     if (a.name === 'cmd') passThrough = ['--', process.execPath, '-e', 'process.exit(3)'];
     else args.push({ path: '/servers', profile: 'walk', server_id: fx.server, shell: 'bash' }[a.name] ?? 'x1');
   }
+  // `hooks verify` needs a signature and a secret, each from one of two flags, so neither is required.
+  if (e.command === 'hooks verify') options.push('--signature', `sha256=${'0'.repeat(64)}`, '--secret-file', join(dir, 'hook.secret'));
   return [...words, ...args, ...options, ...passThrough];
 }
 
 beforeAll(async () => {
   t = await setup({ servers: 5, clock: 'fast' });
   dir = mkdtempSync(join(tmpdir(), 'gsh-dry-run-'));
+  writeFileSync(join(dir, 'hook.secret'), 'whsec_dry_run\n');
   const ops = await registryOps();
   fx = await makeFixtures(t.sandbox, ops, dir);
   ref = await reference(t.env());

@@ -119,7 +119,10 @@ export async function setup(opts: SetupOptions = {}): Promise<E2E> {
     GSH_SERVER: undefined,
     GSH_TOKEN: undefined,
     NO_COLOR: '1',
+    // A runner's own colour forcing would beat NO_COLOR in subprocess runs (core/io.ts).
     FORCE_COLOR: undefined,
+    CLICOLOR_FORCE: undefined,
+    CLICOLOR: undefined,
     CI: undefined,
     ...extra,
   });

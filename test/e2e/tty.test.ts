@@ -61,4 +61,13 @@ describe('on a terminal', () => {
     expect(String(r.stdout)).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏].*server/);
     expect(String(r.stdout)).toMatch(/state\s+running/);
   });
+
+  it("draws the spinner in the run's colour decision: --color never beats FORCE_COLOR (ora's chalk would obey it)", async () => {
+    const s = [...t.sandbox.state.servers.values()].find((x) => x.state === 'running' || x.state === 'offline')!;
+    if (s.state === 'running') expect((await t.gsh(['power', 'stop', '-s', s.id, '--wait'])).exitCode).toBe(0);
+    const r = await onTty(['power', 'start', '-s', s.id, '--wait', '--color', 'never'], '', { NO_COLOR: '', FORCE_COLOR: '1' });
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stdout)).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏].*server/);
+    expect(String(r.stdout)).not.toMatch(/\x1b\[3\dm/);
+  });
 });

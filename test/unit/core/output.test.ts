@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { colorEnabled, streamsFor, type Streams } from '../../../src/core/io.js';
+import { colorEnabled, colorWhen, colorWhenIn, streamsFor, type Streams } from '../../../src/core/io.js';
 import { parse } from 'csv-parse/sync';
 import { columnsOf, fitWidths, Output } from '../../../src/core/output.js';
 import { testContext } from '../../helpers/context.js';
@@ -82,13 +82,30 @@ describe('output formats (DESIGN.md "Output")', () => {
     expect(fitWidths([40, 30], 50, [true, false])).toEqual([40, 6]);
   });
 
-  it('colour: --no-color and NO_COLOR win over a TTY; FORCE_COLOR forces', () => {
-    expect(colorEnabled({}, true, false)).toBe(true);
-    expect(colorEnabled({}, false, false)).toBe(false);
-    expect(colorEnabled({ NO_COLOR: '1' }, true, false)).toBe(false);
-    expect(colorEnabled({ FORCE_COLOR: '1' }, false, false)).toBe(true);
-    expect(colorEnabled({ FORCE_COLOR: '0' }, true, false)).toBe(false);
-    expect(colorEnabled({ FORCE_COLOR: '1' }, true, true)).toBe(false);
+  it("colour, gh's rules: --color beats the environment; CLICOLOR_FORCE/FORCE_COLOR force; NO_COLOR/CLICOLOR=0 disable; else a TTY", () => {
+    expect(colorEnabled({}, true)).toBe(true);
+    expect(colorEnabled({}, false)).toBe(false);
+    expect(colorEnabled({ TERM: 'dumb' }, true)).toBe(false);
+    expect(colorEnabled({ NO_COLOR: '1' }, true)).toBe(false);
+    expect(colorEnabled({ NO_COLOR: '' }, true)).toBe(true);
+    expect(colorEnabled({ CLICOLOR: '0' }, true)).toBe(false);
+    expect(colorEnabled({ FORCE_COLOR: '1' }, false)).toBe(true);
+    expect(colorEnabled({ FORCE_COLOR: '0' }, true)).toBe(false);
+    expect(colorEnabled({ CLICOLOR_FORCE: '1' }, false)).toBe(true);
+    expect(colorEnabled({ CLICOLOR_FORCE: '0' }, false)).toBe(false);
+    expect(colorEnabled({ CLICOLOR_FORCE: '1', NO_COLOR: '1' }, false)).toBe(true);
+    expect(colorEnabled({ FORCE_COLOR: '1' }, true, 'never')).toBe(false);
+    expect(colorEnabled({ NO_COLOR: '1' }, false, 'always')).toBe(true);
+  });
+
+  it('the colour flag as typed: the last of --color X, --color=X and --no-color wins', () => {
+    expect(colorWhenIn(['servers', 'list'])).toBe('auto');
+    expect(colorWhenIn(['--color', 'always', 'servers', 'list'])).toBe('always');
+    expect(colorWhenIn(['servers', 'list', '--color=never'])).toBe('never');
+    expect(colorWhenIn(['--color', 'always', '--no-color'])).toBe('never');
+    expect(colorWhenIn(['api', '/x', '--', '--no-color'])).toBe('auto');
+    expect(colorWhen(false)).toBe('never');
+    expect(colorWhen(undefined)).toBe('auto');
   });
 });
 

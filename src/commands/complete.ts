@@ -1,0 +1,104 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { Clock, Context } from '../core/context.js';
+import { resolveAuth } from '../core/credentials.js';
+import { configDir } from '../core/store.js';
+
+// `gsh __complete servers [--profile P] [--base-url U]`: server names for the shells' `-s <TAB>`
+// (hidden: run() answers it before commander, so it is in no help, reference or man page). It runs
+// on every TAB, so it is built for that: names are cached for a minute in the config dir (mode
+// 0600, keyed by a hash of base URL and credential, never the credential itself) and the cache is
+// read before the HTTP client is loaded; otherwise one GET /servers (the first 100), no retries, a
+// budget of BUDGET_MS for the whole answer. Never a prompt, nothing on stderr: any failure is an
+// empty answer and exit 0.
+
+const BUDGET_MS = 2000;
+const CACHE_MS = 60_000;
+export const CACHE_FILE = 'completion-servers.json';
+
+interface Cache {
+  key: string;
+  at: number;
+  names: string[];
+}
+
+export async function complete(args: readonly string[], ctx: Context): Promise<number> {
+  try {
+    // --dry-run sends nothing here either; a completion has no plan to show.
+    if (args[0] !== 'servers' || args.includes('--dry-run')) return 0;
+    const names = await serverNames(globalsIn(args.slice(1)), ctx);
+    ctx.stdout.write(names.map((n) => `${n}\n`).join(''));
+  } catch {
+    // Silent by design: a completion that fails offers nothing and says nothing.
+  }
+  return 0;
+}
+
+/** The two globals a completion passes on from the line being typed. */
+function globalsIn(args: readonly string[]): { profile?: string; baseUrl?: string } {
+  const out: { profile?: string; baseUrl?: string } = {};
+  for (let i = 0; i < args.length - 1; i++) {
+    if (args[i] === '--profile') out.profile = args[++i];
+    else if (args[i] === '--base-url') out.baseUrl = args[++i];
+  }
+  return out;
+}
+
+async function serverNames(globals: { profile?: string; baseUrl?: string }, ctx: Context): Promise<string[]> {
+  // The cache is checked before the HTTP client is even loaded: a cached TAB costs a file read.
+  const auth = await resolveAuth({
+    baseUrlFlag: globals.baseUrl, profileFlag: globals.profile, env: ctx.env, store: ctx.store,
+    newClient: () => {
+      throw new Error('the cache key needs no client');
+    },
+  });
+  const key = createHash('sha256').update([auth.baseUrl, auth.profile, auth.source, ctx.env.GSH_TOKEN ?? ctx.env.GSH_API_KEY ?? ''].join('\0')).digest('hex');
+  const file = join(configDir(ctx.env), CACHE_FILE);
+  const cached = readCache(file);
+  const now = ctx.clock.now();
+  if (cached?.key === key && cached.at <= now && now - cached.at < CACHE_MS) return cached.names;
+
+  const started = now;
+  // Waits the client would make (a rate-limit window) fail at once when they outlast the budget.
+  const clock: Clock = {
+    now: () => ctx.clock.now(),
+    sleep: (ms) => (ctx.clock.now() - started + ms > BUDGET_MS ? Promise.reject(new Error('over budget')) : ctx.clock.sleep(ms)),
+  };
+  const silent = new Writable({ write: (_c, _e, done) => done() });
+  const { Runtime } = await import('../core/runtime.js');
+  const rt = new Runtime({ ...globals, retries: '0', requestTimeout: `${BUDGET_MS}ms`, input: false }, { ...ctx, stderr: silent, clock });
+  try {
+    const client = await rt.client();
+    const res = await client.request<{ data?: { name?: unknown }[] }>({ method: 'GET', path: '/servers', query: { limit: 100 } });
+    // A name a shell could not offer as one word (control characters, newlines) is left out.
+    const names = (res.body.data ?? []).map((s) => s.name).filter((n): n is string => typeof n === 'string' && n !== '' && !/[\x00-\x1f\x7f]/.test(n));
+    writeCache(file, { key, at: now, names }, ctx.env);
+    return names;
+  } finally {
+    await rt.close();
+  }
+}
+
+function readCache(file: string): Cache | undefined {
+  try {
+    const c = JSON.parse(readFileSync(file, 'utf8')) as Cache;
+    return typeof c.key === 'string' && typeof c.at === 'number' && Array.isArray(c.names) && c.names.every((n) => typeof n === 'string') ? c : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Replaced atomically (a temporary file renamed over it), mode 0600, in a 0700 directory. */
+function writeCache(file: string, cache: Cache, env: Context['env']): void {
+  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    mkdirSync(configDir(env), { recursive: true, mode: 0o700 });
+    writeFileSync(tmp, `${JSON.stringify(cache)}\n`, { mode: 0o600 });
+    renameSync(tmp, file);
+  } catch {
+    // A cache that cannot be written costs the next TAB one request, nothing more.
+    rmSync(tmp, { force: true });
+  }
+}
