@@ -4,6 +4,7 @@ import { fail, ok } from '../envelope.js';
 import type { ArchiveEntry } from '../node/archive.js';
 import { archiveOf, archiveSpec, offerArchive } from '../node/archives.js';
 import { treeOf } from '../node/server-files.js';
+import { emitEvent } from '../node/webhooks.js';
 import type { HandlerMap } from './types.js';
 import { bodyObject, serverOf } from './util.js';
 
@@ -13,7 +14,9 @@ import { bodyObject, serverOf } from './util.js';
 // backup fields; the sandbox answers the way the common panel shape does: `uuid`, `name`,
 // `created_at`, `completed_at` once finished (absent before: a missing field means null),
 // `is_successful`, `is_locked`, `bytes`. A backup takes BACKUP_MS (scaled by --time-scale) and its
-// contents are the server's files when it was asked for. Lists, get, lock and delete stay generic.
+// contents are the server's files when it was asked for; when it finishes, the server's hooks get
+// `backup.completed` (01 "Webhooks"). As in every generic collection, a `backup_uuid` in the body
+// names the new item. Lists, get, lock and delete stay generic.
 
 /** How long a backup takes, in simulated ms. */
 export const BACKUP_MS = 4000;
@@ -33,7 +36,7 @@ export const handlers: HandlerMap = {
   'POST /servers/{server_id}/backups': (req, ctx) => {
     const s = serverOf(req, ctx);
     const body = bodyObject(req);
-    const uuid = ctx.rng.uuid();
+    const uuid = typeof body.backup_uuid === 'string' && body.backup_uuid ? body.backup_uuid : ctx.rng.uuid();
     const now = Date.now();
     const name = typeof body.name === 'string' && body.name ? body.name : `Backup at ${isoSeconds(now)}`;
     const spec = archiveSpec(ctx, `backup-${uuid}.tar.gz`, filesOf(ctx, s.id));
@@ -42,6 +45,7 @@ export const handlers: HandlerMap = {
     ctx.clock.after(BACKUP_MS, () => {
       const offer = offerArchive(ctx, s.id, `backup-${uuid}`, spec);
       Object.assign(backup, { completed_at: isoSeconds(), is_successful: true, bytes: offer.size });
+      emitEvent(ctx, s.id, 'backup.completed', { backup_uuid: uuid });
     });
     return ok({ ...backup }, 202);
   },
