@@ -131,7 +131,20 @@ export interface Downloaded {
  */
 export async function download(rt: Runtime, client: ApiClient, url: string, target: DownloadTarget, opts: DownloadOptions): Promise<Downloaded> {
   let done: Downloaded | undefined;
+  // Ctrl-C or SIGTERM mid-transfer ends the body with an error, so the temporary file goes too.
+  let reading: { destroy(err: Error): void } | undefined;
+  let stopped: GshError | undefined;
+  const handlers = ([['SIGINT', Exit.interrupted], ['SIGTERM', Exit.terminated]] as const).map(([signal, code]) => {
+    const on = () => {
+      stopped = new GshError(`interrupted: the download stopped${target.kind === 'stdout' ? '' : ' and nothing was saved'}`, code);
+      reading?.destroy(stopped);
+    };
+    rt.ctx.signals.on(signal, on);
+    return [signal, on] as const;
+  });
   const sink = async (body: AsyncIterable<Uint8Array>, headers: Record<string, string>): Promise<void> => {
+    if (stopped) throw stopped;
+    reading = body as unknown as { destroy(err: Error): void };
     const length = headers['content-length'] !== undefined ? Number(headers['content-length']) : undefined;
     const expected = opts.size ?? (Number.isFinite(length) ? length : undefined);
     if (opts.size !== undefined && length !== undefined && length !== opts.size) {
@@ -152,7 +165,13 @@ export async function download(rt: Runtime, client: ApiClient, url: string, targ
       bar.stop();
     }
   };
-  await client.request({ ...fetchSpec(url), sink });
+  try {
+    await client.request({ ...fetchSpec(url), sink });
+  } catch (err) {
+    throw stopped ?? err;
+  } finally {
+    for (const [signal, on] of handlers) rt.ctx.signals.off(signal, on);
+  }
   return done as Downloaded;
 }
 

@@ -3,7 +3,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2E, setup } from './helpers.js';
+import { type E2E, runEnv, setup } from './helpers.js';
+import { testContext } from '../helpers/context.js';
+import { run } from '../../src/program.js';
 import { needing } from '../helpers/tools.js';
 
 // Answers that are short-lived signed URLs, followed to the bytes (03-endpoints-part-b.md "File
@@ -178,6 +180,27 @@ describe('a transfer cut halfway', () => {
     const again = await t.gsh(['files', 'get', '/server.properties', '-s', S, '--to', out]);
     expect(again.exitCode).toBe(2);
     expect((await t.gsh(['files', 'get', '/server.properties', '-s', S, '--to', out, '--clobber'])).exitCode).toBe(0);
+  });
+});
+
+describe('interrupted', () => {
+  it('Ctrl-C mid-transfer exits 130 and removes the temporary file: nothing saved', async () => {
+    t.sandbox.families.setArchiveFillerBytes(200 * 1024 * 1024);
+    try {
+      const d = fresh('interrupt');
+      const ctx = testContext({ env: runEnv(t.env()) });
+      const running = run(['worlds', 'download', '-s', S, '-f', 'world=world', '--to', join(d, 'w.tar.gz')], ctx);
+      // SIGINT once the temporary file exists, that is, while bytes are arriving.
+      for (let i = 0; i < 4000 && !readdirSync(d).some((f) => f.endsWith('.part')); i++) await new Promise((r) => setTimeout(r, 2));
+      expect(readdirSync(d)).toEqual([expect.stringMatching(/^\.w\.tar\.gz\.gsh-\d+-\w+\.part$/)]);
+      ctx.signals.emit('SIGINT');
+      expect(await running).toBe(130);
+      expect(ctx.stderr.text()).toContain('interrupted: the download stopped and nothing was saved');
+      expect(readdirSync(d)).toEqual([]);
+      expect(ctx.signals.listenerCount('SIGINT')).toBe(0);
+    } finally {
+      t.sandbox.families.setArchiveFillerBytes(0);
+    }
   });
 });
 
