@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { accessSync, constants, statSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -44,7 +45,10 @@ function checkWritableDir(flag: string, dir: string): void {
  * writable, and an existing file is replaced only with --clobber (as gh release download).
  */
 export function planTarget(to: string | undefined, clobber: boolean): DownloadTarget | undefined {
-  if (to === undefined) return undefined;
+  if (to === undefined) {
+    if (clobber) throw new UsageError('--clobber replaces a file --to would write; give --to FILE or --to DIR');
+    return undefined;
+  }
   if (to === '-') return { kind: 'stdout', explicit: true };
   if (to === '') throw new UsageError('--to needs a file, a directory or - (stdout)');
   const flag = `--to ${to}`;
@@ -199,7 +203,7 @@ function checkSize(got: number, expected: number | undefined): void {
 
 /** Streams to a temporary file in the target's directory, renamed over the target at the end. */
 async function toFile(path: string, body: AsyncIterable<Uint8Array>, bar: Bar, expected: number | undefined): Promise<number> {
-  const tmp = join(dirname(path), `.${basename(path)}.gsh-${process.pid}-${Math.random().toString(36).slice(2, 8)}.part`);
+  const tmp = join(dirname(path), `.${basename(path)}.gsh-${randomBytes(6).toString('hex')}.part`);
   const fh = await open(tmp, 'wx', 0o644);
   let written = 0;
   try {

@@ -1,7 +1,7 @@
 import type { Field, Operation } from '../operations/types.js';
 import { fillTemplate, type Leaf, needsServer, pathParams } from '../operations/leaves.js';
 import { CHECKS } from './checks.js';
-import { describeTarget, type DownloadTarget, fetchSpec, planTarget, SIGNED_URL } from './download.js';
+import type { DownloadTarget } from './download.js';
 import { UsageError } from './errors.js';
 import { type JsonObject, parseFields, readInputBody, type StdinText, stdinFor } from './fields.js';
 import { type ApiClient, type QueryValue, type RequestSpec, withIdempotencyKey } from './http.js';
@@ -128,7 +128,9 @@ export async function planOperation(rt: Runtime, leaf: Leaf, local: Local, args:
   const page = wholeNumber(local.page, '--page', 1);
   if (local.all && offset !== undefined) throw new UsageError('--all fetches every page from the first; leave out --offset');
   if (page !== undefined) query.page = page;
-  const download = op.signedUrl ? planTarget(local.to as string | undefined, local.clobber === true) : undefined;
+  // Loaded only by the operations that answer with a signed URL.
+  const dl = op.signedUrl ? await import('./download.js') : undefined;
+  const download = dl?.planTarget(local.to as string | undefined, local.clobber === true);
   await lintManifests(rt, op, local, body);
   const params = pathValues(op, args);
   const serverRef = needsServer(op) ? (target?.id ?? singleServer(op, local, args, rt.env)) : undefined;
@@ -165,8 +167,8 @@ export async function planOperation(rt: Runtime, leaf: Leaf, local: Local, args:
   const lookup = ifAbsent ? [ifAbsent.lookup] : [];
   const first = ifAbsent ? [step('local', `send the next request only if no item of ${ifAbsent.lookup.path} has ${ifAbsent.field} ${JSON.stringify(ifAbsent.value)}`)] : [];
   // The signed URL is known only from the answer: the plan names its GET with a placeholder.
-  const fetch = download ? [fetchSpec(SIGNED_URL)] : [];
-  const transfer = download ? [step('transfer', describeTarget(download, String(local.to)))] : [];
+  const fetch = dl && download ? [dl.fetchSpec(dl.SIGNED_URL)] : [];
+  const transfer = dl && download ? [step('transfer', dl.describeTarget(download, String(local.to)))] : [];
   return { ...planned, plan: { requests: [...lookup, planned.spec, ...fetch], then: [...first, ...followingSteps(rt, planned), ...transfer] } };
 }
 

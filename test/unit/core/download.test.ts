@@ -42,3 +42,13 @@ describe('download names and sizes', () => {
     expect(formatBytes(3 * 1024 * 1024)).toBe('3.0 MiB');
   });
 });
+
+describe('planTarget: --to checked while planning', () => {
+  it('- is stdout; --clobber alone is a usage error', async () => {
+    const { planTarget } = await import('../../../src/core/download.js');
+    expect(planTarget('-', false)).toEqual({ kind: 'stdout', explicit: true });
+    expect(planTarget(undefined, false)).toBeUndefined();
+    expect(() => planTarget(undefined, true)).toThrow(/--clobber replaces a file --to would write/);
+    expect(() => planTarget('', false)).toThrow(/--to needs a file/);
+  });
+});
