@@ -227,6 +227,16 @@ describe('progress and pipes', () => {
     expect(list(r.stdoutBytes)).toEqual(['world/level.dat']);
   });
 
+  it('files download (the generated command) takes --to as files get does', async () => {
+    const r = await t.gsh(['files', 'download', '-s', S, '-f', 'file=/eula.txt', '--to', '-']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('eula=false');
+    const d = fresh('files-download');
+    const saved = await t.gsh(['files', 'download', '-s', S, '-f', 'file=/eula.txt', '--to', d]);
+    expect(saved.exitCode, saved.stderr).toBe(0);
+    expect(readFileSync(join(d, 'eula.txt'), 'utf8')).toBe('eula=false\n');
+  });
+
   it('--to takes one server: several are exit 2 before any request', async () => {
     const ids = [...t.sandbox.state.servers.keys()].slice(0, 2);
     const mark = t.sandbox.log.length;
