@@ -82,7 +82,7 @@ _gsh_node() {
     'backups create') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'backups get') subs='' flags='-s --server --all-servers --parallel --fail-fast' valued='-s --server --parallel' ;;
     'backups delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
-    'backups download') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
+    'backups download') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --to --clobber --wait' valued='-s --server --parallel -f --raw-field -F --field --input --to' ;;
     'backups lock') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'backups unlock') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'backups transfer') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
@@ -134,7 +134,7 @@ _gsh_node() {
     'databases backups list') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet' valued='-s --server --parallel' ;;
     'databases backups create') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'databases backups delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
-    'databases backups download') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
+    'databases backups download') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --to --clobber --wait' valued='-s --server --parallel -f --raw-field -F --field --input --to' ;;
     'databases backups restore') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'docs') subs='' flags='' valued='' ;;
     'domains') subs='list ls create delete rm primary verify' flags='' valued='' ;;
@@ -145,7 +145,7 @@ _gsh_node() {
     'domains verify') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'files') subs='put get list ls content copy delete rm folder move rename sftp chmod compress decompress disk-usage history search search-content archive nbt copy-to download pull pull-status transfer upload trash' flags='' valued='' ;;
     'files put') subs='' flags='-s --server --dir --name' valued='-s --server --dir --name' ;;
-    'files get') subs='' flags='-s --server --to' valued='-s --server --to' ;;
+    'files get') subs='' flags='-s --server --to --clobber' valued='-s --server --to' ;;
     'files list') subs='' flags='-s --server --all-servers --parallel --fail-fast --directory --limit --offset --all -q --quiet' valued='-s --server --parallel --directory --limit --offset' ;;
     'files content') subs='get update' flags='' valued='' ;;
     'files content get') subs='' flags='-s --server --all-servers --parallel --fail-fast --path' valued='-s --server --parallel --path' ;;
@@ -170,7 +170,7 @@ _gsh_node() {
     'files nbt get') subs='' flags='-s --server --all-servers --parallel --fail-fast --path' valued='-s --server --parallel --path' ;;
     'files nbt update') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'files copy-to') subs='' flags='-s --server --all-servers --parallel --fail-fast --mode --files -f --raw-field -F --field --input --wait' valued='-s --server --parallel --mode --files -f --raw-field -F --field --input' ;;
-    'files download') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
+    'files download') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --to --clobber --wait' valued='-s --server --parallel -f --raw-field -F --field --input --to' ;;
     'files pull') subs='' flags='-s --server --all-servers --parallel --fail-fast --url -f --raw-field -F --field --input --wait' valued='-s --server --parallel --url -f --raw-field -F --field --input' ;;
     'files pull-status') subs='' flags='-s --server --all-servers --parallel --fail-fast' valued='-s --server --parallel' ;;
     'files transfer') subs='' flags='-s --server --all-servers --parallel --fail-fast --files -f --raw-field -F --field --input --wait' valued='-s --server --parallel --files -f --raw-field -F --field --input' ;;
@@ -429,16 +429,17 @@ _gsh_node() {
     'tickets reply') subs='' flags='-f --raw-field -F --field --input --wait' valued='-f --raw-field -F --field --input' ;;
     'tickets participants') subs='' flags='' valued='' ;;
     'version') subs='' flags='' valued='' ;;
-    'wait') subs='server job init transfer pull' flags='' valued='' ;;
+    'wait') subs='server job backup init transfer pull' flags='' valued='' ;;
     'wait server') subs='' flags='-s --server --all-servers --for --parallel --fail-fast' valued='-s --server --for --parallel' ;;
     'wait job') subs='' flags='' valued='' ;;
+    'wait backup') subs='' flags='-s --server' valued='-s --server' ;;
     'wait init') subs='' flags='-s --server' valued='-s --server' ;;
     'wait transfer') subs='' flags='-s --server' valued='-s --server' ;;
     'wait pull') subs='' flags='-s --server --download' valued='-s --server --download' ;;
     'whoami') subs='' flags='' valued='' ;;
     'worlds') subs='list ls download maps mcworld nbt primary' flags='' valued='' ;;
     'worlds list') subs='' flags='-s --server --all-servers --parallel --fail-fast --limit --offset --all -q --quiet' valued='-s --server --parallel --limit --offset' ;;
-    'worlds download') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
+    'worlds download') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --to --clobber --wait' valued='-s --server --parallel -f --raw-field -F --field --input --to' ;;
     'worlds maps') subs='search install' flags='' valued='' ;;
     'worlds maps search') subs='' flags='-s --server --all-servers --parallel --fail-fast --q --bedrock --page -q --quiet' valued='-s --server --parallel --q --page' ;;
     'worlds maps install') subs='' flags='-s --server --all-servers --parallel --fail-fast --file-id -f --raw-field -F --field --input --wait' valued='-s --server --parallel --file-id -f --raw-field -F --field --input' ;;

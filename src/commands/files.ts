@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { Command } from 'commander';
-import { GshError, Exit, UsageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import { type ApiClient, type RequestSpec, withIdempotencyKey } from '../core/http.js';
-import { looksBinary } from '../core/binary.js';
+import { announcedSize, describeTarget, download, fetchSpec, planTarget, SIGNED_URL, signedUrlOf } from '../core/download.js';
 import { step } from '../core/plan.js';
 import { type Runtime, withRuntime } from '../core/runtime.js';
 import { resolveServer, serverFlag } from '../core/server-ref.js';
@@ -21,36 +21,10 @@ export const operations: OperationUses = {
   'files get': ['POST /servers/{server_id}/files/download'],
 };
 
-interface SignedUrl {
-  url?: unknown;
-}
-
-/** Stands for the signed URL in a plan: it is known only from the first answer. */
-const SIGNED_URL = 'https://signed-url.invalid/(from-the-first-answer)';
-
 async function serverClient(rt: Runtime, server: string | undefined): Promise<{ client: ApiClient; serverId: string }> {
   const ref = serverFlag(server, rt.env);
   const client = await rt.client();
   return { client, serverId: await resolveServer(client, ref) };
-}
-
-/** --to FILE: its directory must exist and be writable, checked before anything is sent. */
-function checkWritableTarget(file: string): void {
-  const dir = dirname(resolve(file));
-  try {
-    if (!statSync(dir).isDirectory()) throw new UsageError(`--to ${file}: ${dir} is not a directory`);
-    accessSync(dir, constants.W_OK);
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`--to ${file}: ${code === 'ENOENT' ? `the directory ${dir} does not exist` : `cannot write in ${dir} (${code})`}`, 'Create the directory first, or give another path.');
-  }
-}
-
-function signedUrl(data: unknown): string {
-  const url = (data as SignedUrl | undefined)?.url;
-  if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new GshError('the API answered without a signed URL', Exit.error);
-  return url;
 }
 
 /** One file part in a multipart/form-data body (field name `files`, as the node expects). */
@@ -85,7 +59,7 @@ export function register(files: Command): void {
         const send = (url: string): RequestSpec => ({ method: 'POST', path: url, query: { directory: o.dir }, rawBody: form.body, headers: { 'content-type': form.contentType } });
         return rt.submit({ requests: [ask, send(SIGNED_URL)], then: [] }, async () => {
           const res = await client.request<{ data?: unknown }>(ask);
-          const sent = await client.request<{ data?: unknown }>(send(signedUrl(res.body?.data)));
+          const sent = await client.request<{ data?: unknown }>(send(signedUrlOf(res.body?.data)));
           await rt.out.show(sent.body?.data ?? sent.body);
         });
       });
@@ -93,31 +67,27 @@ export function register(files: Command): void {
 
   files
     .command('get')
-    .description('Download a server file (signed download URL, then the bytes) to stdout or --to FILE')
+    .description('Download a server file (signed download URL, then the bytes) to stdout or --to FILE|DIR|-')
     .argument('<path>', 'absolute path of the file on the server')
     .option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER)')
-    .option('--to <file>', 'write to this local file instead of stdout (- is stdout, even for binary content on a terminal)')
-    .addHelpText('after', '\nExample:\n  gsh files get /logs/latest.log -s lobby --to latest.log\n\nAPI:\n  POST /servers/{server_id}/files/download, then GET <signed url>\n')
+    .option('--to <file|dir|->', 'write to this file (atomically), into this directory, or - for stdout (even binary content on a terminal)')
+    .option('--clobber', 'replace an existing file')
+    .addHelpText('after', '\nExample:\n  gsh files get /logs/latest.log -s lobby --to latest.log\n  gsh files get /world.zip -s lobby --to ./backups/ --clobber\n\nAPI:\n  POST /servers/{server_id}/files/download, then GET <signed url>\n')
     .action(async function (this: Command, remote: string) {
       await withRuntime(this, async (rt) => {
-        const o = this.opts<{ server?: string; to?: string }>();
-        if (o.to !== undefined && o.to !== '-') checkWritableTarget(o.to);
+        const o = this.opts<{ server?: string; to?: string; clobber?: boolean }>();
+        const target = planTarget(o.to, o.clobber === true) ?? { kind: 'stdout', explicit: false };
         const { client, serverId } = await serverClient(rt, o.server);
         const ask = await withIdempotencyKey({ method: 'POST', path: `/servers/${encodeURIComponent(serverId)}/files/download`, body: { file: remote }, idempotencyKey: rt.globals.idempotencyKey });
-        const fetch = (url: string): RequestSpec => ({ method: 'GET', path: url, headers: { accept: '*/*' }, binary: true });
-        const then = [step('local', o.to === undefined || o.to === '-' ? 'write the bytes to standard output' : `write the bytes to ${o.to}`)];
-        return rt.submit({ requests: [ask, fetch(SIGNED_URL)], then }, async () => {
+        const then = [step('transfer', describeTarget(target, o.to ?? '-'))];
+        return rt.submit({ requests: [ask, fetchSpec(SIGNED_URL)], then }, async () => {
           const res = await client.request<{ data?: unknown }>(ask);
-          const got = await client.request<Buffer>(fetch(signedUrl(res.body?.data)));
-          if (o.to === undefined || o.to === '-') {
-            if (o.to === undefined && rt.io.stdoutTTY && looksBinary(got.body)) {
-              throw new UsageError(`${remote} is binary (${got.body.length} bytes); not writing it to the terminal`, `Save it with --to FILE, or redirect: gsh files get ${remote} -s ${o.server ?? serverId} > FILE (--to - writes to the terminal anyway).`);
-            }
-            rt.io.stdout.write(got.body);
-            return;
-          }
-          writeFileSync(o.to, got.body);
-          rt.note(`Saved ${got.body.length} bytes to ${o.to}`);
+          const got = await download(rt, client, signedUrlOf(res.body?.data), target, {
+            size: announcedSize(res.body?.data),
+            fallbackName: basename(remote) || 'download',
+            binaryOnTerminal: (size) => new UsageError(`${remote} is binary${size !== undefined ? ` (${size} bytes)` : ''}; not writing it to the terminal`, `Save it with --to FILE, or redirect: gsh files get ${remote} -s ${o.server ?? serverId} > FILE (--to - writes to the terminal anyway).`),
+          });
+          if (got.path) rt.note(`Saved ${got.bytes} bytes to ${got.path}`);
         });
       });
     });

@@ -17,6 +17,8 @@ export const GLOBAL_FLAGS = new Set([
 ]);
 /** Flags the builder itself adds to every command that could carry them. */
 export const BUILDER_FLAGS = new Set(['server', 'wait', 'raw-field', 'field', 'input', 'quiet', 'all-servers', 'parallel', 'fail-fast', 'lint', 'if-absent']);
+/** Flags the builder adds to operations whose answer is a signed URL. */
+const DOWNLOAD_FLAGS = ['to', 'clobber'];
 /** Flags the builder adds to paged commands only; an unpaged op may declare its own `limit`. */
 const PAGING_FLAGS = { offset: ['limit', 'offset', 'all'], page: ['page'] } as const;
 
@@ -118,6 +120,10 @@ function configureLeaf(cmd: Command, leaf: Leaf): void {
     if ((op.body ?? []).some((f) => f.manifest)) cmd.option('--no-lint', 'send the manifest without linting it locally first');
     if (op.ifAbsent) cmd.option('--if-absent', `create only if none has the same ${op.ifAbsent.field}; otherwise print the existing one and exit 0 (several: exit 6)`);
   }
+  if (op.signedUrl) {
+    cmd.option('--to <file|dir|->', 'download what the signed URL serves: to this file (atomically), into this directory (named by the download), or - for stdout');
+    cmd.option('--clobber', 'with --to: replace an existing file');
+  }
   if (op.wait) cmd.option('--wait', 'follow the result until it finishes (and wait for approvals or ad views)');
   else if (op.method !== 'GET') cmd.option('--wait', 'when the service asks a person to approve or watch an ad, wait for it instead of exiting 7');
 
@@ -131,7 +137,7 @@ function configureLeaf(cmd: Command, leaf: Leaf): void {
 function addFieldOption(cmd: Command, f: import('../operations/types.js').Field, leaf: Leaf): void {
   const flag = flagName(f);
   const paging: readonly string[] = leaf.op.paging ? PAGING_FLAGS[leaf.op.paging] : [];
-  if (GLOBAL_FLAGS.has(flag) || BUILDER_FLAGS.has(flag) || paging.includes(flag)) {
+  if (GLOBAL_FLAGS.has(flag) || BUILDER_FLAGS.has(flag) || paging.includes(flag) || (leaf.op.signedUrl && DOWNLOAD_FLAGS.includes(flag))) {
     throw new Error(`registry: ${leaf.op.method} ${leaf.op.path} field ${f.name} shadows the --${flag} flag; give it a "flag"`);
   }
   const extras = [
@@ -166,6 +172,7 @@ function helpFooter({ op, verb }: Leaf): string {
   const example = verb ? op.example.replace(new RegExp(`^gsh ${op.command} \\S+`), `gsh ${op.command} ${verb}`) : op.example;
   const lines = ['', 'Example:', `  ${example}`, '', 'API:'];
   lines.push(`  ${op.method} ${op.path}${verb && op.verbs ? `  (${op.verbs.field}=${verb})` : ''}`);
+  if (op.signedUrl) lines.push('  then, with --to: GET <signed url> (no credential: the URL is its own; it expires)');
   if (op.auth === 'none') lines.push('  no credential needed');
   const { scope, permission } = accessText(op);
   if (scope) lines.push(`  scope: ${scope}`);

@@ -24,7 +24,8 @@ Examples:
   gsh servers list -q | gsh wait -s - --for running
   gsh wait job /account/servers/create-jobs/cj_123
   gsh wait init -s lobby
-  gsh wait transfer -s lobby`;
+  gsh wait transfer -s lobby
+  gsh wait backup 8c1e6f8a-1b2c-4d3e-9f00-0a1b2c3d4e5f -s lobby`;
 
 export function register(cmd: Command): void {
   // The default subcommand: `gsh wait -s lobby --for running` is `gsh wait server -s lobby --for running`.
@@ -53,6 +54,24 @@ export function register(cmd: Command): void {
         const client = await rt.client();
         return rt.submit({ requests: [{ method: 'GET', path }], then: [step('wait', `poll until the job ends, for at most ${rt.waitLimitMs / 1000} s`)] }, async () => {
           await rt.out.show(await followOrInterrupt(rt, client, { kind: 'job', path, what: 'job' }));
+        });
+      });
+    });
+
+  cmd
+    .command('backup')
+    .description('Follow a backup until the service says it has finished (a status word, or its completion time)')
+    .argument('<backup-uuid>', 'the backup, as backups create or backups list gave it')
+    .option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER)')
+    .addHelpText('after', '\nA backup is finished when its answer carries a finished status (completed, succeeded…) or,\nwithout one, a completed_at time; failed, error or is_successful=false exit 1.\n\nExample:\n  gsh wait backup 8c1e6f8a-1b2c-4d3e-9f00-0a1b2c3d4e5f -s lobby\n')
+    .action(async function (this: Command, backupId: string) {
+      await withRuntime(this, async (rt) => {
+        const [{ backupWork, followOrInterrupt }, { resolveServer, serverFlag }] = await Promise.all([import('../core/follow.js'), import('../core/server-ref.js')]);
+        const ref = serverFlag(this.opts<{ server?: string }>().server, rt.env);
+        const client = await rt.client();
+        const work = backupWork(await resolveServer(client, ref), backupId);
+        return rt.submit({ requests: [{ method: 'GET', path: work.path }], then: [step('wait', `poll the backup until it has finished, for at most ${rt.waitLimitMs / 1000} s`)] }, async () => {
+          await rt.out.show(await followOrInterrupt(rt, client, work));
         });
       });
     });
@@ -114,4 +133,5 @@ export const operations: OperationUses = {
   'wait init': ['GET /servers/{server_id}/init'],
   'wait transfer': ['GET /servers/{server_id}/settings/transfer/status'],
   'wait pull': ['GET /servers/{server_id}/files/pull/status'],
+  'wait backup': ['GET /servers/{server_id}/backups/{backup_uuid}'],
 };

@@ -4,7 +4,7 @@ import type { ApiClient } from './http.js';
 import { fillTemplate } from '../operations/leaves.js';
 import type { SignalName } from './context.js';
 import type { Runtime } from './runtime.js';
-import { pollUntil, targetState, waitForJob, waitForServerState } from './wait.js';
+import { pollUntil, targetState, waitForBackup, waitForJob, waitForServerState } from './wait.js';
 
 // Work already under way, as one value: what `--wait` follows after a 202 and what `gsh wait`
 // follows later (DESIGN.md "Many servers at once"), so both poll the same way and every 202 can
@@ -15,7 +15,8 @@ export type Work =
   | { kind: 'server-state'; serverId: string; state: string; mustLeave?: string; note?: string }
   | { kind: 'pull'; serverId: string; started?: string }
   | { kind: 'transfer'; serverId: string }
-  | { kind: 'init'; serverId: string };
+  | { kind: 'init'; serverId: string }
+  | { kind: 'backup'; serverId: string; backupId: string; path: string };
 
 /** The work a 202 answer of `op` started (01-general-contract.md "Job object"), if it can be followed. */
 export function workOf(op: Operation, verb: string | undefined, params: Record<string, string>, data: unknown): Work | undefined {
@@ -50,7 +51,18 @@ export function workOf(op: Operation, verb: string | undefined, params: Record<s
       return { kind: 'transfer', serverId };
     case 'init':
       return { kind: 'init', serverId };
+    case 'backup': {
+      const id = body.uuid ?? body.backup_uuid ?? body.id;
+      if (typeof id !== 'string' && typeof id !== 'number') throw new GshError('cannot follow: the answer names no backup (no uuid or id)', Exit.error);
+      return backupWork(serverId, String(id), wait.poll);
+    }
   }
+}
+
+/** A backup to follow: `poll` names its resource (`{backup_uuid}` from the answer). */
+export function backupWork(serverId: string, backupId: string, poll = '/servers/{server_id}/backups/{backup_uuid}'): Extract<Work, { kind: 'backup' }> {
+  const values: Record<string, string> = { server_id: serverId, backup_uuid: backupId };
+  return { kind: 'backup', serverId, backupId, path: fillTemplate(poll, (name) => values[name] ?? '') };
 }
 
 /** The `gsh wait` command line that follows `work`. */
@@ -65,6 +77,8 @@ export function waitCommand(work: Work): string {
     case 'transfer':
     case 'init':
       return `gsh wait ${work.kind} -s ${work.serverId}`;
+    case 'backup':
+      return `gsh wait backup ${work.backupId} -s ${work.serverId}`;
   }
 }
 
@@ -82,6 +96,8 @@ export function pollPath(work: Work): string {
       return `${server}/settings/transfer/status`;
     case 'init':
       return `${server}/init`;
+    case 'backup':
+      return work.path;
   }
 }
 
@@ -94,6 +110,8 @@ function underWay(work: Work): Record<string, string> {
       return { server: work.serverId, until: work.state };
     case 'pull':
       return { server: work.serverId, ...(work.started ? { download: work.started } : {}), work: 'file pull' };
+    case 'backup':
+      return { server: work.serverId, backup: work.backupId };
     default:
       return { server: work.serverId, work: work.kind };
   }
@@ -158,6 +176,8 @@ export async function followWork(rt: Runtime, client: ApiClient, work: Work): Pr
     }
     case 'init':
       return waitForJob(rt, client, pollPath(work), 'provisioning');
+    case 'backup':
+      return waitForBackup(rt, client, work.path);
   }
 }
 

@@ -35,6 +35,12 @@ export interface RequestSpec {
   idempotencyKey?: string;
   /** A successful body is returned as the exact bytes (a Buffer), not decoded or parsed. */
   binary?: boolean;
+  /**
+   * A successful body is handed to this as a stream instead of being read into memory
+   * (downloads); the answer's body is then undefined. A failure while it reads (a cut connection,
+   * a body shorter than announced) is retried like a dropped connection: it gets a fresh body.
+   */
+  sink?: (body: AsyncIterable<Uint8Array>, headers: Record<string, string>) => Promise<void>;
 }
 
 export interface RateLimitState {
@@ -93,6 +99,8 @@ const MUTATIONS = new Set<Method>(['POST', 'PUT', 'PATCH', 'DELETE']);
 const NETWORK_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND',
   'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
+  // A download whose body ended before the size its headers or its answer announced (core/download.ts).
+  'ETRUNCATED',
 ]);
 
 /** The contract's limit: printable ASCII, at most 200 characters ("Limits": idempotency key). */
@@ -239,7 +247,9 @@ export class ApiClient {
         if (res.status >= 500 && res.replayed) throw storedFailure(failure as ApiError);
       } catch (err) {
         if (!isNetworkError(err)) throw err;
-        failure = new NetworkError(`could not reach ${this.baseUrl}: ${describeNetworkError(err, this.opts.attemptTimeoutMs)}`, (err as { code?: string }).code);
+        // A signed node URL is named without its query (its signature is a credential).
+        const where = /^https?:\/\//.test(spec.path) ? new URL(spec.path).origin + new URL(spec.path).pathname : this.baseUrl;
+        failure = new NetworkError(`could not ${spec.sink ? 'download from' : 'reach'} ${where}: ${describeNetworkError(err, this.opts.attemptTimeoutMs)}`, (err as { code?: string }).code);
       }
       const decision = decideRetry({
         status, attempt, maxRetries: this.opts.retries, retryAfterMs, idempotent, random: this.opts.random,
@@ -301,8 +311,24 @@ export class ApiClient {
       headersTimeout: this.opts.attemptTimeoutMs,
       bodyTimeout: this.opts.attemptTimeoutMs,
     });
-    const bytes = Buffer.from(await res.body.arrayBuffer());
     const resHeaders = headerRecord(res.headers);
+    if (spec.sink && res.statusCode < 400) {
+      this.trace(`< ${res.statusCode} (${Date.now() - started} ms)`);
+      this.traceHeaders('<', resHeaders);
+      try {
+        await spec.sink(res.body, resHeaders);
+      } finally {
+        // A sink that stopped early (an error) must not leave the connection half read.
+        if (!res.body.readableEnded) {
+          res.body.on('error', () => {});
+          res.body.destroy();
+        }
+      }
+      this.trace(`< [streamed]`);
+      this.noteRateLimit(resHeaders);
+      return { status: res.statusCode, headers: resHeaders, body: undefined as T, requestId: resHeaders['x-request-id'], replayed: false, idempotencyKey: spec.idempotencyKey };
+    }
+    const bytes = Buffer.from(await res.body.arrayBuffer());
     this.trace(`< ${res.statusCode} (${Date.now() - started} ms)`);
     this.traceHeaders('<', resHeaders);
     const asBytes = spec.binary === true && res.statusCode < 400;

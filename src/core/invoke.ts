@@ -24,7 +24,10 @@ export async function runOperation(leaf: Leaf, cmd: Command): Promise<void> {
     const args = cmd.processedArgs as string[];
     if (needsServer(leaf.op)) {
       const refs = targetRefs(local.server as string[] | undefined, serverArgument(leaf.op, args), rt.env, local.allServers === true);
-      if (singleRef(refs) === undefined) return runOnFleet(rt, leaf, local, args, refs);
+      if (singleRef(refs) === undefined) {
+        if (local.to !== undefined && leaf.op.signedUrl) throw new UsageError('--to downloads from one server', 'Give one -s, or run the command once per server.');
+        return runOnFleet(rt, leaf, local, args, refs);
+      }
     }
     const planned = await planOperation(rt, leaf, local, args);
     return rt.submit(planned.plan, () => execute(rt, planned, printer(rt)));
@@ -109,6 +112,12 @@ async function execute(rt: Runtime, p: OperationPlan, out: Sink): Promise<void> 
   const data = envelopeData(res);
   if (res.replayed) out.note('note: the service replayed an earlier response for this Idempotency-Key');
 
+  if (p.download) {
+    const { announcedSize, download, signedUrlOf } = await import('./download.js');
+    const got = await download(rt, client, signedUrlOf(data), p.download, { size: announcedSize(data), fallbackName: fallbackName(data, params) });
+    if (got.path) out.note(`Saved ${got.bytes} bytes to ${got.path}`);
+    return;
+  }
   const work = workOf(op, verb, params, data);
   if (p.follow && work) {
     const final = await (rt.singleTarget ? followOrInterrupt(rt, client, work) : followWork(rt, client, work));
@@ -116,8 +125,22 @@ async function execute(rt: Runtime, p: OperationPlan, out: Sink): Promise<void> 
     return;
   }
   await out.show(data, shown(op, data));
+  if (op.signedUrl && rt.io.stderrTTY) {
+    const expires = (data as { expires_at?: unknown } | undefined)?.expires_at;
+    out.note(`Download it: add --to FILE, --to DIR/ or --to - (stdout)${typeof expires === 'string' ? `; the URL expires at ${expires}` : ''}.`);
+  }
   // Work under way: the command that follows it without sending the request again.
   if (work && res.status === 202) out.note(`Follow it: ${waitCommand(work)}`);
+}
+
+/** The name a download gets in a --to directory when Content-Disposition gives none. */
+function fallbackName(data: unknown, params: Record<string, string>): string {
+  const d = (data ?? {}) as Record<string, unknown>;
+  const named = [d.filename, d.name, d.path].find((v): v is string => typeof v === 'string' && v !== '');
+  const last = named?.split('/').pop();
+  if (last) return last;
+  const ids = Object.entries(params).filter(([k]) => k !== 'server_id').map(([, v]) => v);
+  return ids.length ? `${ids[ids.length - 1]}.download` : 'download';
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Field, Operation } from '../operations/types.js';
 import { fillTemplate, type Leaf, needsServer, pathParams } from '../operations/leaves.js';
 import { CHECKS } from './checks.js';
+import type { DownloadTarget } from './download.js';
 import { UsageError } from './errors.js';
 import { type JsonObject, parseFields, readInputBody, type StdinText, stdinFor } from './fields.js';
 import { type ApiClient, type QueryValue, type RequestSpec, withIdempotencyKey } from './http.js';
@@ -29,6 +30,8 @@ export interface OperationPlan {
   confirm?: string;
   /** --if-absent: the listing that must not already hold `value` at `field`. */
   ifAbsent?: { lookup: RequestSpec; field: string; value: unknown };
+  /** --to on an answer that is a signed URL: where its bytes go. */
+  download?: DownloadTarget;
 }
 
 /** Declared query/body fields from the parsed flags, converted and checked. */
@@ -104,7 +107,7 @@ function followingSteps(rt: Runtime, p: Omit<OperationPlan, 'plan'>): Step[] {
   if (p.paging.all) steps.push(step('page', 'fetch every further page (4 at a time, in order)'));
   const wait = p.leaf.op.wait;
   if (p.follow && wait) {
-    const what = wait.kind === 'job' ? `the job (${wait.poll})` : wait.kind === 'server-status' ? 'the server status' : wait.kind === 'init' ? 'the provisioning job' : `the ${wait.kind}`;
+    const what = wait.kind === 'job' ? `the job (${wait.poll})` : wait.kind === 'backup' ? `the backup (${wait.poll}) until its answer says it finished (a status, or completed_at)` : wait.kind === 'server-status' ? 'the server status' : wait.kind === 'init' ? 'the provisioning job' : `the ${wait.kind}`;
     steps.push(step('wait', `follow ${what} until it ends, for at most ${rt.waitLimitMs / 1000} s (--timeout)`));
   }
   return steps;
@@ -125,6 +128,9 @@ export async function planOperation(rt: Runtime, leaf: Leaf, local: Local, args:
   const page = wholeNumber(local.page, '--page', 1);
   if (local.all && offset !== undefined) throw new UsageError('--all fetches every page from the first; leave out --offset');
   if (page !== undefined) query.page = page;
+  // Loaded only by the operations that answer with a signed URL.
+  const dl = op.signedUrl ? await import('./download.js') : undefined;
+  const download = dl?.planTarget(local.to as string | undefined, local.clobber === true);
   await lintManifests(rt, op, local, body);
   const params = pathValues(op, args);
   const serverRef = needsServer(op) ? (target?.id ?? singleServer(op, local, args, rt.env)) : undefined;
@@ -156,11 +162,14 @@ export async function planOperation(rt: Runtime, leaf: Leaf, local: Local, args:
   const ifAbsent = local.ifAbsent === true ? absentCheck(op, params, body) : undefined;
   const planned = {
     leaf, client, spec: pagedSpec(op, spec, paging), params, paging, follow: local.wait === true && op.wait !== undefined,
-    ...(confirm ? { confirm } : {}), ...(ifAbsent ? { ifAbsent } : {}),
+    ...(confirm ? { confirm } : {}), ...(ifAbsent ? { ifAbsent } : {}), ...(download ? { download } : {}),
   };
   const lookup = ifAbsent ? [ifAbsent.lookup] : [];
   const first = ifAbsent ? [step('local', `send the next request only if no item of ${ifAbsent.lookup.path} has ${ifAbsent.field} ${JSON.stringify(ifAbsent.value)}`)] : [];
-  return { ...planned, plan: { requests: [...lookup, planned.spec], then: [...first, ...followingSteps(rt, planned)] } };
+  // The signed URL is known only from the answer: the plan names its GET with a placeholder.
+  const fetch = dl && download ? [dl.fetchSpec(dl.SIGNED_URL)] : [];
+  const transfer = dl && download ? [step('transfer', dl.describeTarget(download, String(local.to)))] : [];
+  return { ...planned, plan: { requests: [...lookup, planned.spec, ...fetch], then: [...first, ...followingSteps(rt, planned), ...transfer] } };
 }
 
 /**

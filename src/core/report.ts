@@ -1,5 +1,6 @@
 import { ApiError, Exit, GshError, OutcomeUnknownError, WaitStoppedError } from './errors.js';
 import { ansi, type Streams } from './io.js';
+import { redactSignedUrls } from './redact.js';
 
 // Error lines (DESIGN.md "Exit codes"): the API's code, the HTTP status and the request_id, field
 // errors one per line, and action_url when there is one; a JSON object on stderr under --json.
@@ -13,7 +14,7 @@ export function reportError(err: unknown, io: Streams, opts: { json: boolean; de
     return Exit.error;
   }
   if (opts.json) {
-    const base: Record<string, unknown> = { message: err.message, exit_code: err.exitCode };
+    const base: Record<string, unknown> = { message: redactSignedUrls(err.message), exit_code: err.exitCode };
     if (err instanceof ApiError) {
       Object.assign(base, {
         code: err.code, status: err.status, request_id: err.requestId, errors: err.fieldErrors.length ? err.fieldErrors : undefined,
@@ -29,7 +30,8 @@ export function reportError(err: unknown, io: Streams, opts: { json: boolean; de
     return err.exitCode;
   }
   const c = io.colorErr;
-  let line = `${ansi.red('error:', c)} ${err.message}`;
+  // A signed URL's signature is a credential: never in an error line.
+  let line = `${ansi.red('error:', c)} ${redactSignedUrls(err.message)}`;
   if (err instanceof ApiError) {
     const bits = [err.code, `HTTP ${err.status}`, err.requestId ? `request_id ${err.requestId}` : ''].filter(Boolean);
     line += ansi.dim(` (${bits.join(', ')})`, c);

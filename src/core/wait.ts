@@ -137,3 +137,44 @@ export async function waitForServerState(
     opts,
   );
 }
+
+/**
+ * Whether a backup has finished. The contract shows no backup fields or states (01-general-
+ * contract.md "Resources and their fields": backups' field lists not shown; document 3 only
+ * speaks of a "completed" backup and 409 "backup incomplete"), so gsh follows what the answer
+ * carries: a `status` or `state` word when there is one (completed/succeeded/done… finished,
+ * failed/error/cancelled… failed, anything else still running), otherwise its completion time
+ * `completed_at` (finished once set; failed when `is_successful` is false). A missing field means
+ * null (envelope rule 4), so an answer with neither is still running.
+ */
+export type BackupState = 'running' | 'finished' | 'failed';
+
+const BACKUP_DONE = new Set(['completed', 'complete', 'succeeded', 'successful', 'success', 'done', 'finished', 'ready', 'available']);
+const BACKUP_FAILED = new Set(['failed', 'failure', 'error', 'errored', 'cancelled', 'canceled', 'timed_out']);
+
+export function backupState(b: Record<string, unknown>): BackupState {
+  const word = [b.status, b.state].find((v): v is string => typeof v === 'string' && v !== '');
+  if (word !== undefined) {
+    const w = word.toLowerCase();
+    return BACKUP_DONE.has(w) ? 'finished' : BACKUP_FAILED.has(w) ? 'failed' : 'running';
+  }
+  if (typeof b.completed_at === 'string' && b.completed_at !== '') return b.is_successful === false ? 'failed' : 'finished';
+  return 'running';
+}
+
+/** Follows a backup (GET `path`) until it has finished; a failed backup exits 1. */
+export async function waitForBackup(rt: Runtime, client: ApiClient, path: string): Promise<Record<string, unknown>> {
+  const describe = (b: Record<string, unknown>) => {
+    const word = [b.status, b.state].find((v) => typeof v === 'string');
+    return `${word ?? (b.completed_at ? 'completed' : 'in progress')}${typeof b.progress === 'number' ? ` ${Math.round(b.progress <= 1 ? b.progress * 100 : b.progress)}%` : ''}`;
+  };
+  const backup = await pollUntil(
+    rt,
+    'backup',
+    async () => ((await client.request<{ data?: Record<string, unknown> }>({ method: 'GET', path })).body?.data ?? {}),
+    (b) => backupState(b) !== 'running',
+    describe,
+  );
+  if (backupState(backup) === 'failed') throw new GshError(`backup failed (${describe(backup)})${typeof backup.message === 'string' ? `: ${backup.message}` : ''}`, Exit.error);
+  return backup;
+}

@@ -3,7 +3,9 @@ import { defineFamily } from './types.js';
 const backupUuid = [{ name: 'backup_uuid', description: 'Backup uuid from backups list' }];
 
 // Document 3, "Operation families that are only named" ("Backups"): no scope, permission,
-// parameter or body is shown, so none is declared (send fields with -f).
+// parameter or body is shown, so none is declared (send fields with -f). A backup takes a while
+// to finish (document 3 "Players": migrate apply wants "a completed backup_id", 409 "backup
+// incomplete"; document 1 "Webhooks": `backup.completed`), so create can be followed with --wait.
 export default defineFamily({
   name: 'backups',
   summary: 'Server backups',
@@ -16,8 +18,9 @@ export default defineFamily({
     },
     {
       method: 'POST', path: '/servers/{server_id}/backups', command: 'backups create',
-      summary: 'Create a backup',
-      example: 'gsh backups create -s lobby -f name=before-update',
+      summary: 'Create a backup (--wait follows it until it has finished)',
+      example: 'gsh backups create -s lobby -f name=before-update --wait',
+      wait: { kind: 'backup', poll: '/servers/{server_id}/backups/{backup_uuid}' },
     },
     {
       method: 'GET', path: '/servers/{server_id}/backups/{backup_uuid}', command: 'backups get',
@@ -32,9 +35,9 @@ export default defineFamily({
       params: backupUuid, destructive: true,
     },
     {
-      method: 'POST', path: '/servers/{server_id}/backups/{backup_uuid}/download', command: 'backups download',
-      summary: 'Download a backup',
-      example: 'gsh backups download -s lobby 8c1e6f8a-1b2c-4d3e-9f00-0a1b2c3d4e5f',
+      method: 'POST', path: '/servers/{server_id}/backups/{backup_uuid}/download', command: 'backups download', signedUrl: true,
+      summary: 'A short-lived signed URL of the backup archive; --to downloads it',
+      example: 'gsh backups download -s lobby 8c1e6f8a-1b2c-4d3e-9f00-0a1b2c3d4e5f --to ./backups/',
       params: backupUuid,
     },
     {

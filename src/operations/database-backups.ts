@@ -29,9 +29,9 @@ export default defineFamily({
       params: backup, destructive: true,
     },
     {
-      method: 'POST', path: '/servers/{server_id}/databases/{database_id}/backups/{backup_uuid}/download', command: 'databases backups download',
-      summary: 'Download a database backup',
-      example: 'gsh databases backups download -s lobby db_123 8c1e6f8a-1b2c-4d3e-9f00-0a1b2c3d4e5f',
+      method: 'POST', path: '/servers/{server_id}/databases/{database_id}/backups/{backup_uuid}/download', command: 'databases backups download', signedUrl: true,
+      summary: 'A short-lived signed URL of the database backup; --to downloads it',
+      example: 'gsh databases backups download -s lobby db_123 8c1e6f8a-1b2c-4d3e-9f00-0a1b2c3d4e5f --to db.tar.gz',
       params: backup,
     },
     {

@@ -17,8 +17,8 @@ export default defineFamily({
       ],
     },
     {
-      method: 'POST', path: '/servers/{server_id}/files/download', command: 'files download',
-      summary: 'A short-lived signed URL to GET the file from the node',
+      method: 'POST', path: '/servers/{server_id}/files/download', command: 'files download', signedUrl: true,
+      summary: 'A short-lived signed URL to GET the file from the node; --to downloads it',
       example: 'gsh files download -s lobby -f file=/logs/latest.log',
       scope: 'servers:files:read', permission: 'file.read',
     },

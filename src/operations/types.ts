@@ -86,7 +86,13 @@ export type WaitSpec =
    * Server transfers: `GET /servers/{server_id}/settings/transfer/status` (the latest transfer)
    * until it leaves `in_progress` for `completed` (exit 0) or `failed` (exit 1).
    */
-  | { kind: 'transfer' };
+  | { kind: 'transfer' }
+  /**
+   * A backup (document 3 names the family only; its fields and states are not shown): poll
+   * `poll` (placeholders from path params and the answer, `{backup_uuid}` from its `uuid` or
+   * `id`) until the answer says it finished (core/wait.ts backupOutcome).
+   */
+  | { kind: 'backup'; poll: string };
 
 /**
  * Scopes a key needs (01-general-contract.md "Scopes"). The sandbox checks these and help and
@@ -175,6 +181,11 @@ export interface Operation {
   ifAbsent?: { list: string; field: string };
   /** The server is the command's object: it may be named as the last argument as well as with -s (`gsh servers get lobby`). */
   serverArgument?: true;
+  /**
+   * The answer carries a short-lived signed URL (`url`, with its expiry) to GET the bytes from:
+   * the command takes `--to FILE|DIR|-` and `--clobber` and downloads them (core/download.ts).
+   */
+  signedUrl?: true;
   /** The response is not JSON (llms.txt, docs redirect, export): print the body as is. */
   raw?: boolean;
   /** The body is sent form-encoded (`application/x-www-form-urlencoded`), not JSON: `/oauth2/token`, `/oauth2/revoke`. */

@@ -14,9 +14,9 @@ export default defineFamily({
       scope: 'servers:worlds:read', permission: 'file.read', paging: 'offset',
     },
     {
-      method: 'POST', path: '/servers/{server_id}/worlds/download', command: 'worlds download',
-      summary: 'A signed short-lived URL of a compressed world archive (anyone with it can download)',
-      example: 'gsh worlds download -s lobby -f world=world',
+      method: 'POST', path: '/servers/{server_id}/worlds/download', command: 'worlds download', signedUrl: true,
+      summary: 'A signed short-lived URL of a compressed world archive (anyone with it can download); --to downloads it',
+      example: 'gsh worlds download -s lobby -f world=world --to world.tar.gz',
       scope: 'servers:worlds:read', permission: 'file.read',
     },
     {

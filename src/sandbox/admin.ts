@@ -18,7 +18,11 @@ import { emitEvent } from './node/webhooks.js';
 //   POST   /__sandbox/faults          {gateway5xx?, lostResponse?, rateLimit429?, latencyMs?}
 //   POST   /__sandbox/inject          {kind: 500|502|503|504|429|"lost"|"drop", method?, path?,
 //                                      path_regex?, count?, retry_after?}
+//                                      ("cut": a signed download, path /__node/archive or
+//                                      /__node/download, sends half its bytes and is cut)
 //   DELETE /__sandbox/inject          forget pending injections
+//   POST   /__sandbox/archives        {filler_bytes} archives made from now on (worlds, backups,
+//                                      database backups) carry this many extra bytes
 //   POST   /__sandbox/keys            {scopes: [...], rate_limit?, name?, subuser?: {server_id,
 //                                      permissions: [...]}} → {data:{key, id}}; with subuser the
 //                                      key acts as a new panel user, subuser of that server
@@ -38,7 +42,7 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 
 const bad = (res: ServerResponse, message: string) => json(res, 400, { error: { code: 'bad_request', message } });
 
-const INJECTABLE = new Set<unknown>([500, 502, 503, 504, 429, 'lost', 'drop']);
+const INJECTABLE = new Set<unknown>([500, 502, 503, 504, 429, 'lost', 'drop', 'cut']);
 
 export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
@@ -49,7 +53,7 @@ export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, res
         data: {
           base_url: ctx.baseUrl,
           keys: { all: ctx.demoKeys.all.secret, read_only: ctx.demoKeys.readOnly.secret },
-          endpoints: ['log', 'faults', 'inject', 'keys', 'webhooks', 'hooks/emit', 'state', 'ad'].map((p) => `${ctx.origin}${ADMIN_PREFIX}/${p}`),
+          endpoints: ['log', 'faults', 'inject', 'archives', 'keys', 'webhooks', 'hooks/emit', 'state', 'ad'].map((p) => `${ctx.origin}${ADMIN_PREFIX}/${p}`),
         },
       });
     case `GET ${ADMIN_PREFIX}/log`: {
@@ -69,7 +73,7 @@ export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, res
     }
     case `POST ${ADMIN_PREFIX}/inject`: {
       const body = await readJsonObject(req);
-      if (!body || !INJECTABLE.has(body.kind)) return bad(res, 'kind must be one of 500, 502, 503, 504, 429, "lost", "drop"');
+      if (!body || !INJECTABLE.has(body.kind)) return bad(res, 'kind must be one of 500, 502, 503, 504, 429, "lost", "drop", "cut"');
       let path: string | RegExp | undefined = typeof body.path === 'string' ? body.path : undefined;
       if (typeof body.path_regex === 'string') {
         try {
@@ -123,6 +127,13 @@ export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, res
       if (!ctx.state.servers.has(body.server_id)) return json(res, 404, { error: { code: 'not_found', message: 'Server not found' } });
       const data = body.data && typeof body.data === 'object' ? (body.data as Record<string, unknown>) : {};
       return json(res, 200, { data: { deliveries_started: emitEvent(ctx, body.server_id, body.event, data) } });
+    }
+    case `POST ${ADMIN_PREFIX}/archives`: {
+      const body = await readJsonObject(req);
+      const n = body?.filler_bytes;
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 4 * 2 ** 30) return bad(res, 'filler_bytes must be a whole number of bytes up to 4 GiB');
+      familyState(ctx).archiveFillerBytes = n;
+      return json(res, 200, { data: { filler_bytes: n } });
     }
     case `GET ${ADMIN_PREFIX}/state`:
       return json(res, 200, {

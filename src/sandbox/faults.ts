@@ -8,7 +8,7 @@ export const NO_FAULTS: Faults = { gateway5xx: 0, lostResponse: 0, rateLimit429:
 
 export interface PlannedFault {
   /** Answer (or drop) before processing. */
-  before?: { tag: Exclude<FaultTag, 'lost'>; retryAfter: number };
+  before?: { tag: Exclude<FaultTag, 'lost' | 'cut'>; retryAfter: number };
   /** The handler fails with 500 after the idempotency claim (stored and replayed like any 5xx). */
   failInHandler?: boolean;
   /** Execute, then destroy the connection without answering. */
@@ -44,7 +44,16 @@ export class FaultPlan {
     return this.injections.reduce((n, i) => n + i.remaining, 0);
   }
 
-  /** Decides the fate of one request. `route` is the matched template, if any. */
+  /** Whether this signed download is to be cut halfway (a 'cut' injection, consumed). */
+  takeCut(method: string, path: string): boolean {
+    const found = this.injections.find((i) => i.kind === 'cut' && matches(i, method, path, undefined));
+    if (!found) return false;
+    found.remaining -= 1;
+    if (found.remaining <= 0) this.injections.splice(this.injections.indexOf(found), 1);
+    return true;
+  }
+
+  /** Decides the fate of one API request (never a 'cut': those are the node's). `route` is the matched template, if any. */
   plan(method: string, path: string, route: string | undefined): PlannedFault {
     const out: PlannedFault = { lose: false, latencyMs: this.faults.latencyMs };
     const take = (pred: (i: Pending) => boolean): Pending | undefined => {
@@ -59,9 +68,9 @@ export class FaultPlan {
       out.failInHandler = true;
       return out;
     }
-    const pre = take((i) => i.kind !== 'lost');
+    const pre = take((i) => i.kind !== 'lost' && i.kind !== 'cut');
     if (pre) {
-      out.before = { tag: String(pre.kind) as Exclude<FaultTag, 'lost'>, retryAfter: pre.retryAfter ?? 1 };
+      out.before = { tag: String(pre.kind) as Exclude<FaultTag, 'lost' | 'cut'>, retryAfter: pre.retryAfter ?? 1 };
       return out;
     }
     if (take((i) => i.kind === 'lost')) {

@@ -37,7 +37,7 @@ export interface Sandbox {
   /** `subuser`: the key acts as a new panel user who is a subuser of that server with those permissions. */
   createKey(scopes: string[], opts?: { rateLimit?: number; name?: string; expiresAt?: number; subuser?: { serverId: string; permissions: string[] } }): string;
   /** Sandbox-only switches of the families with real semantics (see node/slots.ts). */
-  readonly families: { allowLocalWebhooks(on: boolean): void; setSignedUrlTtl(ms: number): void };
+  readonly families: { allowLocalWebhooks(on: boolean): void; setSignedUrlTtl(ms: number): void; setArchiveFillerBytes(n: number): void };
   /** Revokes a key (it then gets 401). */
   revokeKey(secret: string): boolean;
   /** Called with each completed log entry; returns an unsubscribe function. */
@@ -92,6 +92,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     families: {
       allowLocalWebhooks: (on) => { familyState(ctx).allowLocalWebhooks = on; },
       setSignedUrlTtl: (ms) => { familyState(ctx).signedUrlTtlMs = ms; },
+      setArchiveFillerBytes: (n) => { familyState(ctx).archiveFillerBytes = n; },
     },
     revokeKey: (secret) => ctx.keys.revoke(secret),
     onRequest: (l) => ctx.log.onEntry(l),

@@ -31,13 +31,14 @@ export interface SandboxOptions {
 }
 
 /** 500: the API itself fails after taking the request, so an Idempotency-Key stores (and replays) the failure. */
-export type InjectedFaultKind = 502 | 503 | 504 | 'lost' | 'drop' | 429 | 500;
+/** 'cut': a signed download (GET /__node/download or /__node/archive) sends half its bytes, then the connection is destroyed. */
+export type InjectedFaultKind = 502 | 503 | 504 | 'lost' | 'drop' | 429 | 500 | 'cut';
 
 export interface Injection {
   kind: InjectedFaultKind;
   /** Only requests with this method (any when omitted). */
   method?: string;
-  /** Concrete path relative to /api/v2 (e.g. `/servers/ab12cd34/power`) or route template (`/servers/{server_id}/power`), or a RegExp tested on the concrete path. */
+  /** Concrete path relative to /api/v2 (e.g. `/servers/ab12cd34/power`) or route template (`/servers/{server_id}/power`), or a RegExp tested on the concrete path; for 'cut', the node path (`/__node/archive`). */
   path?: string | RegExp;
   /** How many matching requests it applies to (default 1). */
   count?: number;
@@ -45,7 +46,7 @@ export interface Injection {
   retryAfter?: number;
 }
 
-export type FaultTag = '502' | '503' | '504' | 'lost' | 'drop' | '429';
+export type FaultTag = '502' | '503' | '504' | 'lost' | 'drop' | '429' | 'cut';
 
 export interface RequestLogEntry {
   /** 1-based order of arrival. */

@@ -92,8 +92,9 @@ export async function makeFixtures(sb: Sandbox, ops: Operation[], dir: string): 
     '/servers/{server_id}/addons/modpack/jobs/{job_id}': (await api(sb, 'POST', `${S}/addons/modpack`, { project_id: 'abc' })).job_id,
   };
   const moduleTask = (await api(sb, 'POST', `${S}/modules/install`, { name: 'ws' })).id as string;
-  // Backups are generic, behind the backup.completed emitter (handlers/hooks.ts).
+  // A backup takes a while (handlers/backups.ts); its download and restores want it finished.
   await api(sb, 'POST', `${S}/backups`, { backup_uuid: BACKUP_UUID });
+  while (!(await api(sb, 'GET', `${S}/backups/${BACKUP_UUID}`)).completed_at) await new Promise((r) => setTimeout(r, 20));
 
   // Generic collections: POST with the item parameter in the body makes an item with that id.
   const router = sb.extensions.context.router;

@@ -296,11 +296,13 @@ describe('operation registry (spec/operations.tsv, documents 1–3)', () => {
   });
 
   it('document 1 "Job object": --wait follows a job, status or init resource the contract names', () => {
-    const kinds = ['job', 'server-status', 'init', 'pull', 'transfer'];
+    const kinds = ['job', 'server-status', 'init', 'pull', 'transfer', 'backup'];
     const declaredPaths = new Set(entries.map((e) => e.op.path));
     for (const { op } of entries) {
       if (!op.wait) continue;
       expect(kinds, id(op)).toContain(op.wait.kind);
+      // A backup is followed on its own resource (document 3 names GET .../backups/{backup_uuid}).
+      if (op.wait.kind === 'backup') expect(declaredPaths, id(op)).toContain(op.wait.poll);
       if (op.wait.kind === 'job') {
         const poll = op.wait.poll;
         // The poll template is itself a declared GET path, up to the name of its last placeholder.

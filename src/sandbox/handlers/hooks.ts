@@ -12,7 +12,8 @@ import type { HandlerMap, HandlerRequest } from './types.js';
 import { asBoolean, bodyObject, serverOf } from './util.js';
 
 // 02-endpoints-part-a.md "Webhooks" with the delivery contract of 01 "Webhooks (per server)"
-// (node/webhooks.ts). Also the emitters that wrap generic operations: backups and git deploys.
+// (node/webhooks.ts). Also the emitter that wraps a generic operation: git deploys (backups emit
+// backup.completed when they finish, handlers/backups.ts).
 
 /** Per-server webhook limit: the errors say one exists; the number is ours. */
 export const HOOK_LIMIT = 10;
@@ -89,14 +90,6 @@ export const handlers: HandlerMap = {
     ({ status: 200, body: pageOf(hookOf(req, ctx).deliveries, parsePaging(req.query)) }),
 
   // Emitters on generic families (see node/webhooks.ts for the list).
-  'POST /servers/{server_id}/backups': (req, ctx) => {
-    const s = serverOf(req, ctx);
-    const result = genericHandler(req, ctx);
-    const backup = (result.body as { data?: { id?: string } } | undefined)?.data;
-    if (result.status < 300) ctx.clock.after(1500, () => emitEvent(ctx, s.id, 'backup.completed', { backup_uuid: backup?.id }));
-    return result;
-  },
-
   'POST /servers/{server_id}/git/deploy': (req, ctx) => {
     const s = serverOf(req, ctx);
     const result = genericHandler(req, ctx);

@@ -18,9 +18,10 @@ import { handlers as customPacks } from './custom-packs.js';
 import { handlers as modules } from './modules.js';
 import { handlers as agent } from '../agent/handlers.js';
 import { handlers as init } from './init.js';
+import { handlers as backups } from './backups.js';
 
 // Specific handlers by family. A new family file (e.g. hooks.ts) exports `handlers` keyed by
 // "METHOD /path/template" and is added here; its keys then win over the generic handler.
-export const handlerMaps: readonly HandlerMap[] = [system, applications, servers, power, consoleNode, files, fileTools, hooks, subusers, properties, settings, startup, instances, players, addons, customPacks, modules, agent, init];
+export const handlerMaps: readonly HandlerMap[] = [system, applications, servers, power, consoleNode, files, fileTools, hooks, subusers, properties, settings, startup, instances, players, addons, customPacks, modules, agent, init, backups];
 
 export { genericHandler } from './generic.js';

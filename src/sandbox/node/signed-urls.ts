@@ -10,12 +10,13 @@ import { familyState } from './slots.js';
 
 export const NODE_PREFIX = '/__node';
 
-export type NodeAction = 'upload' | 'download';
+/** `archive`: a generated .tar.gz (worlds, backups, database backups; node/archives.ts). */
+export type NodeAction = 'upload' | 'download' | 'archive';
 
 export interface SignedTarget {
   action: NodeAction;
   server: string;
-  /** File path for downloads; empty for uploads (the client appends `directory`). */
+  /** File path for downloads, archive id for archives; empty for uploads (the client appends `directory`). */
   path: string;
   /** Unix ms. */
   expires: number;

@@ -10,6 +10,8 @@ export interface FamilyState {
   readonly urlSecret: Buffer;
   /** Lifetime of signed node URLs (real ms; tests shorten it). */
   signedUrlTtlMs: number;
+  /** Sandbox-only: bytes of filler in archives made from now on (large downloads on demand). */
+  archiveFillerBytes: number;
   /**
    * Sandbox-only: let webhooks target http://127.0.0.1 / localhost receivers. The contract
    * (01 "Webhooks (per server)") allows https to public addresses only; tests need a local receiver.
@@ -29,6 +31,7 @@ export function familyState(ctx: SandboxContext): FamilyState {
     const created: FamilyState = {
       urlSecret: randomBytes(32),
       signedUrlTtlMs: 5 * 60_000,
+      archiveFillerBytes: 0,
       allowLocalWebhooks: false,
       servers: new Map(),
       disposers: new Set(),

@@ -1,0 +1,301 @@
+import { randomBytes } from 'node:crypto';
+import { accessSync, constants, statSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { looksBinary } from './binary.js';
+import { Exit, GshError, UsageError } from './errors.js';
+import type { ApiClient, RequestSpec } from './http.js';
+import { ansi, type Streams } from './io.js';
+import type { Runtime } from './runtime.js';
+
+// The one download path (03-endpoints-part-b.md "File transfers", "Worlds"; the backups families
+// name a `download` action): an answer carrying a short-lived signed URL is followed to the bytes,
+// streamed with flat memory to a file (a temporary file beside it, renamed at the end, so a cut
+// transfer never leaves a partial FILE), into a directory under the name Content-Disposition
+// gives, or to stdout. `gsh files get` and every registry operation marked `signedUrl` use it.
+
+/** Where `--to` sends the bytes, decided while planning. */
+export type DownloadTarget =
+  | { kind: 'stdout'; explicit: boolean }
+  | { kind: 'file'; path: string; clobber: boolean }
+  | { kind: 'dir'; dir: string; clobber: boolean };
+
+/** Stands for the signed URL in a plan: it is known only from the first answer. */
+export const SIGNED_URL = 'https://signed-url.invalid/(from-the-first-answer)';
+
+/** The GET of the signed URL: its own authorization, so no bearer goes with it. */
+export function fetchSpec(url: string): RequestSpec {
+  return { method: 'GET', path: url, headers: { accept: '*/*' }, auth: false };
+}
+
+function checkWritableDir(flag: string, dir: string): void {
+  try {
+    if (!statSync(dir).isDirectory()) throw new UsageError(`${flag}: ${dir} is not a directory`);
+    accessSync(dir, constants.W_OK);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`${flag}: ${code === 'ENOENT' ? `the directory ${dir} does not exist` : `cannot write in ${dir} (${code})`}`, 'Create the directory first, or give another path.');
+  }
+}
+
+/**
+ * `--to FILE|DIR|-` checked before any request (exit 2): `-` is stdout; an existing directory
+ * (or a path ending in /) takes the name the download gives; a file's directory must exist and be
+ * writable, and an existing file is replaced only with --clobber (as gh release download).
+ */
+export function planTarget(to: string | undefined, clobber: boolean): DownloadTarget | undefined {
+  if (to === undefined) {
+    if (clobber) throw new UsageError('--clobber replaces a file --to would write; give --to FILE or --to DIR');
+    return undefined;
+  }
+  if (to === '-') return { kind: 'stdout', explicit: true };
+  if (to === '') throw new UsageError('--to needs a file, a directory or - (stdout)');
+  const flag = `--to ${to}`;
+  const full = resolve(to);
+  let existing: ReturnType<typeof statSync> | undefined;
+  try {
+    existing = statSync(full);
+  } catch {
+    existing = undefined;
+  }
+  if (existing?.isDirectory() || /[\\/]$/.test(to)) {
+    checkWritableDir(flag, full);
+    return { kind: 'dir', dir: full, clobber };
+  }
+  checkWritableDir(flag, dirname(full));
+  if (existing && !clobber) throw new UsageError(`${flag}: the file exists`, 'Add --clobber to replace it, or give another path.');
+  if (existing && !existing.isFile()) throw new UsageError(`${flag}: not a regular file`);
+  return { kind: 'file', path: full, clobber };
+}
+
+/** The download step of a plan, in words (`--dry-run`). */
+export function describeTarget(t: DownloadTarget, to: string): string {
+  const where = t.kind === 'stdout' ? 'standard output' : t.kind === 'dir' ? `${to} under the name Content-Disposition gives` : to;
+  return `GET the signed URL of the answer and stream the bytes to ${where}${t.kind === 'stdout' ? '' : ' (through a temporary file, renamed at the end)'}${t.kind !== 'stdout' && t.clobber ? ', replacing an existing file (--clobber)' : ''}`;
+}
+
+/** The signed URL of an answer (`url`), or an error naming what came instead. */
+export function signedUrlOf(data: unknown): string {
+  const url = (data as { url?: unknown } | undefined)?.url;
+  if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new GshError('the API answered without a signed URL (no "url" field)', Exit.error);
+  return url;
+}
+
+/** A byte count the answer gives for what the URL serves, if any (the contract names none). */
+export function announcedSize(data: unknown): number | undefined {
+  const d = (data ?? {}) as Record<string, unknown>;
+  for (const k of ['size', 'bytes', 'size_bytes']) {
+    const v = d[k];
+    if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return v;
+  }
+  return undefined;
+}
+
+/** The file name Content-Disposition gives (RFC 6266: filename* first), made safe: a base name only. */
+export function dispositionName(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  let name: string | undefined;
+  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)?'[^']*'([^;]+)/.exec(header);
+  const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]+))/.exec(header);
+  try {
+    name = star ? decodeURIComponent(star[1]!.trim()) : plain ? decodeURIComponent((plain[1] ?? plain[2] ?? '').replace(/\\(.)/g, '$1')) : undefined;
+  } catch {
+    name = plain?.[1] ?? plain?.[2];
+  }
+  return name ? safeName(name) : undefined;
+}
+
+/** A base name only (no directory, no control characters), or undefined when nothing is left. */
+function safeName(name: string): string | undefined {
+  const safe = basename(name.replace(/\\/g, '/')).replace(/[\x00-\x1f]/g, '_');
+  return safe && safe !== '.' && safe !== '..' ? safe : undefined;
+}
+
+export interface DownloadOptions {
+  /** A size the answer gave; checked as Content-Length is. */
+  size?: number;
+  /** Name in a directory when Content-Disposition gives none. */
+  fallbackName: string;
+  /** For stdout without --to on a terminal: refuse binary bytes with this error. */
+  binaryOnTerminal?: (bytesKnown: number | undefined) => GshError;
+}
+
+export interface Downloaded {
+  bytes: number;
+  /** The file written; absent for stdout. */
+  path?: string;
+}
+
+/**
+ * GETs the signed URL and streams its body to the target. Each attempt writes a fresh temporary
+ * file and removes it on failure; the request core retries a cut transfer like a dropped
+ * connection (exit 9 when retries run out). To stdout, a retry happens only while nothing has
+ * been written yet (bytes already in a pipe cannot be taken back).
+ */
+export async function download(rt: Runtime, client: ApiClient, url: string, target: DownloadTarget, opts: DownloadOptions): Promise<Downloaded> {
+  let done: Downloaded | undefined;
+  // Ctrl-C or SIGTERM mid-transfer ends the body with an error, so the temporary file goes too.
+  let reading: { destroy(err: Error): void } | undefined;
+  let stopped: GshError | undefined;
+  const handlers = ([['SIGINT', Exit.interrupted], ['SIGTERM', Exit.terminated]] as const).map(([signal, code]) => {
+    const on = () => {
+      stopped = new GshError(`interrupted: the download stopped${target.kind === 'stdout' ? '' : ' and nothing was saved'}`, code);
+      reading?.destroy(stopped);
+    };
+    rt.ctx.signals.on(signal, on);
+    return [signal, on] as const;
+  });
+  const sink = async (body: AsyncIterable<Uint8Array>, headers: Record<string, string>): Promise<void> => {
+    if (stopped) throw stopped;
+    reading = body as unknown as { destroy(err: Error): void };
+    const length = headers['content-length'] !== undefined ? Number(headers['content-length']) : undefined;
+    const expected = opts.size ?? (Number.isFinite(length) ? length : undefined);
+    if (opts.size !== undefined && length !== undefined && length !== opts.size) {
+      throw new GshError(`the download is ${length} bytes but the answer announced ${opts.size}`, Exit.error);
+    }
+    const bar = progressBar(rt, expected);
+    try {
+      if (target.kind === 'stdout') {
+        done = { bytes: await toStdout(rt.io, body, bar, target.explicit ? undefined : opts.binaryOnTerminal, expected) };
+        return;
+      }
+      const path = target.kind === 'file' ? target.path : join(target.dir, dispositionName(headers['content-disposition']) ?? safeName(opts.fallbackName) ?? 'download');
+      if (target.kind === 'dir' && !target.clobber && exists(path)) {
+        throw new GshError(`${path} exists; nothing downloaded`, Exit.error, 'Add --clobber to replace it, or give a file name with --to.');
+      }
+      done = { bytes: await toFile(path, body, bar, expected), path };
+    } finally {
+      bar.stop();
+    }
+  };
+  try {
+    await client.request({ ...fetchSpec(url), sink });
+  } catch (err) {
+    throw stopped ?? err;
+  } finally {
+    for (const [signal, on] of handlers) rt.ctx.signals.off(signal, on);
+  }
+  return done as Downloaded;
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function truncated(got: number, expected: number): GshError {
+  const err = new GshError(`the transfer ended after ${got} of ${expected} bytes`, Exit.unavailable);
+  (err as GshError & { code: string }).code = 'ETRUNCATED';
+  return err;
+}
+
+/** Fewer bytes than announced is a cut transfer (retried); more is an answer that lied (not). */
+function checkSize(got: number, expected: number | undefined): void {
+  if (expected === undefined || got === expected) return;
+  if (got < expected) throw truncated(got, expected);
+  throw new GshError(`the download sent ${got} bytes, more than the ${expected} announced`, Exit.error);
+}
+
+/** Streams to a temporary file in the target's directory, renamed over the target at the end. */
+async function toFile(path: string, body: AsyncIterable<Uint8Array>, bar: Bar, expected: number | undefined): Promise<number> {
+  const tmp = join(dirname(path), `.${basename(path)}.gsh-${randomBytes(6).toString('hex')}.part`);
+  const fh = await open(tmp, 'wx', 0o644);
+  let written = 0;
+  try {
+    for await (const chunk of body) {
+      await fh.write(chunk);
+      written += chunk.length;
+      bar.update(written);
+    }
+    checkSize(written, expected);
+    await fh.sync();
+    await fh.close();
+    await rename(tmp, path);
+    return written;
+  } catch (err) {
+    await fh.close().catch(() => {});
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+async function toStdout(io: Streams, body: AsyncIterable<Uint8Array>, bar: Bar, binaryOnTerminal: DownloadOptions['binaryOnTerminal'], expected: number | undefined): Promise<number> {
+  let written = 0;
+  try {
+    for await (const chunk of body) {
+      if (written === 0 && binaryOnTerminal && io.stdoutTTY && looksBinary(chunk)) throw binaryOnTerminal(expected);
+      // Flat memory on a slow pipe: wait for it to drain before reading more.
+      if (!io.stdout.write(chunk)) await new Promise<void>((r) => (io.stdout as NodeJS.WritableStream).once('drain', () => r()));
+      written += chunk.length;
+      bar.update(written);
+    }
+    checkSize(written, expected);
+  } catch (err) {
+    // Bytes already in the pipe cannot be taken back: a retry would repeat them.
+    const cut = !(err instanceof GshError) || (err as { code?: string }).code === 'ETRUNCATED';
+    if (written > 0 && cut) {
+      throw new GshError(`the transfer was cut after ${written} bytes already written to standard output; the output is incomplete`, Exit.unavailable, 'Download to a file with --to FILE: a cut transfer is retried there.');
+    }
+    throw err;
+  }
+  return written;
+}
+
+interface Bar {
+  update(bytes: number): void;
+  stop(): void;
+}
+
+const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+
+export function formatBytes(n: number): string {
+  let v = n;
+  let u = 0;
+  while (v >= 1024 && u < UNITS.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return u === 0 ? `${v} B` : `${v.toFixed(1)} ${UNITS[u]}`;
+}
+
+/**
+ * Size, rate and time left on a terminal's stderr, redrawn at most ten times a second; nothing on
+ * a pipe. Drawn here on the io layer: one line with \r needs no library, and ora (the spinner the
+ * waits use) draws no bar.
+ */
+function progressBar(rt: Runtime, total: number | undefined): Bar {
+  if (!rt.io.stderrTTY || !rt.singleTarget) return { update() {}, stop() {} };
+  const started = rt.now();
+  let last = 0;
+  let drawn = false;
+  const width = Math.max(10, Math.min(30, (rt.io.stderr.columns ?? rt.io.columns) - 60));
+  const draw = (bytes: number) => {
+    const secs = Math.max((rt.now() - started) / 1000, 0.001);
+    const rate = bytes / secs;
+    let line = `${formatBytes(bytes)}${total !== undefined ? ` / ${formatBytes(total)}` : ''}  ${formatBytes(Math.round(rate))}/s`;
+    if (total !== undefined && total > 0) {
+      const frac = Math.min(1, bytes / total);
+      const fill = Math.round(frac * width);
+      const left = rate > 0 ? Math.ceil((total - bytes) / rate) : undefined;
+      line = `${ansi.cyan('█'.repeat(fill), rt.io.colorErr)}${'░'.repeat(width - fill)} ${String(Math.floor(frac * 100)).padStart(3)}%  ${line}${left !== undefined ? `  ${left} s left` : ''}`;
+    }
+    rt.io.stderr.write(`\r${line}\x1b[K`);
+    drawn = true;
+  };
+  return {
+    update(bytes) {
+      const now = rt.now();
+      if (now - last < 100 && bytes !== total) return;
+      last = now;
+      draw(bytes);
+    },
+    stop() {
+      if (drawn) rt.io.stderr.write('\r\x1b[K');
+    },
+  };
+}

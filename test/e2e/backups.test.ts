@@ -1,0 +1,96 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type E2E, setup } from './helpers.js';
+import { needing } from '../helpers/tools.js';
+
+// Backups followed to the end, then taken off the machine (document 3, "Operation families that
+// are only named": Backups; "Players": migrate apply wants "a completed backup_id", 409 "backup
+// incomplete"). The contract shows no backup fields or states: gsh follows what the answer
+// carries (a status word, else completed_at), as core/wait.ts backupState documents. The sandbox's
+// backups take 4 s scaled by its time scale.
+
+let t: E2E;
+let dir: string;
+let S: string;
+beforeAll(async () => {
+  t = await setup({ servers: 2, clock: 'fast' });
+  dir = mkdtempSync(join(tmpdir(), 'gsh-backups-'));
+  S = [...t.sandbox.state.servers.values()].find((s) => s.application === 'minecraft')?.id ?? [...t.sandbox.state.servers.keys()][0]!;
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const json = (r: { stdout: unknown }) => JSON.parse(String(r.stdout));
+const tar = needing('tar', 'tar');
+
+describe('backups create --wait (follows the backup until it has finished)', () => {
+  it('returns the finished backup, having polled it', async () => {
+    const mark = t.sandbox.log.length;
+    const r = await t.gsh(['backups', 'create', '-s', S, '-f', 'name=before-update', '--wait', '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const b = json(r);
+    expect(b).toMatchObject({ name: 'before-update', is_successful: true });
+    expect(b.completed_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(b.bytes).toBeGreaterThan(0);
+    const polls = t.sandbox.log.slice(mark).filter((e) => e.method === 'GET' && e.path === `/servers/${S}/backups/${b.uuid}`);
+    expect(polls.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('without --wait returns at once (202) and names the gsh wait line that follows it', async () => {
+    const r = await t.gsh(['backups', 'create', '-s', S, '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const b = json(r);
+    expect(b.completed_at).toBeUndefined();
+    expect(r.stderr).toBe(`Follow it: gsh wait backup ${b.uuid} -s ${S}`);
+    const waited = await t.gsh(['wait', 'backup', b.uuid, '-s', S, '--json']);
+    expect(waited.exitCode, waited.stderr).toBe(0);
+    expect(json(waited).completed_at).toBeDefined();
+  });
+
+  it('an unfinished backup: its download is 409 (exit 6); gsh wait backup runs out of --timeout with exit 10 and the line that resumes it', async () => {
+    // A sandbox at full time (the backup takes 4 s of real time) and gsh on a fast clock.
+    const slow = await setup({ servers: 1, timeScale: 1, clock: 0.05 });
+    try {
+      const id = [...slow.sandbox.state.servers.keys()][0]!;
+      const b = json(await slow.gsh(['backups', 'create', '-s', id, '--json']));
+      // Not finished yet: the service refuses to hand out its archive (409, exit 6).
+      const early = await slow.gsh(['backups', 'download', b.uuid, '-s', id, '--to', '-']);
+      expect(early.exitCode).toBe(6);
+      expect(early.stderr).toContain('has not finished yet');
+      const r = await slow.gsh(['wait', 'backup', b.uuid, '-s', id, '--timeout', '3s']);
+      expect(r.exitCode).toBe(10);
+      expect(r.stderr).toContain(`gsh wait backup ${b.uuid} -s ${id}`);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('--dry-run says what it will follow', async () => {
+    const r = await t.gsh(['backups', 'create', '-s', S, '--wait', '--dry-run']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain('follow the backup (/servers/{server_id}/backups/{backup_uuid}) until its answer says it finished');
+  });
+});
+
+describe.skipIf(tar.missing)('back up, wait, download, verify (the README "Backups" script)', () => {
+  it('the archive holds the server files as they were when the backup was made', async () => {
+    const b = json(await t.gsh(['backups', 'create', '-s', S, '-f', 'name=nightly', '--wait', '--json']));
+    const piped = await t.gsh(['backups', 'download', b.uuid, '-s', S, '--to', '-']);
+    expect(piped.exitCode, piped.stderr).toBe(0);
+    expect(piped.stdoutBytes.length).toBe(b.bytes);
+    const names = spawnSync('tar', ['tz'], { input: piped.stdoutBytes }).stdout.toString().trim().split('\n');
+    expect(names).toEqual(expect.arrayContaining(['server.properties', 'eula.txt', 'world/level.dat', 'plugins/EssentialsX.jar']));
+    const eula = spawnSync('tar', ['xzO', 'eula.txt'], { input: piped.stdoutBytes }).stdout.toString();
+    expect(eula).toBe('eula=false\n');
+
+    const saved = await t.gsh(['backups', 'download', b.uuid, '-s', S, '--to', dir]);
+    expect(saved.exitCode, saved.stderr).toBe(0);
+    expect(readdirSync(dir)).toEqual([`backup-${b.uuid}.tar.gz`]);
+    expect(readFileSync(join(dir, `backup-${b.uuid}.tar.gz`)).equals(piped.stdoutBytes)).toBe(true);
+  });
+});
