@@ -19,6 +19,18 @@ afterAll(() => t.close());
 const powerPosts = (from: number) => t.sandbox.log.slice(from).filter((e) => e.method === 'POST' && e.path.endsWith('/power'));
 const listings = (from: number) => t.sandbox.log.slice(from).filter((e) => e.method === 'GET' && e.path === '/servers');
 const idOf = (name: string) => [...t.sandbox.state.servers.values()].find((s) => s.name === name)!.id;
+/**
+ * Puts servers in a state for a test, cancelling transitions an earlier test left pending (a start's
+ * `starting → running` timer would otherwise flip one to running mid-test when the machine is slow).
+ */
+const setState = (targets: string[], state: 'offline' | 'running') => {
+  for (const n of targets) {
+    const s = t.sandbox.state.servers.get(idOf(n))!;
+    for (const cancel of s.timers) cancel();
+    s.timers.clear();
+    s.state = state;
+  }
+};
 
 describe('targets', () => {
   it('-s repeated, comma lists, name globs (case-sensitive) and - from stdin resolve with one listing', async () => {
@@ -82,7 +94,7 @@ describe('results and safety', () => {
 
   it('N targets, exactly N effects, under gateway errors, lost responses and 429s; --idempotency-key is refused', async () => {
     const targets = names.slice(0, 8);
-    for (const n of targets) t.sandbox.state.servers.get(idOf(n))!.state = 'offline';
+    setState(targets, 'offline');
     t.sandbox.setFaults({ gateway5xx: 0.3, lostResponse: 0.25, rateLimit429: 0.1 });
     const before = t.sandbox.state.powerActions.length;
     try {
@@ -99,7 +111,7 @@ describe('results and safety', () => {
 
   it('a suspended server among them: exit 11, the others done, its error in its result', async () => {
     const targets = names.slice(0, 4);
-    for (const n of targets) t.sandbox.state.servers.get(idOf(n))!.state = 'offline';
+    setState(targets, 'offline');
     const suspended = t.sandbox.state.servers.get(idOf(targets[1]!))!;
     suspended.suspended = true;
     try {
@@ -116,7 +128,7 @@ describe('results and safety', () => {
 
   it('--fail-fast starts no new target after a failure', async () => {
     const targets = names.slice(0, 5);
-    for (const n of targets) t.sandbox.state.servers.get(idOf(n))!.state = 'offline';
+    setState(targets, 'offline');
     const suspended = t.sandbox.state.servers.get(idOf(targets[0]!))!;
     suspended.suspended = true;
     try {
@@ -154,7 +166,7 @@ describe('results and safety', () => {
 describe('gsh wait', () => {
   it('a 202 names the gsh wait line; that line follows the work without sending it again', async () => {
     const name = names[5]!;
-    t.sandbox.state.servers.get(idOf(name))!.state = 'offline';
+    setState([name], 'offline');
     const started = await t.gsh(['power', 'start', name]);
     expect(started.exitCode, started.stderr).toBe(0);
     const line = /Follow it: (gsh wait .*)/.exec(started.stderr)?.[1];
@@ -176,6 +188,7 @@ describe('gsh wait', () => {
 describe('console send across servers', () => {
   it('sends to each and gives one result per server', async () => {
     const targets = names.slice(0, 3);
+    setState(targets, 'running');
     const r = await t.gsh(['console', 'send', '-s', targets.join(','), 'say restarting in 5', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).map((x: { server_name: string; ok: boolean }) => [x.server_name, x.ok])).toEqual(targets.map((n) => [n, true]));
