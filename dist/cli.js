@@ -3,4 +3,4 @@ import{a as t}from"./chunks/chunk-4NOPMWZG.js";import"./chunks/chunk-JPBGQWYY.js
 `),process.exit(1)})}function i(r){let e=s=>{let o=s;process.stderr.write(`gsh: internal error: ${String(o?.message??s)} (run with --debug and report it)
 `),r.includes("--debug")&&o?.stack&&process.stderr.write(`${o.stack}
 `),process.exit(1)};process.on("uncaughtException",e),process.on("unhandledRejection",e),process.on("exit",()=>{process.stdin.isTTY&&process.stdin.isRaw&&process.stdin.setRawMode(!1)})}async function d(r=process.argv.slice(2)){if(n(process.stdout,"standard output"),n(process.stderr,"standard error"),i(r),r.length===1&&(r[0]==="--version"||r[0]==="-V"))return process.stdout.write(`${t}
-`),0;let[{run:e},{processContext:s}]=await Promise.all([import("./chunks/program-S3VGF4OU.js"),import("./chunks/context-MLKZT76U.js")]);return e(r,s())}export{d as main};
+`),0;let[{run:e},{processContext:s}]=await Promise.all([import("./chunks/program-URLND36H.js"),import("./chunks/context-MLKZT76U.js")]);return e(r,s())}export{d as main};

@@ -1,0 +1,21 @@
+import{createRequire as __c}from'node:module';const __r=__c(import.meta.url),require=Object.assign(m=>/^(node:)?(child_process|http2)$/.test(m)?new Proxy({},{get:(t,k)=>__r(m)[k]}):__r(m),__r);
+import{a as b}from"./chunk-GI5LFRDV.js";import{d as v,g as E,h as P,i as f}from"./chunk-KMXCI42V.js";import{c as $}from"./chunk-73ETLOZ3.js";import{f as T}from"./chunk-M6N4NJHX.js";import"./chunk-CQ3DQR6A.js";import"./chunk-6HAPON75.js";import"./chunk-YOPJNZJP.js";import{c as w}from"./chunk-SLTFDO27.js";import"./chunk-4HZR5RN7.js";import"./chunk-4NOPMWZG.js";import"./chunk-OVIZMDI4.js";import"./chunk-GHB64OPJ.js";import{c,d as y}from"./chunk-NHAKVLUE.js";import"./chunk-JPBGQWYY.js";var S=`
+The method is GET, or POST when fields or --input are given; -X overrides it. For GET, fields
+become query parameters. The response body is printed as is; --paginate follows limit/offset
+pages and prints one merged array of every page's data.
+
+Examples:
+  $ gsh api /me
+  $ gsh api '/servers?search=lobby'
+  $ gsh api /servers/abc/power -f signal=restart
+  $ gsh api -X PATCH /servers/abc/settings -F auto_stop=true -f 'motd[line1]=Welcome'
+  $ gsh api /servers --paginate
+  $ gsh api /servers/abc/power -f signal=restart --dry-run   # the request, not sent
+  $ echo '{"name":"x"}' | gsh api /init/templates --input -
+`,R=new Set(["GET","POST","PUT","PATCH","DELETE"]);function G(i){i.argument("<path>","path relative to the base URL, e.g. /servers or servers?search=x").option("-X, --method <method>","HTTP method").option("-f, --raw-field <key=value>","string field (repeatable; a[b]= and a[]= nest)",f).option("-F, --field <key=value>","typed field: true/false/null/numbers, @file, @- (repeatable)",f).option("--input <file>","request body from a file, or - for stdin").option("-H, --header <name:value>","extra request header (repeatable)",f).option("-i, --include","print the status line and response headers before the body").option("--paginate","fetch every page and print one merged array of data").addHelpText("after",S).action(async function(a){await T(this,async e=>{let s=this.opts(),{spec:n,paginate:p,client:r}=await O(e,a,s),d=p?[b("page","follow limit/offset pages and print one merged array of data")]:[];return e.submit({requests:[n],then:d},async()=>{if(p){let{items:t}=await $(r,n);e.io.stdout.write(`${JSON.stringify(t,null,2)}
+`);return}try{let t=await r.request(n);if(s.include){e.io.stdout.write(`HTTP ${t.status}
+`);for(let[u,h]of Object.entries(t.headers))e.io.stdout.write(`${u}: ${h}
+`);e.io.stdout.write(`
+`)}A(e.io.stdout,t.body)}catch(t){throw t instanceof y&&A(e.io.stdout,t.responseBody),t}})})})}async function O(i,a,e){let s=await E([e.input,e.field??[]],i.ctx.stdin),n=v({raw:e.rawField,typed:e.field,readStdin:()=>s.take()}),p=Object.keys(n).length>0,r=e.method?.toUpperCase()??(p||e.input!==void 0?"POST":"GET");if(!R.has(r))throw new c(`unsupported method ${e.method}`,"Use GET, POST, PUT, PATCH or DELETE.");if(e.paginate&&r!=="GET")throw new c("--paginate works with GET");if(r==="GET"&&e.input!==void 0)throw new c("--input needs a method with a body (-X POST, PUT or PATCH)");let d={};for(let l of e.header??[]){let o=l.indexOf(":");if(o<=0)throw new c(`-H expects "Name: value", got "${l}"`);d[l.slice(0,o).trim().toLowerCase()]=l.slice(o+1).trim()}let t=e.input!==void 0?P(e.input,s):void 0,u=await i.client(),{path:h,query:g}=q(a,u.baseUrl),m={method:r,path:h,query:g,headers:d,idempotencyKey:i.globals.idempotencyKey};if(r==="GET")for(let[l,o]of Object.entries(n))g[l]=Array.isArray(o)?o.map(String):typeof o=="object"&&o!==null?JSON.stringify(o):o;else t!==void 0?m.body=p&&t&&typeof t=="object"&&!Array.isArray(t)?{...t,...n}:t:p&&(m.body=n);return{spec:await w(m),paginate:e.paginate===!0,client:u}}function A(i,a){a!==void 0&&i.write(typeof a=="string"?a.replace(/\n?$/,`
+`):`${JSON.stringify(a,null,2)}
+`)}function q(i,a){if(/^https?:\/\//.test(i))throw new c("give a path relative to the base URL, not a full URL");let e=new URL(i.startsWith("/")?i:`/${i}`,"http://x"),s=e.pathname,n=new URL(a).pathname.replace(/\/+$/,"");n&&(s===n||s.startsWith(`${n}/`))&&(s=s.slice(n.length)||"/");let p={};for(let r of new Set(e.searchParams.keys())){let d=e.searchParams.getAll(r);p[r]=d.length>1?d:d[0]}return{path:s,query:p}}export{G as register,q as splitPath};
