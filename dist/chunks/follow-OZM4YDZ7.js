@@ -1,0 +1,2 @@
+import{createRequire as __c}from'node:module';const __r=__c(import.meta.url),require=Object.assign(m=>{if(/^(node:)?http2$/.test(m))throw Error('gsh does not use HTTP/2');return/^(node:)?child_process$/.test(m)?new Proxy({},{get:(t,k)=>__r(m)[k]}):__r(m)},__r);
+import{a,b,c,d,e,f}from"./chunk-WDZJ4EIX.js";import"./chunk-LJPJQ3BK.js";import"./chunk-VYJBWJWE.js";import"./chunk-H6WJT4CN.js";import"./chunk-AFG6BZBD.js";export{d as followOrInterrupt,e as followWork,f as jobPath,c as pollPath,b as waitCommand,a as workOf};

@@ -1,2 +1,0 @@
-import{createRequire as __c}from'node:module';const __r=__c(import.meta.url),require=Object.assign(m=>/^(node:)?(child_process|http2)$/.test(m)?new Proxy({},{get:(t,k)=>__r(m)[k]}):__r(m),__r);
-import{a,b,c,d,e,f}from"./chunk-TFDJGEWT.js";import"./chunk-JUUT4KNR.js";import"./chunk-4BZADMD5.js";import"./chunk-NHAKVLUE.js";import"./chunk-JPBGQWYY.js";export{d as followOrInterrupt,e as followWork,f as jobPath,c as pollPath,b as waitCommand,a as workOf};
