@@ -42,10 +42,15 @@ export function streamsFor(ctx: Context, opts: { noColor?: boolean } = {}): Stre
   return {
     stdout: ctx.stdout,
     stderr: ctx.stderr,
-    stdin: ctx.stdin,
+    // Getters: the real process.stdin is a stream built on first use, and most commands never read it.
+    get stdin() {
+      return ctx.stdin;
+    },
     stdoutTTY,
     stderrTTY,
-    stdinTTY: ctx.stdin.isTTY === true,
+    get stdinTTY() {
+      return ctx.stdin.isTTY === true;
+    },
     color: colorEnabled(env, stdoutTTY, opts.noColor === true),
     colorErr: colorEnabled(env, stderrTTY, opts.noColor === true),
     columns: ctx.stdout.columns || Number(env.COLUMNS) || 100,
