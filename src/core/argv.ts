@@ -1,5 +1,5 @@
 /** Global options that take a value, so the word finder can skip their values. */
-const VALUE_FLAGS = new Set(['--profile', '--base-url', '-o', '--output', '--idempotency-key', '--retries', '--timeout']);
+const VALUE_FLAGS = new Set(['--profile', '--base-url', '-o', '--output', '--jq', '--columns', '--idempotency-key', '--retries', '--timeout', '--request-timeout']);
 
 /** The words of argv (not flags, not the values of global flags, not `help`), up to `--`. */
 function words(argv: readonly string[]): string[] {

@@ -9,4 +9,4 @@ also come from GSH_SERVER.
 Examples:
   $ gsh reference | less
   $ gsh reference --jq '.[] | select(.scope == "servers:files:write") | .command'
-`;function m(o){o.addHelpText("after",n).action(async function(){let[{loadDocTree:a},{referenceEntries:t,formatReference:s}]=await Promise.all([import("./command-tree-O7W6B4FE.js"),import("./reference-FHKE6S5Z.js")]),e=await a();await r(this,"print every command with its operations",async()=>t(e),()=>s(e))})}export{m as register};
+`;function m(o){o.addHelpText("after",n).action(async function(){let[{loadDocTree:a},{referenceEntries:t,formatReference:s}]=await Promise.all([import("./command-tree-KTONEZCD.js"),import("./reference-5YMNBBM5.js")]),e=await a();await r(this,"print every command with its operations",async()=>t(e),()=>s(e))})}export{m as register};
