@@ -1,13 +1,12 @@
 #!/usr/bin/env node
-'use strict';
-// The launcher, CommonJS on purpose (bin/package.json): `gsh --version` is answered here before
-// Node starts its ES module loader, which alone costs about a tenth of a bare `node` start.
-// Everything else is the bundled CLI, an ES module: dist/cli.js main() runs the command line.
+// The launcher. `gsh --version` is answered here, before the bundled CLI (dist/cli.js and its
+// chunks) loads; everything else is dist/cli.js main().
+import { readFileSync, writeSync } from 'node:fs';
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   try {
-    require('node:fs').writeSync(1, `${require('../package.json').version}\n`);
+    writeSync(1, `${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
   } catch (err) {
     // A reader that went away (`gsh --version | true`) is no error; a full disk is one line.
     if (err.code !== 'EPIPE') {
@@ -16,7 +15,6 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     }
   }
 } else {
-  import('../dist/cli.js').then(async ({ main }) => {
-    process.exitCode = await main(argv);
-  });
+  const { main } = await import('../dist/cli.js');
+  process.exitCode = await main(argv);
 }

@@ -19,6 +19,17 @@ afterAll(() => t.close());
 const powerPosts = (from: number) => t.sandbox.log.slice(from).filter((e) => e.method === 'POST' && e.path.endsWith('/power'));
 const listings = (from: number) => t.sandbox.log.slice(from).filter((e) => e.method === 'GET' && e.path === '/servers');
 const idOf = (name: string) => [...t.sandbox.state.servers.values()].find((s) => s.name === name)!.id;
+/**
+ * Puts a server in a state for the next test, cancelling the transitions an earlier test armed (a
+ * boot after its start): one firing later would change the state under the test, earlier or later
+ * depending on how quickly gsh runs.
+ */
+const putIn = (name: string, state: 'offline' | 'running') => {
+  const s = t.sandbox.state.servers.get(idOf(name))!;
+  for (const cancel of s.timers) cancel();
+  s.timers.clear();
+  s.state = state;
+};
 
 describe('targets', () => {
   it('-s repeated, comma lists, name globs (case-sensitive) and - from stdin resolve with one listing', async () => {
@@ -99,7 +110,7 @@ describe('results and safety', () => {
 
   it('a suspended server among them: exit 11, the others done, its error in its result', async () => {
     const targets = names.slice(0, 4);
-    for (const n of targets) t.sandbox.state.servers.get(idOf(n))!.state = 'offline';
+    for (const n of targets) putIn(n, 'offline');
     const suspended = t.sandbox.state.servers.get(idOf(targets[1]!))!;
     suspended.suspended = true;
     try {
@@ -176,6 +187,7 @@ describe('gsh wait', () => {
 describe('console send across servers', () => {
   it('sends to each and gives one result per server', async () => {
     const targets = names.slice(0, 3);
+    for (const n of targets) putIn(n, 'running');
     const r = await t.gsh(['console', 'send', '-s', targets.join(','), 'say restarting in 5', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).map((x: { server_name: string; ok: boolean }) => [x.server_name, x.ok])).toEqual(targets.map((n) => [n, true]));
