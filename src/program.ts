@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { handWritten } from './commands/index.js';
-import { findWord } from './core/argv.js';
+import { findWord, wordsAfter } from './core/argv.js';
 import { Exit } from './core/errors.js';
 import type { Context } from './core/context.js';
 import { COLOR_WHEN, colorWhenIn, streamsFor } from './core/io.js';
@@ -74,18 +74,24 @@ function allWords(): Map<string, string> {
   return new Map([...words].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-/** Registers `word` with its whole subtree under `program`. */
-export async function addWord(program: Command, word: string, summary: string): Promise<Command> {
+/**
+ * Registers `word` with its subtree under `program`: the whole subtree, or with `words` (what
+ * argv says after `word`) only the branches a word of argv names (see addFamilyCommands).
+ */
+export async function addWord(program: Command, word: string, summary: string, words?: readonly string[]): Promise<Command> {
   const cmd = program.command(word).description(summary);
   cmd.helpCommand(false);
   inheritSettings(cmd);
   const hand = handWritten[word] && (await handWritten[word].load());
   await hand?.register(cmd);
+  // A hand-written verb being run (`init lint`) needs none of the generated commands beside it.
+  const first = words?.[0];
+  const handVerb = first === undefined ? undefined : cmd.commands.find((c) => c.name() === first || c.aliases().includes(first));
   const families = topWords[word]?.families ?? [];
-  if (families.length) {
+  if (families.length && !(handVerb && handVerb.commands.length === 0)) {
     // The builder is needed only for the word being run, never for `gsh --help`.
     const { addFamilyCommands } = await import('./commands/registry-commands.js');
-    addFamilyCommands(cmd, await loadFamilies(families), hand?.replaces);
+    addFamilyCommands(cmd, await loadFamilies(families), hand?.replaces, words);
   }
   return cmd;
 }
@@ -135,7 +141,7 @@ export async function buildProgram(argv: readonly string[]): Promise<Command> {
   const program = createProgram();
   const active = findWord(argv);
   for (const [word, summary] of allWords()) {
-    if (word === active) await addWord(program, word, summary);
+    if (word === active) await addWord(program, word, summary, wordsAfter(argv));
     else program.command(word).description(summary);
   }
   return program;

@@ -49,11 +49,13 @@ function kebab(name: string): string {
  * declares it in `replaces`; an undeclared clash, or a declaration that replaces nothing, is a
  * bug in gsh and throws while the tree is built.
  */
-export function addFamilyCommands(top: Command, families: readonly Family[], replaces: readonly string[] = []): void {
+export function addFamilyCommands(top: Command, families: readonly Family[], replaces: readonly string[] = [], words?: readonly string[]): void {
   const unused = new Set(replaces);
-  for (const leaf of families.flatMap(leavesOf)) {
-    if (leaf.words[0] !== top.name()) continue;
+  const leaves = families.flatMap(leavesOf).filter((leaf) => leaf.words[0] === top.name());
+  const branches = onlyBranches(top, leaves, words);
+  for (const leaf of leaves) {
     const rest = leaf.words.slice(1);
+    if (branches && rest.length > 0 && !branches.has(rest[0]!)) continue;
     if (rest.length === 0) {
       configureLeaf(top, leaf);
       continue;
@@ -71,8 +73,21 @@ export function addFamilyCommands(top: Command, families: readonly Family[], rep
     const cmd = parent.command(name);
     configureLeaf(cmd, leaf);
   }
-  if (unused.size) throw new Error(`\`replaces\` names commands that replace no generated one: ${[...unused].join(', ')}`);
+  if (unused.size && !branches) throw new Error(`\`replaces\` names commands that replace no generated one: ${[...unused].join(', ')}`);
   describeGroups(top);
+}
+
+/**
+ * The branches (second words) to build when argv runs one of them: building a word's every leaf
+ * with commander is most of the start-up of `gsh servers list`. Any branch a word of argv names is
+ * built (a word may be a value); everything is built when the first word names no branch (a typo
+ * wants suggestions, a group wants its help) or when there are no words.
+ */
+function onlyBranches(top: Command, leaves: readonly Leaf[], words: readonly string[] | undefined): Set<string> | undefined {
+  const first = words?.[0];
+  if (first === undefined) return undefined;
+  const named = leaves.some((leaf) => leaf.words[1] === first) || top.commands.some((c) => c.name() === first);
+  return named ? new Set(words) : undefined;
 }
 
 /** A nested group without words of its own says which verbs it holds (`trash: list, delete, …`). */

@@ -50,7 +50,10 @@ export const realClock: Clock = {
 /** The context of the real process (only src/cli.ts calls this). */
 export function processContext(): Context {
   return {
-    stdin: process.stdin,
+    // Read when used: process.stdin builds a stream (a socket for a pipe) most commands never read.
+    get stdin() {
+      return process.stdin;
+    },
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,

@@ -69,10 +69,15 @@ export function streamsFor(ctx: Context, opts: { color?: ColorWhen } = {}): Stre
   return {
     stdout: ctx.stdout,
     stderr: ctx.stderr,
-    stdin: ctx.stdin,
+    // Getters: the real process.stdin is a stream built on first use, and most commands never read it.
+    get stdin() {
+      return ctx.stdin;
+    },
     stdoutTTY,
     stderrTTY,
-    stdinTTY: ctx.stdin.isTTY === true,
+    get stdinTTY() {
+      return ctx.stdin.isTTY === true;
+    },
     color: colorEnabled(env, stdoutTTY, opts.color),
     colorErr: colorEnabled(env, stderrTTY, opts.color),
     columns: ctx.stdout.columns || Number(env.COLUMNS) || 100,

@@ -1,7 +1,7 @@
 // Turns `gsh init lint` arguments into the manifests to lint. A directory means every *.yaml and
 // *.yml under it that is a manifest; `-` is stdin.
 
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { HEADER } from './vocabulary.js';
 
@@ -10,7 +10,18 @@ export interface Input {
   name: string;
   /** A path to read, or undefined for stdin. */
   path?: string;
+  /**
+   * The directory argument the file was found under: it is linted only if it looks like a
+   * manifest, and a directory with none is reported. Its head is read first, then the rest.
+   */
+  dir?: string;
 }
+
+/**
+ * In argument order: an input to lint, an argument that could not be read (exit 2), or a
+ * directory argument (its files follow it as inputs).
+ */
+export type Entry = { input: Input } | { error: InputFailure } | { dir: string };
 
 /** An input that could not be read (exit 2). */
 export interface InputFailure {
@@ -20,12 +31,8 @@ export interface InputFailure {
   message: string;
 }
 
-export interface Expansion {
-  inputs: Input[];
-  /** Arguments that could not be read (exit 2), with the reason. */
-  errors: InputFailure[];
-  /** Directories in which no manifest was found. */
-  emptyDirs: string[];
+function failure(file: string, why: string): InputFailure {
+  return { file, message: `cannot read ${file}: ${why}` };
 }
 
 /** Directories no manifest lives in, skipped to keep a walk of a checkout fast. */
@@ -61,60 +68,95 @@ function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export function expandInputs(args: readonly string[], stdinName: string): Expansion {
-  const result: Expansion = { inputs: [], errors: [], emptyDirs: [] };
+/**
+ * The arguments as inputs and errors, in order. Files found under a directory are not opened
+ * here: each is read once, head first, when its turn comes (readFileOnce), so a walk of a large
+ * checkout reads every file a single time and memory stays flat across a directory of any size.
+ */
+export function expandInputs(args: readonly string[], stdinName: string): Entry[] {
+  const entries: Entry[] = [];
   for (const arg of args) {
     if (arg === '-') {
-      result.inputs.push({ name: stdinName });
+      entries.push({ input: { name: stdinName } });
       continue;
     }
     try {
       const stat = statSync(arg);
       if (!stat.isDirectory()) {
         // A FIFO or a device would block the read, or never end.
-        if (!stat.isFile()) result.errors.push(failure(arg, 'not a regular file'));
-        else result.inputs.push({ name: arg, path: arg });
+        if (!stat.isFile()) entries.push({ error: failure(arg, 'not a regular file') });
+        else entries.push({ input: { name: arg, path: arg } });
         continue;
       }
       const files: string[] = [];
       walk(arg, files);
-      let count = 0;
-      for (const file of files) {
-        // Only the head is read here (is it a manifest?): each file is read whole when its turn
-        // comes, so memory stays flat across a directory of any size. One unreadable file is
-        // reported against itself; the rest are still linted.
-        let head: Uint8Array;
-        try {
-          head = readHead(file);
-        } catch (error) {
-          result.errors.push(failure(file, reason(error)));
-          continue;
-        }
-        if (!looksLikeManifest(head)) continue;
-        result.inputs.push({ name: file, path: file });
-        count++;
-      }
-      if (count === 0) result.emptyDirs.push(arg);
+      entries.push({ dir: arg });
+      for (const file of files) entries.push({ input: { name: file, path: file, dir: arg } });
     } catch (error) {
-      result.errors.push(failure(arg, reason(error)));
+      entries.push({ error: failure(arg, reason(error)) });
     }
   }
-  return result;
+  return entries;
 }
 
-/** The first bytes of a file, enough for looksLikeManifest. */
-function readHead(path: string): Uint8Array {
-  const fd = openSync(path, 'r');
+/** What reading one input gave: its bytes, a file that is not a manifest, or why it failed. */
+export type ReadResult =
+  | { bytes: Uint8Array }
+  | { skipped: true }
+  /** early: the file failed before it was known to be a manifest (reported with the arguments). */
+  | { error: InputFailure; early: boolean };
+
+const HEAD_BYTES = 64;
+
+/**
+ * Reads a file once. With `manifestsOnly` its head is read first and a file that does not look
+ * like a manifest is skipped without reading the rest; one that does is read on to its end.
+ */
+export function readFileOnce(path: string, manifestsOnly: boolean): ReadResult {
+  if (!manifestsOnly) {
+    const bytes = readInput(path);
+    return bytes instanceof Uint8Array ? { bytes } : { error: bytes, early: false };
+  }
+  let fd: number;
+  let head: Buffer;
   try {
-    const buf = Buffer.alloc(64);
-    return buf.subarray(0, readSync(fd, buf, 0, 64, 0));
+    fd = openSync(path, 'r');
+  } catch (error) {
+    return { error: failure(path, reason(error)), early: true };
+  }
+  try {
+    try {
+      head = Buffer.alloc(HEAD_BYTES);
+      head = head.subarray(0, readSync(fd, head, 0, HEAD_BYTES, 0));
+    } catch (error) {
+      return { error: failure(path, reason(error)), early: true };
+    }
+    if (!looksLikeManifest(head)) return { skipped: true };
+    try {
+      return { bytes: readRest(fd, head) };
+    } catch (error) {
+      return { error: failure(path, reason(error)), early: false };
+    }
   } finally {
     closeSync(fd);
   }
 }
 
-function failure(file: string, why: string): InputFailure {
-  return { file, message: `cannot read ${file}: ${why}` };
+/** The head already read, then the rest of the file to its end. */
+function readRest(fd: number, head: Buffer): Buffer {
+  if (head.length < HEAD_BYTES) return head;
+  const chunks: Buffer[] = [head];
+  let position = head.length;
+  let size = Math.max(fstatSync(fd).size - position, 0) + 1;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(Math.max(size, 64 * 1024));
+    const n = readSync(fd, chunk, 0, chunk.length, position);
+    if (n === 0) break;
+    chunks.push(chunk.subarray(0, n));
+    position += n;
+    size = 64 * 1024;
+  }
+  return Buffer.concat(chunks);
 }
 
 export function readInput(path: string): Uint8Array | InputFailure {

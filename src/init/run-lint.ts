@@ -10,8 +10,10 @@ import { choice } from './choice.js';
 import { FORMAT_NAMES, FORMATTERS, type FormatName } from './format/index.js';
 import { stepSummary } from './format/github.js';
 import { countBySeverity, type FileReport } from './format/report.js';
-import { expandInputs, looksLikeManifest, readInput } from './inputs.js';
+import { expandInputs, type Input, type InputFailure, looksLikeManifest } from './inputs.js';
 import { lintBytes } from './lint.js';
+import { lintAll } from './lint-pool.js';
+import { LineIndex } from './line-index.js';
 
 export interface LintOptions {
   inputs: string[];
@@ -67,19 +69,48 @@ function settings(opts: LintOptions, io: LintIo): Settings {
 
 export async function runLint(opts: LintOptions, io: LintIo): Promise<number> {
   const config = settings(opts, io);
-  const expansion = expandInputs(opts.inputs, opts.stdinFilename ?? '<stdin>');
+  const entries = expandInputs(opts.inputs, opts.stdinFilename ?? '<stdin>');
+  const inputs = entries.flatMap((entry) => ('input' in entry ? [entry.input] : []));
+  const files = inputs.filter((input) => input.path !== undefined);
+  const outcomes = await lintAll(
+    files.map((input) => ({ path: input.path!, fromDir: input.dir !== undefined })),
+    { tier: config.tier, onlyManifests: opts.onlyManifests === true },
+  );
+  const outcome = new Map(files.map((input, i) => [input, outcomes[i]!]));
   const reports: FileReport[] = [];
-  const ioErrors = [...expansion.errors];
-  for (const input of expansion.inputs) {
-    const bytes = input.path === undefined ? await io.readStdin() : readInput(input.path);
-    if (!(bytes instanceof Uint8Array)) {
-      ioErrors.push(bytes);
+  const lateErrors: InputFailure[] = [];
+  for (const input of inputs) {
+    const result = outcome.get(input);
+    if (result === undefined) {
+      const bytes = await io.readStdin();
+      if (opts.onlyManifests && !looksLikeManifest(bytes)) continue;
+      const { problems, lines } = lintBytes(bytes, config.tier);
+      reports.push({ file: input.name, problems, lines });
       continue;
     }
-    if (opts.onlyManifests && !looksLikeManifest(bytes)) continue;
-    const { problems, lines } = lintBytes(bytes, config.tier);
-    reports.push({ file: input.name, problems, lines });
+    if ('error' in result) {
+      if (!result.early) lateErrors.push(result.error);
+    } else if ('problems' in result) {
+      reports.push({ file: input.name, problems: result.problems, lines: new LineIndex(result.text) });
+    }
   }
+  // Arguments that could not be read and directory files that could not be opened, in argument
+  // order, then files that failed part-way (the order of the days when heads were read first).
+  const ioErrors = [
+    ...entries.flatMap((entry) => {
+      if ('error' in entry) return [entry.error];
+      if (!('input' in entry)) return [];
+      const result = outcome.get(entry.input);
+      return result && 'error' in result && result.early ? [result.error] : [];
+    }),
+    ...lateErrors,
+  ];
+  // A directory is empty when none of its files was a manifest (one that failed while being read was).
+  const isManifest = (input: Input) => {
+    const result = outcome.get(input)!;
+    return 'problems' in result || ('error' in result && !result.early);
+  };
+  const emptyDirs = entries.flatMap((entry) => ('dir' in entry && !files.some((input) => input.dir === entry.dir && isManifest(input)) ? [entry.dir] : []));
   const { errors, warnings } = countBySeverity(reports);
   const shown = opts.quiet
     ? reports.map((report) => ({ ...report, problems: report.problems.filter((p) => p.severity === 'error') }))
@@ -94,7 +125,7 @@ export async function runLint(opts: LintOptions, io: LintIo): Promise<number> {
   if (config.format === 'github' && io.stepSummary) {
     appendSummary(io, stepSummary(shown, ioErrors, config.tier, tooManyWarnings ? overWarnings : undefined));
   }
-  for (const dir of expansion.emptyDirs) io.stderr(`gsh init lint: no manifests (files starting with #service-init) under ${dir}\n`);
+  for (const dir of emptyDirs) io.stderr(`gsh init lint: no manifests (files starting with #service-init) under ${dir}\n`);
   for (const { message } of ioErrors) io.stderr(`gsh init lint: ${message}\n`);
   if (tooManyWarnings) io.stderr(`gsh init lint: ${overWarnings}\n`);
   if (ioErrors.length > 0) return Exit.usage;

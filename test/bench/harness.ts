@@ -79,7 +79,7 @@ export function bench(c: BenchCase): BenchResult {
       base.push(timeOnce(['-e', '0'], env).ms);
     }
   }
-  const result: BenchResult = {
+  return {
     name: c.name,
     runs,
     medianMs: median(cmd),
@@ -87,10 +87,6 @@ export function bench(c: BenchCase): BenchResult {
     ratio: median(cmd) / median(base),
     peakRssMiB: Math.max(peakRss(c.args, env, c.input), peakRss(c.args, env, c.input)),
   };
-  process.stdout.write(
-    `${result.name.padEnd(34)} median ${result.medianMs.toFixed(1)} ms  node -e 0 ${result.baselineMedianMs.toFixed(1)} ms  ratio ${result.ratio.toFixed(2)}x  peak ${result.peakRssMiB.toFixed(1)} MiB  (${runs} paired runs)\n`,
-  );
-  return result;
 }
 
 export interface ExternalSandbox {

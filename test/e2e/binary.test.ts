@@ -43,7 +43,7 @@ describe('the launcher', () => {
     expect(login.exitCode, login.stderr).toBe(0);
   });
 
-  // Subprocess: the fast path is in main() (src/cli.ts), which answers before run() is loaded.
+  // Subprocess: the fast path is in the launcher (bin/gsh.js), which answers before dist/cli.js is loaded.
   it('--version and -V print the version from package.json and exit 0', async () => {
     for (const flag of ['--version', '-V']) {
       const r = await execa(process.execPath, [GSH, flag], { reject: false, env: {}, extendEnv: false });

@@ -1,2 +1,0 @@
-import{createRequire as __c}from'node:module';const __r=__c(import.meta.url),require=Object.assign(m=>/^(node:)?(child_process|http2)$/.test(m)?new Proxy({},{get:(t,k)=>__r(m)[k]}):__r(m),__r);
-import{a,b,c,d}from"./chunk-IJ7VQKVE.js";import"./chunk-ZWMNZGL5.js";import"./chunk-WMTCGUAX.js";import"./chunk-75ZAYUXN.js";import"./chunk-R7FQNNML.js";import"./chunk-4HZR5RN7.js";import"./chunk-4NOPMWZG.js";import"./chunk-OVIZMDI4.js";import"./chunk-NHAKVLUE.js";import"./chunk-JPBGQWYY.js";export{c as DISCONNECTED_HINT,d as agentCredential,b as needsRenewal,a as renewMarginMs};

@@ -1,2 +1,0 @@
-import{createRequire as __c}from'node:module';const __r=__c(import.meta.url),require=Object.assign(m=>/^(node:)?(child_process|http2)$/.test(m)?new Proxy({},{get:(t,k)=>__r(m)[k]}):__r(m),__r);
-function t(n,o=!1){let e=n.env;return o||!n.interactive||e.CI||e.BROWSER==="none"?!1:process.platform==="darwin"||process.platform==="win32"?!e.SSH_CONNECTION:!!(e.DISPLAY||e.WAYLAND_DISPLAY)}async function i(n,o,e=!1){if(t(n,e))try{let{default:r}=await import("./open-5U262DCV.js");await r(o)}catch{n.note("(could not open a browser; open the link yourself)")}}export{i as a};

@@ -1,2 +1,0 @@
-import{createRequire as __c}from'node:module';const __r=__c(import.meta.url),require=Object.assign(m=>/^(node:)?(child_process|http2)$/.test(m)?new Proxy({},{get:(t,k)=>__r(m)[k]}):__r(m),__r);
-import{c as e}from"./chunk-3EL4XT5S.js";import"./chunk-NHAKVLUE.js";import"./chunk-JPBGQWYY.js";var n={now:()=>Date.now(),sleep:t=>new Promise(o=>setTimeout(o,t))};function s(){return{stdin:process.stdin,stdout:process.stdout,stderr:process.stderr,env:process.env,clock:n,store:e(process.env),signals:process}}export{s as processContext,n as realClock};

@@ -1,2 +1,0 @@
-import{createRequire as __c}from'node:module';const __r=__c(import.meta.url),require=Object.assign(m=>/^(node:)?(child_process|http2)$/.test(m)?new Proxy({},{get:(t,k)=>__r(m)[k]}):__r(m),__r);
-import{a,b,c,d,e,f,g,h,i}from"./chunk-FAYTXZ7F.js";import"./chunk-XIDS5IRP.js";import"./chunk-NHAKVLUE.js";import"./chunk-JPBGQWYY.js";export{a as SIGNED_URL,f as announcedSize,d as describeTarget,g as dispositionName,h as download,b as fetchSpec,i as formatBytes,c as planTarget,e as signedUrlOf};

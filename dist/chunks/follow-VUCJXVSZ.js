@@ -1,2 +1,0 @@
-import{createRequire as __c}from'node:module';const __r=__c(import.meta.url),require=Object.assign(m=>/^(node:)?(child_process|http2)$/.test(m)?new Proxy({},{get:(t,k)=>__r(m)[k]}):__r(m),__r);
-import{a,b,c,d,e,f,g}from"./chunk-NBBVJHOE.js";import"./chunk-JUUT4KNR.js";import"./chunk-GZLMNSST.js";import"./chunk-NHAKVLUE.js";import"./chunk-JPBGQWYY.js";export{b as backupWork,e as followOrInterrupt,f as followWork,g as jobPath,d as pollPath,c as waitCommand,a as workOf};

@@ -1,2 +1,0 @@
-import{createRequire as __c}from'node:module';const __r=__c(import.meta.url),require=Object.assign(m=>/^(node:)?(child_process|http2)$/.test(m)?new Proxy({},{get:(t,k)=>__r(m)[k]}):__r(m),__r);
-import{a,b,c,d}from"./chunk-3XDTDCXV.js";import"./chunk-PUJUMQTY.js";import"./chunk-OG5YEUEE.js";import"./chunk-Z4ORCDEI.js";import"./chunk-7CD76BMF.js";import"./chunk-CRYAHGXV.js";import"./chunk-F4GIYW4V.js";import"./chunk-2TRBTXK5.js";import"./chunk-JPBGQWYY.js";export{a as MAX_DEPTH,b as PARSE_LIMIT_BYTES,d as lintBytes,c as tooDeepAt};
