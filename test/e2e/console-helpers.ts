@@ -19,7 +19,7 @@ export function spawnGsh(e: E2E, args: string[], env: Record<string, string | un
   });
   let out = '';
   let err = '';
-  let lines: string[] = [];
+  const lines: string[] = [];
   let scanned = 0;
   proc.stdout!.setEncoding('utf8');
   proc.stderr!.setEncoding('utf8');
@@ -27,7 +27,7 @@ export function spawnGsh(e: E2E, args: string[], env: Record<string, string | un
     out += chunk;
     const cut = out.lastIndexOf('\n');
     if (cut >= 0) {
-      lines = lines.concat(out.slice(0, cut).split('\n'));
+      for (const line of out.slice(0, cut).split('\n')) lines.push(line);
       out = out.slice(cut + 1);
     }
   });

@@ -122,17 +122,26 @@ describe('gsh console attach', () => {
     await run.waitForStderr(/attached to/);
     run.write('flood 100000\n');
     // The node may skip lines for a reader slower than the flood, the last one included; the
-    // notice then accounts for them.
+    // notice then accounts for them. A line it reported skipped can still arrive later: the short
+    // token lifetime of this file makes the attach renew, and a renewal fills its gap from history.
+    // So every line is seen at most once, in order, and those never seen are covered by notices.
     const skipped = () => [...run.stderr().matchAll(/(\d+) console lines skipped \(slow connection\)/g)].reduce((a, m) => a + Number(m[1]), 0);
+    let counted = 0;
+    let seenCount = 0;
+    const seenSoFar = () => {
+      const lines = run.stdoutLines();
+      for (; counted < lines.length; counted++) if (lines[counted]!.includes('/100000 ')) seenCount++;
+      return seenCount;
+    };
     const end = Date.now() + 60_000;
-    while (floodNumbers(run.stdoutLines(), 100_000).length + skipped() < 100_000 && Date.now() < end) {
+    while (seenSoFar() + skipped() < 100_000 && Date.now() < end) {
       await new Promise((r) => setTimeout(r, 50));
     }
     run.proc.kill('SIGINT');
     await run.proc;
     const seen = floodNumbers(run.stdoutLines(), 100_000);
-    expect(seen.length + skipped()).toBe(100_000);
     expect(seen.every((v, i) => i === 0 || v > seen[i - 1]!)).toBe(true);
+    expect(100_000 - seen.length).toBeLessThanOrEqual(skipped());
   }, 90_000);
 });
 
