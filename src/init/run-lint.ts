@@ -12,7 +12,7 @@ import { stepSummary } from './format/github.js';
 import { countBySeverity, type FileReport } from './format/report.js';
 import { expandInputs, type Input, type InputFailure, looksLikeManifest } from './inputs.js';
 import { lintBytes } from './lint.js';
-import { lintAll } from './lint-pool.js';
+import { lintFile } from './lint-files.js';
 import { LineIndex } from './line-index.js';
 
 export interface LintOptions {
@@ -72,11 +72,8 @@ export async function runLint(opts: LintOptions, io: LintIo): Promise<number> {
   const entries = expandInputs(opts.inputs, opts.stdinFilename ?? '<stdin>');
   const inputs = entries.flatMap((entry) => ('input' in entry ? [entry.input] : []));
   const files = inputs.filter((input) => input.path !== undefined);
-  const outcomes = await lintAll(
-    files.map((input) => ({ path: input.path!, fromDir: input.dir !== undefined })),
-    { tier: config.tier, onlyManifests: opts.onlyManifests === true },
-  );
-  const outcome = new Map(files.map((input, i) => [input, outcomes[i]!]));
+  const lintSettings = { tier: config.tier, onlyManifests: opts.onlyManifests === true };
+  const outcome = new Map(files.map((input) => [input, lintFile({ path: input.path!, fromDir: input.dir !== undefined }, lintSettings)]));
   const reports: FileReport[] = [];
   const lateErrors: InputFailure[] = [];
   for (const input of inputs) {
