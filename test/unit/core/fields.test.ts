@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,10 +20,14 @@ describe('-f/-F fields', () => {
 
   it('reads @file and @- for -F', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gsh-fields-'));
-    writeFileSync(join(dir, 'f.txt'), 'hello');
-    expect(typedValue(`@${join(dir, 'f.txt')}`)).toBe('hello');
-    expect(typedValue('@-', () => 'from stdin')).toBe('from stdin');
-    expect(() => typedValue(`@${join(dir, 'missing')}`)).toThrow(UsageError);
+    try {
+      writeFileSync(join(dir, 'f.txt'), 'hello');
+      expect(typedValue(`@${join(dir, 'f.txt')}`)).toBe('hello');
+      expect(typedValue('@-', () => 'from stdin')).toBe('from stdin');
+      expect(() => typedValue(`@${join(dir, 'missing')}`)).toThrow(UsageError);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('rejects malformed assignments and names', () => {
