@@ -10,9 +10,8 @@ import { choice } from './choice.js';
 import { FORMAT_NAMES, FORMATTERS, type FormatName } from './format/index.js';
 import { stepSummary } from './format/github.js';
 import { countBySeverity, type FileReport } from './format/report.js';
-import { expandInputs, type Input, type InputFailure, looksLikeManifest } from './inputs.js';
+import { expandInputs, type InputFailure, looksLikeManifest, readFileOnce } from './inputs.js';
 import { lintBytes } from './lint.js';
-import { lintFile } from './lint-files.js';
 import { LineIndex } from './line-index.js';
 
 export interface LintOptions {
@@ -67,47 +66,41 @@ function settings(opts: LintOptions, io: LintIo): Settings {
   };
 }
 
+const NO_LINES = new LineIndex('');
+
 export async function runLint(opts: LintOptions, io: LintIo): Promise<number> {
   const config = settings(opts, io);
   const entries = expandInputs(opts.inputs, opts.stdinFilename ?? '<stdin>');
-  const inputs = entries.flatMap((entry) => ('input' in entry ? [entry.input] : []));
-  const files = inputs.filter((input) => input.path !== undefined);
-  const lintSettings = { tier: config.tier, onlyManifests: opts.onlyManifests === true };
-  const outcome = new Map(files.map((input) => [input, lintFile({ path: input.path!, fromDir: input.dir !== undefined }, lintSettings)]));
   const reports: FileReport[] = [];
+  // Arguments that could not be read and files that could not be opened, in argument order, then
+  // files that failed part-way (the order of the days when heads were read first).
+  const earlyErrors: InputFailure[] = [];
   const lateErrors: InputFailure[] = [];
-  for (const input of inputs) {
-    const result = outcome.get(input);
-    if (result === undefined) {
-      const bytes = await io.readStdin();
-      if (opts.onlyManifests && !looksLikeManifest(bytes)) continue;
-      const { problems, lines } = lintBytes(bytes, config.tier);
-      reports.push({ file: input.name, problems, lines });
-      continue;
-    }
-    if ('error' in result) {
-      if (!result.early) lateErrors.push(result.error);
-    } else if ('problems' in result) {
-      reports.push({ file: input.name, problems: result.problems, lines: new LineIndex(result.text) });
+  // Directory arguments, each with whether a manifest was found under it (one that failed while
+  // being read counts: it was a manifest). A directory's files follow it in `entries`.
+  const dirs: Array<{ dir: string; found: boolean }> = [];
+  for (const entry of entries) {
+    if ('error' in entry) earlyErrors.push(entry.error);
+    else if ('dir' in entry) dirs.push({ dir: entry.dir, found: false });
+    else {
+      const { input } = entry;
+      const fromDir = input.dir !== undefined;
+      const read = input.path === undefined ? { bytes: await io.readStdin() } : readFileOnce(input.path, fromDir);
+      if ('skipped' in read) continue;
+      if ('error' in read) {
+        (read.early ? earlyErrors : lateErrors).push(read.error);
+        if (!read.early && fromDir) dirs.at(-1)!.found = true;
+        continue;
+      }
+      if (opts.onlyManifests && !fromDir && !looksLikeManifest(read.bytes)) continue;
+      const { problems, lines } = lintBytes(read.bytes, config.tier);
+      // Only formatters quoting a problem's line read the source: a clean file keeps none of it.
+      reports.push({ file: input.name, problems, lines: problems.length > 0 ? lines : NO_LINES });
+      if (fromDir) dirs.at(-1)!.found = true;
     }
   }
-  // Arguments that could not be read and directory files that could not be opened, in argument
-  // order, then files that failed part-way (the order of the days when heads were read first).
-  const ioErrors = [
-    ...entries.flatMap((entry) => {
-      if ('error' in entry) return [entry.error];
-      if (!('input' in entry)) return [];
-      const result = outcome.get(entry.input);
-      return result && 'error' in result && result.early ? [result.error] : [];
-    }),
-    ...lateErrors,
-  ];
-  // A directory is empty when none of its files was a manifest (one that failed while being read was).
-  const isManifest = (input: Input) => {
-    const result = outcome.get(input)!;
-    return 'problems' in result || ('error' in result && !result.early);
-  };
-  const emptyDirs = entries.flatMap((entry) => ('dir' in entry && !files.some((input) => input.dir === entry.dir && isManifest(input)) ? [entry.dir] : []));
+  const ioErrors = [...earlyErrors, ...lateErrors];
+  const emptyDirs = dirs.flatMap(({ dir, found }) => (found ? [] : [dir]));
   const { errors, warnings } = countBySeverity(reports);
   const shown = opts.quiet
     ? reports.map((report) => ({ ...report, problems: report.problems.filter((p) => p.severity === 'error') }))

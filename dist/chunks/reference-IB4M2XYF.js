@@ -9,4 +9,4 @@ also come from GSH_SERVER.
 Examples:
   $ gsh reference | less
   $ gsh reference --jq '.[] | select(.scope == "servers:files:write") | .command'
-`;function m(o){o.addHelpText("after",n).action(async function(){let[{loadDocTree:a},{referenceEntries:t,formatReference:s}]=await Promise.all([import("./command-tree-I6I4PMHR.js"),import("./reference-6B23473U.js")]),e=await a();await r(this,"print every command with its operations",async()=>t(e),()=>s(e))})}export{m as register};
+`;function m(o){o.addHelpText("after",n).action(async function(){let[{loadDocTree:a},{referenceEntries:t,formatReference:s}]=await Promise.all([import("./command-tree-FMX4Q3SE.js"),import("./reference-2NQ2RNYR.js")]),e=await a();await r(this,"print every command with its operations",async()=>t(e),()=>s(e))})}export{m as register};
