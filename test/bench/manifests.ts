@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Prng } from '../../src/sandbox/prng.js';
 
 // The many-file lint benchmark's input: 1,000 manifests, about 11 MB in all, their sizes spread
 // from about 1 KB up to the 48 KB document limit (01-general-contract.md, "Init manifest"), most
@@ -12,22 +13,10 @@ export const MANIFEST_COUNT = 1000;
 const LIMIT = 48_000;
 const SMALLEST = 1_000;
 
-/** mulberry32: a small seeded generator, so the sizes are the same on every machine. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Target size of manifest i: u^3.7 skews towards small files; the mean is about 11 KB. */
 export function targetSizes(count = MANIFEST_COUNT, seed = 16): number[] {
-  const next = random(seed);
-  return Array.from({ length: count }, () => Math.round(SMALLEST + (LIMIT - 200 - SMALLEST) * next() ** 3.7));
+  const rng = new Prng(seed);
+  return Array.from({ length: count }, () => Math.round(SMALLEST + (LIMIT - 200 - SMALLEST) * rng.next() ** 3.7));
 }
 
 function head(i: number, broken: boolean): string {
