@@ -16,6 +16,7 @@ export default defineConfig({
         test: {
           name: 'default',
           include: ['test/**/*.test.ts'],
+          globalSetup: ['test/helpers/code-cache-dir.ts'],
           exclude: ['test/bench/**'],
           maxWorkers: Math.max(2, availableParallelism() - 1),
           isolate: false,
@@ -27,6 +28,7 @@ export default defineConfig({
         test: {
           name: 'bench',
           include: ['test/bench/**/*.bench.ts'],
+          globalSetup: ['test/helpers/code-cache-dir.ts'],
           testTimeout: 600_000,
           fileParallelism: false,
         },

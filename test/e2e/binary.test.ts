@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GSH, type E2E, setup } from './helpers.js';
 
-// The few tests that need the built binary (bin/gsh.js → dist/cli.js main() → run(argv,
+// The few tests that need the built binary (bin/gsh.cjs → dist/cli.cjs main() → run(argv,
 // processContext())): every other e2e test runs gsh in-process. Each test says why it must be a
 // subprocess. The pty tests are tty.test.ts and console-tty.test.ts.
 
@@ -27,7 +27,7 @@ afterAll(async () => {
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 describe('the launcher', () => {
-  // Subprocess: bin/gsh.js sets process.exitCode from main(), and processContext() reads the
+  // Subprocess: bin/gsh.cjs sets process.exitCode from main(), and processContext() reads the
   // real process's env, stdin and stdout; only a real process shows that wiring.
   it("exits with run()'s code and reads the process's environment and stdin", async () => {
     const list = await t.gshProcess(['servers', 'list', '--json']);
@@ -43,7 +43,7 @@ describe('the launcher', () => {
     expect(login.exitCode, login.stderr).toBe(0);
   });
 
-  // Subprocess: the fast path is in the launcher (bin/gsh.js), which answers before dist/cli.js is loaded.
+  // Subprocess: the fast path is in the launcher (bin/gsh.cjs), which answers before dist/cli.cjs is loaded.
   it('--version and -V print the version from package.json and exit 0', async () => {
     for (const flag of ['--version', '-V']) {
       const r = await execa(process.execPath, [GSH, flag], { reject: false, env: {}, extendEnv: false });
@@ -63,6 +63,48 @@ describe('the launcher', () => {
     const script = `"${process.execPath}" "${GSH}" reference --json > /dev/full`;
     const r = await execa('bash', ['-c', script], { reject: false, timeout: 30_000, env: t.env() as Record<string, string>, extendEnv: true });
     expect([r.exitCode, r.stderr]).toEqual([1, 'gsh: cannot write to standard output: ENOSPC']);
+  });
+});
+
+describe('the code cache', () => {
+  // Subprocess: V8 reads a code cache only in a process that has not compiled the source yet.
+  const cacheState = (cache: string) => {
+    const files = readdirSync(join(cache, `code-${process.version}-${process.arch}`)).sort();
+    return Object.fromEntries(files.map((f) => [f, statSync(join(cache, `code-${process.version}-${process.arch}`, f)).mtimeMs]));
+  };
+
+  it('is written by the first run and accepted whole by the next, which writes nothing; both print the same', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'gsh-e2e-cache-'));
+    try {
+      // servers list changes V8's flags halfway (the HTTP client): its chunks are cached on both sides of the change.
+      for (const args of [['--help'], ['servers', 'list', '--json'], ['init', 'lint', join(dir, 'ok.yaml')]]) {
+        const first = await t.gshProcess(args, { env: { GSH_CACHE_DIR: cache } });
+        const written = cacheState(cache);
+        const second = await t.gshProcess(args, { env: { GSH_CACHE_DIR: cache } });
+        expect([second.exitCode, second.stdout, second.stderr]).toEqual([first.exitCode, first.stdout, first.stderr]);
+        expect(first.exitCode, first.stderr).toBe(0);
+        // A rejected cache would have been compiled again and rewritten.
+        expect(cacheState(cache), args.join(' ')).toEqual(written);
+      }
+      const names = Object.keys(cacheState(cache));
+      expect(names.some((n) => n.endsWith('.default')) && names.some((n) => n.endsWith('.liftoffonly'))).toBe(true);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
+  });
+
+  it('NODE_DISABLE_COMPILE_CACHE writes none; a cache directory that cannot be made changes nothing', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'gsh-e2e-cache-'));
+    try {
+      const off = await t.gshProcess(['--help'], { env: { GSH_CACHE_DIR: join(root, 'off'), NODE_DISABLE_COMPILE_CACHE: '1' } });
+      expect(off.exitCode).toBe(0);
+      expect(readdirSync(root)).toEqual([]);
+      writeFileSync(join(root, 'file'), 'not a directory');
+      const blocked = await t.gshProcess(['--help'], { env: { GSH_CACHE_DIR: join(root, 'file') } });
+      expect([blocked.exitCode, blocked.stdout, blocked.stderr]).toEqual([0, off.stdout, '']);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

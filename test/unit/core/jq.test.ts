@@ -69,7 +69,7 @@ describe('loaded only for --jq', () => {
       atStart.add(file);
       for (const i of meta.outputs[file]?.imports ?? []) if (i.kind === 'import-statement') visit(i.path);
     };
-    visit('dist/cli.js');
+    visit('node_modules/.cache/gsh/esm/cli.cjs');
     expect([...atStart].filter((f) => engineChunks.includes(f))).toEqual([]);
   });
 });

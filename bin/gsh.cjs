@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+'use strict';
+// The launcher. `gsh --version` is answered here, before any of the bundle loads; everything else
+// is dist/cli.cjs main(), loaded with the code cache of dist/loader.cjs (CommonJS throughout:
+// Node's ES module loader alone costs a start-up as much as a tenth of `node -e 0`).
+const { readFileSync, writeSync } = require('node:fs');
+const { join } = require('node:path');
+
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  try {
+    writeSync(1, `${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
+  } catch (err) {
+    // A reader that went away (`gsh --version | true`) is no error; a full disk is one line.
+    if (err.code !== 'EPIPE') {
+      process.stderr.write(`gsh: cannot write to standard output: ${err.code || err.message}\n`);
+      process.exitCode = 1;
+    }
+  }
+} else {
+  const { loadCli } = require('../dist/loader.cjs');
+  loadCli(join(__dirname, '..', 'dist', 'cli.cjs')).main(argv).then((code) => {
+    process.exitCode = code;
+  });
+}

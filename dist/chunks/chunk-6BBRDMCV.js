@@ -1,2 +1,0 @@
-import{createRequire as __c}from'node:module';const __r=__c(import.meta.url),require=Object.assign(m=>{if(/^(node:)?http2$/.test(m))throw Error('gsh does not use HTTP/2');return/^(node:)?child_process$/.test(m)?new Proxy({},{get:(t,k)=>__r(m)[k]}):__r(m)},__r);
-import{c as o}from"./chunk-H6WJT4CN.js";function s(r,n,t){if(n.includes(r))return r;throw new o(`${t} must be one of ${n.join(", ")}; got '${r}'`)}export{s as a};

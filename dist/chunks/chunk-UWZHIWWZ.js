@@ -1,2 +1,0 @@
-import{createRequire as __c}from'node:module';const __r=__c(import.meta.url),require=Object.assign(m=>{if(/^(node:)?http2$/.test(m))throw Error('gsh does not use HTTP/2');return/^(node:)?child_process$/.test(m)?new Proxy({},{get:(t,k)=>__r(m)[k]}):__r(m)},__r);
-import{readFileSync as e}from"node:fs";function n(){for(let r of["../package.json","../../package.json"])try{return JSON.parse(e(new URL(r,import.meta.url),"utf8")).version}catch{}return"0.0.0"}var t=n();export{t as a};

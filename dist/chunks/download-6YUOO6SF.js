@@ -1,2 +1,0 @@
-import{createRequire as __c}from'node:module';const __r=__c(import.meta.url),require=Object.assign(m=>{if(/^(node:)?http2$/.test(m))throw Error('gsh does not use HTTP/2');return/^(node:)?child_process$/.test(m)?new Proxy({},{get:(t,k)=>__r(m)[k]}):__r(m)},__r);
-import{a,b,c,d,e,f,g,h,i}from"./chunk-ORAHVLJS.js";import"./chunk-4SZEPXM2.js";import"./chunk-H6WJT4CN.js";import"./chunk-AFG6BZBD.js";export{a as SIGNED_URL,f as announcedSize,d as describeTarget,g as dispositionName,h as download,b as fetchSpec,i as formatBytes,c as planTarget,e as signedUrlOf};

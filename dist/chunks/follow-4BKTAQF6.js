@@ -1,2 +1,0 @@
-import{createRequire as __c}from'node:module';const __r=__c(import.meta.url),require=Object.assign(m=>{if(/^(node:)?http2$/.test(m))throw Error('gsh does not use HTTP/2');return/^(node:)?child_process$/.test(m)?new Proxy({},{get:(t,k)=>__r(m)[k]}):__r(m)},__r);
-import{a,b,c,d,e,f,g}from"./chunk-LWALMYB3.js";import"./chunk-LJPJQ3BK.js";import"./chunk-ZTXWUGXQ.js";import"./chunk-H6WJT4CN.js";import"./chunk-AFG6BZBD.js";export{b as backupWork,e as followOrInterrupt,f as followWork,g as jobPath,d as pollPath,c as waitCommand,a as workOf};

@@ -1,2 +1,0 @@
-import{createRequire as __c}from'node:module';const __r=__c(import.meta.url),require=Object.assign(m=>{if(/^(node:)?http2$/.test(m))throw Error('gsh does not use HTTP/2');return/^(node:)?child_process$/.test(m)?new Proxy({},{get:(t,k)=>__r(m)[k]}):__r(m)},__r);
-import{c as b}from"./chunk-UFCNLSVY.js";import{a}from"./chunk-3DYRMIQ2.js";import"./chunk-22G5PJI5.js";import"./chunk-UWZHIWWZ.js";import"./chunk-AFG6BZBD.js";export{b as FORMATTERS,a as FORMAT_NAMES};

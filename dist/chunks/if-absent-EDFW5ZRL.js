@@ -1,2 +1,0 @@
-import{createRequire as __c}from'node:module';const __r=__c(import.meta.url),require=Object.assign(m=>{if(/^(node:)?http2$/.test(m))throw Error('gsh does not use HTTP/2');return/^(node:)?child_process$/.test(m)?new Proxy({},{get:(t,k)=>__r(m)[k]}):__r(m)},__r);
-import{a}from"./chunk-IBU3SERL.js";import"./chunk-3J6CEL3X.js";import"./chunk-IKJWQ5AS.js";import"./chunk-H6WJT4CN.js";import"./chunk-AFG6BZBD.js";export{a as findExisting};

@@ -1,5 +1,0 @@
-import{createRequire as __c}from'node:module';const __r=__c(import.meta.url),require=Object.assign(m=>{if(/^(node:)?http2$/.test(m))throw Error('gsh does not use HTTP/2');return/^(node:)?child_process$/.test(m)?new Proxy({},{get:(t,k)=>__r(m)[k]}):__r(m)},__r);
-import"./chunks/chunk-AFG6BZBD.js";function t(s,e){s.on("error",r=>{r.code==="EPIPE"&&process.exit(0),s!==process.stderr&&process.stderr.write(`gsh: cannot write to ${e}: ${r.code??r.message}
-`),process.exit(1)})}function n(s){let e=r=>{let o=r;process.stderr.write(`gsh: internal error: ${String(o?.message??r)} (run with --debug and report it)
-`),s.includes("--debug")&&o?.stack&&process.stderr.write(`${o.stack}
-`),process.exit(1)};process.on("uncaughtException",e),process.on("unhandledRejection",e),process.on("exit",()=>{process.stdin.isTTY&&process.stdin.isRaw&&process.stdin.setRawMode(!1)})}async function i(s=process.argv.slice(2)){t(process.stdout,"standard output"),t(process.stderr,"standard error"),n(s);let[{run:e},{processContext:r}]=await Promise.all([import("./chunks/program-6QL7NO7A.js"),import("./chunks/context-ZLFRQDJ3.js")]);return e(s,r())}export{i as main};

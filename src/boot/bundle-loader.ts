@@ -1,0 +1,145 @@
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { Script } from 'node:vm';
+import { V8_FLAGS_EVENT } from '../core/v8-flags.js';
+
+// Loads the bundle (dist/*.cjs, CommonJS chunks) the way Node's own CommonJS loader would, plus a
+// V8 code cache: each chunk's compiled code is written once to the user's cache directory, after
+// the run that first loaded it (so it holds every function that run compiled, not just the
+// top level), and later runs start from it instead of parsing and compiling again. Node 22 has
+// this built in (module.enableCompileCache); gsh supports Node 20, which has only vm.Script's
+// cachedData. A missing, unreadable, stale or rejected cache costs one ordinary compile, never an
+// error. The launcher (bin/gsh.cjs) is the only user; nothing here imports the CLI.
+
+/** Cached code of each chunk lives under <cache dir>/code-<node version>-<arch>/. */
+export function compileCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string | undefined {
+  // Node's own switch for its compile cache turns this one off too.
+  if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
+  const home = env.HOME || homedir();
+  const root = env.GSH_CACHE_DIR
+    || (platform === 'win32' ? join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), 'gsh', 'Cache')
+      : platform === 'darwin' ? join(home, 'Library', 'Caches', 'gsh')
+        : join(env.XDG_CACHE_HOME || join(home, '.cache'), 'gsh'));
+  return join(root, `code-${process.version}-${process.arch}`);
+}
+
+/** A cache file older than this is removed when caches are written (old versions' chunks). */
+const STALE_MS = 30 * 24 * 3600_000;
+
+interface Compiled {
+  script: Script;
+  /** Where its cache goes: the chunk's name and the V8 flags it was compiled under. */
+  cacheFile: string;
+  /** Identifies the source the cache was made from: size and modification time. */
+  key: string;
+}
+
+export interface BundleLoader {
+  /** Runs a bundle file (once; later calls return its exports) and returns its exports. */
+  load(file: string): unknown;
+  /** Writes the code cache of every chunk compiled without one. Runs at exit. */
+  flush(): void;
+  /** Changes V8's flags, first writing the caches of chunks compiled under the old ones. */
+  setV8Flags(flags: string): void;
+}
+
+// Loaded only when asked for: node:v8 costs a few milliseconds and most commands never ask.
+const setFlagsFromString = (flags: string): void =>
+  (createRequire(process.execPath)('node:v8') as typeof import('node:v8')).setFlagsFromString(flags);
+
+export function createBundleLoader(cacheDir: string | undefined, setFlags: (flags: string) => void = setFlagsFromString): BundleLoader {
+  const modules = new Map<string, { exports: unknown }>();
+  // Chunks compiled in this run without a usable cache, under the current V8 flags.
+  let uncached: Compiled[] = [];
+  // V8 rejects a cache made under other flags. Flags change once per run at most (when the HTTP
+  // client loads), so a chunk's cache is named after the flags it was compiled under, and the
+  // caches of chunks compiled before the change are written just before it.
+  let flags = 'default';
+
+
+  function write({ script, cacheFile, key }: Compiled): void {
+    const data = script.createCachedData();
+    const tmp = `${cacheFile}.${process.pid}.tmp`;
+    writeFileSync(tmp, Buffer.concat([Buffer.from(`${key}\n`), data]), { mode: 0o600 });
+    renameSync(tmp, cacheFile); // atomic: a concurrent run reads the old cache or the new one
+  }
+
+  function flush(): void {
+    if (!cacheDir || uncached.length === 0) return;
+    const pending = uncached;
+    uncached = [];
+    try {
+      mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+      for (const compiled of pending) write(compiled);
+      const now = Date.now();
+      for (const name of readdirSync(cacheDir)) {
+        const path = join(cacheDir, name);
+        if (now - statSync(path).mtimeMs > STALE_MS) rmSync(path, { force: true });
+      }
+    } catch {
+      // A read-only or full disk only means the next run compiles again.
+    }
+  }
+
+  function load(file: string): unknown {
+    const known = modules.get(file);
+    if (known) return known.exports;
+    const module = { exports: {} as unknown, id: file, filename: file, loaded: false };
+    modules.set(file, module);
+    const source = readFileSync(file, 'utf8');
+    const { size, mtimeMs } = statSync(file);
+    const key = `${size} ${mtimeMs}`;
+    const cacheFile = cacheDir ? join(cacheDir, `${basename(file)}.${flags}`) : '';
+    const cachedData = cacheDir ? readCache(cacheFile, key) : undefined;
+    const script = new Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, {
+      filename: file, lineOffset: -1, ...(cachedData ? { cachedData } : {}),
+    });
+    if (cacheDir && (!cachedData || script.cachedDataRejected)) uncached.push({ script, cacheFile, key });
+    const dir = dirname(file);
+    const nodeRequire = createRequire(file);
+    const require = Object.assign((id: string) => (id.startsWith('.') ? load(join(dir, id)) : external(nodeRequire, id)), nodeRequire);
+    (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, file, dir);
+    module.loaded = true;
+    return module.exports;
+  }
+
+  function setV8Flags(wanted: string): void {
+    flush();
+    setFlags(wanted);
+    flags = wanted.replace(/[^a-z0-9]+/gi, '');
+  }
+
+  return { load, flush, setV8Flags };
+}
+
+/** A bundle's require of anything but its own chunks: only Node's built-in modules. */
+function external(nodeRequire: NodeJS.Require, id: string): unknown {
+  // undici loads node:http2 at import time and gsh never speaks HTTP/2; undici does without it.
+  if (/^(node:)?http2$/.test(id)) throw new Error('gsh does not use HTTP/2');
+  // Required at import time by bundled packages, used by few commands: loaded on first use.
+  if (/^(node:)?child_process$/.test(id)) return new Proxy({}, { get: (_, key) => (nodeRequire(id) as Record<string | symbol, unknown>)[key] });
+  return nodeRequire(id);
+}
+
+/** The cache of a source with this key, or undefined (missing, unreadable, or of another source). */
+function readCache(cacheFile: string, key: string): Buffer | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(cacheFile);
+  } catch {
+    return undefined;
+  }
+  const newline = bytes.indexOf(10);
+  return newline !== -1 && bytes.toString('latin1', 0, newline) === key ? bytes.subarray(newline + 1) : undefined;
+}
+
+/** The launcher's entry: loads the CLI bundle and writes new caches when the process exits. */
+export function loadCli(entry: string, env: NodeJS.ProcessEnv = process.env): { main(argv: string[]): Promise<number> } {
+  const loader = createBundleLoader(compileCacheDir(env));
+  process.once('exit', () => loader.flush());
+  // core/wasm-flags.ts asks for its V8 flags through this event while the loader is in charge.
+  (process as NodeJS.EventEmitter).on(V8_FLAGS_EVENT, (flags: string) => loader.setV8Flags(flags));
+  return loader.load(entry) as { main(argv: string[]): Promise<number> };
+}
