@@ -27,10 +27,6 @@ function onInternalError(argv: readonly string[]): void {
   };
   process.on('uncaughtException', report);
   process.on('unhandledRejection', report);
-  // However the process ends, a terminal left in raw mode (console attach) is put back.
-  process.on('exit', () => {
-    if (process.stdin.isTTY && process.stdin.isRaw) process.stdin.setRawMode(false);
-  });
 }
 
 export async function main(argv: string[] = process.argv.slice(2)): Promise<number> {

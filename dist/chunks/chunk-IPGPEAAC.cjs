@@ -1,2 +1,2 @@
-var __gsh_url=require('node:url').pathToFileURL(__filename).href;
+var __gsh_meta={get url(){return require('node:url').pathToFileURL(__filename).href}};
 var e=Object.defineProperty;var c=Object.getOwnPropertyDescriptor;var d=Object.getOwnPropertyNames;var p=Object.prototype.hasOwnProperty;var s=(r,n)=>{for(var t in n)e(r,t,{get:n[t],enumerable:!0})},u=(r,n,t,o)=>{if(n&&typeof n=="object"||typeof n=="function")for(let i of d(n))!p.call(r,i)&&i!==t&&e(r,i,{get:()=>n[i],enumerable:!(o=c(n,i))||o.enumerable});return r};var f=r=>u(e({},"__esModule",{value:!0}),r);var k={};s(k,{a:()=>a});module.exports=f(k);function a(r,n){return{kind:r,description:n}}0&&(module.exports={a});

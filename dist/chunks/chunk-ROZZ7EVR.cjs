@@ -1,2 +1,2 @@
-var __gsh_url=require('node:url').pathToFileURL(__filename).href;
+var __gsh_meta={get url(){return require('node:url').pathToFileURL(__filename).href}};
 var i=Object.defineProperty;var u=Object.getOwnPropertyDescriptor;var a=Object.getOwnPropertyNames;var c=Object.prototype.hasOwnProperty;var m=(t,o)=>{for(var e in o)i(t,e,{get:o[e],enumerable:!0})},$=(t,o,e,s)=>{if(o&&typeof o=="object"||typeof o=="function")for(let n of a(o))!c.call(t,n)&&n!==e&&i(t,n,{get:()=>o[n],enumerable:!(s=u(o,n))||s.enumerable});return t};var p=t=>$(i({},"__esModule",{value:!0}),t);var w={};m(w,{a:()=>r});module.exports=p(w);var f=require("./chunk-L34UKMEU.cjs");function r(t,o,e){if(o.includes(t))return t;throw new f.c(`${e} must be one of ${o.join(", ")}; got '${t}'`)}0&&(module.exports={a});

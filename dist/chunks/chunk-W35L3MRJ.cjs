@@ -1,4 +1,4 @@
-var __gsh_url=require('node:url').pathToFileURL(__filename).href;
+var __gsh_meta={get url(){return require('node:url').pathToFileURL(__filename).href}};
 var h=Object.defineProperty;var a=Object.getOwnPropertyDescriptor;var l=Object.getOwnPropertyNames;var o=Object.prototype.hasOwnProperty;var x=(s,t)=>{for(var e in t)h(s,e,{get:t[e],enumerable:!0})},c=(s,t,e,r)=>{if(t&&typeof t=="object"||typeof t=="function")for(let i of l(t))!o.call(s,i)&&i!==e&&h(s,i,{get:()=>t[i],enumerable:!(r=a(t,i))||r.enumerable});return s};var u=s=>c(h({},"__esModule",{value:!0}),s);var f={};x(f,{a:()=>n});module.exports=u(f);var n=class{constructor(s){this.text=s;for(let t=s.indexOf(`
 `);t!==-1;t=s.indexOf(`
 `,t+1))this.starts.push(t+1)}text;starts=[0];position(s){let t=Math.max(0,Math.min(s,this.text.length)),e=0,r=this.starts.length-1;for(;e<r;){let i=e+r+1>>1;(this.starts[i]??0)<=t?e=i:r=i-1}return{line:e+1,column:t-(this.starts[e]??0)+1}}lineText(s){let t=this.starts[s-1];if(t===void 0)return"";let e=this.starts[s],r=e===void 0?this.text.length:e-1;return this.text.slice(t,r).replace(/\r$/,"")}};0&&(module.exports={a});

@@ -1,2 +1,2 @@
-var __gsh_url=require('node:url').pathToFileURL(__filename).href;
+var __gsh_meta={get url(){return require('node:url').pathToFileURL(__filename).href}};
 var o=Object.defineProperty;var h=Object.getOwnPropertyDescriptor;var p=Object.getOwnPropertyNames;var b=Object.prototype.hasOwnProperty;var e=(s,a)=>{for(var i in a)o(s,i,{get:a[i],enumerable:!0})},f=(s,a,i,r)=>{if(a&&typeof a=="object"||typeof a=="function")for(let t of p(a))!b.call(s,t)&&t!==i&&o(s,t,{get:()=>a[t],enumerable:!(r=h(a,t))||r.enumerable});return s};var g=s=>f(o({},"__esModule",{value:!0}),s);var j={};e(j,{a:()=>c});module.exports=g(j);var c=["stylish","compact","json","sarif","github"];0&&(module.exports={a});

@@ -1,2 +1,2 @@
-var __gsh_url=require('node:url').pathToFileURL(__filename).href;
+var __gsh_meta={get url(){return require('node:url').pathToFileURL(__filename).href}};
 var p=Object.defineProperty;var f=Object.getOwnPropertyDescriptor;var i=Object.getOwnPropertyNames;var d=Object.prototype.hasOwnProperty;var l=(r,o)=>{for(var m in o)p(r,m,{get:o[m],enumerable:!0})},u=(r,o,m,a)=>{if(o&&typeof o=="object"||typeof o=="function")for(let t of i(o))!d.call(r,t)&&t!==m&&p(r,t,{get:()=>o[t],enumerable:!(a=f(o,t))||a.enumerable});return r};var x=r=>u(p({},"__esModule",{value:!0}),r);var c={};l(c,{default:()=>b});module.exports=x(c);var e=require("./chunk-V44LVHWW.cjs"),h=require("./chunk-CFYFLVIA.cjs"),b=(0,e.a)();

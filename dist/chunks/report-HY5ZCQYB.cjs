@@ -1,4 +1,4 @@
-var __gsh_url=require('node:url').pathToFileURL(__filename).href;
+var __gsh_meta={get url(){return require('node:url').pathToFileURL(__filename).href}};
 var c=Object.defineProperty;var p=Object.getOwnPropertyDescriptor;var g=Object.getOwnPropertyNames;var w=Object.prototype.hasOwnProperty;var $=(e,t)=>{for(var o in t)c(e,o,{get:t[o],enumerable:!0})},k=(e,t,o,a)=>{if(t&&typeof t=="object"||typeof t=="function")for(let s of g(t))!w.call(e,s)&&s!==o&&c(e,s,{get:()=>t[s],enumerable:!(a=p(t,s))||a.enumerable});return e};var b=e=>k(c({},"__esModule",{value:!0}),e);var _={};$(_,{replayCommand:()=>y,reportError:()=>h});module.exports=b(_);var f=require("./chunk-K3J6TRJM.cjs"),l=require("./chunk-T62L3IQ5.cjs"),i=require("./chunk-L34UKMEU.cjs"),q=require("./chunk-CFYFLVIA.cjs");function h(e,t,o){if(!(e instanceof i.b)){let r=e;return o.json?t.stderr.write(`${JSON.stringify({error:{code:"internal",message:String(r?.message??r)}})}
 `):t.stderr.write(`gsh: internal error: ${String(r?.message??r)} (run with --debug and report it)
 `),o.debug&&r?.stack&&t.stderr.write(`${r.stack}

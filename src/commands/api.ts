@@ -79,7 +79,7 @@ interface ApiFlags {
 
 /** Every flag checked and the request built before anything is sent. */
 async function plan(rt: Runtime, rawPath: string, o: ApiFlags): Promise<{ spec: RequestSpec; paginate: boolean; client: ApiClient }> {
-  const stdin = await stdinFor([o.input, o.field ?? []], rt.ctx.stdin);
+  const stdin = await stdinFor([o.input, o.field ?? []], () => rt.ctx.stdin);
   const fields = parseFields({ raw: o.rawField, typed: o.field, readStdin: () => stdin.take() });
   const hasFields = Object.keys(fields).length > 0;
   const method = (o.method?.toUpperCase() ?? (hasFields || o.input !== undefined ? 'POST' : 'GET')) as Method;

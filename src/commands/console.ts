@@ -150,7 +150,7 @@ Examples:
         // Several servers (DESIGN.md "Many servers at once"): one send per server, one result each.
         const opts = fleetOptions(flags, rt.globals.idempotencyKey);
         const client = await rt.client();
-        const targets = await resolveTargets(client, refs, await stdinFor(refs.refs, rt.ctx.stdin));
+        const targets = await resolveTargets(client, refs, await stdinFor(refs.refs, () => rt.ctx.stdin));
         const sends = new Map<string, Sending>();
         for (const target of targets) sends.set(target.id, await sending(rt, await consoleTarget(client, target.id, target.name ?? target.id), text, re, limit));
         const plan = {

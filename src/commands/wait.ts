@@ -119,7 +119,7 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
       await rt.out.show(await followOne(serverId));
     });
   }
-  const targets = await resolveTargets(client, refs, await stdinFor(refs.refs, rt.ctx.stdin));
+  const targets = await resolveTargets(client, refs, await stdinFor(refs.refs, () => rt.ctx.stdin));
   const requests = targets.map((t) => ({ method: 'GET' as const, path: `/servers/${encodeURIComponent(t.id)}/status` }));
   return rt.submit({ requests, then: then(`${targets.length} servers, ${opts.parallel} at a time`) }, async () => {
     rt.singleTarget = false;

@@ -49,10 +49,19 @@ export const realClock: Clock = {
 
 /** The context of the real process (only src/cli.ts calls this). */
 export function processContext(): Context {
+  let restoresTerminal = false;
   return {
     // Read when used: process.stdin builds a stream (a socket for a pipe) most commands never read.
     get stdin() {
-      return process.stdin;
+      const stdin = process.stdin;
+      if (!restoresTerminal) {
+        restoresTerminal = true;
+        // However the process ends, a terminal left in raw mode (a prompt, console attach) is put back.
+        process.once('exit', () => {
+          if (stdin.isTTY && stdin.isRaw) stdin.setRawMode(false);
+        });
+      }
+      return stdin;
     },
     stdout: process.stdout,
     stderr: process.stderr,

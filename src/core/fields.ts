@@ -122,11 +122,14 @@ export function namesStdin(values: readonly unknown[]): boolean {
   return values.flat().some((v) => typeof v === 'string' && (v === '-' || v === '@-' || v.endsWith('=@-')));
 }
 
-/** Reads stdin when the flag values name it (see StdinText). */
-export async function stdinFor(values: readonly unknown[], stdin: NodeJS.ReadableStream): Promise<StdinText> {
+/**
+ * Reads stdin when the flag values name it (see StdinText). Given as a getter: the real stdin is
+ * a stream built on first use, a cost (a socket for a pipe) most commands never need to pay.
+ */
+export async function stdinFor(values: readonly unknown[], stdin: () => NodeJS.ReadableStream): Promise<StdinText> {
   if (!namesStdin(values)) return new StdinText(undefined);
   const { readAll } = await import('./run-state.js');
-  return new StdinText((await readAll(stdin)).toString('utf8'));
+  return new StdinText((await readAll(stdin())).toString('utf8'));
 }
 
 /** --input FILE|-: a JSON document to send as the body. */

@@ -61,7 +61,7 @@ function printer(rt: Runtime): Sink {
  */
 async function runOnFleet(rt: Runtime, leaf: Leaf, local: Record<string, unknown>, args: string[], refs: TargetRefs): Promise<number> {
   const opts = fleetOptions(local as { parallel?: string; failFast?: boolean }, rt.globals.idempotencyKey);
-  const stdin = await stdinFor([...Object.values(local), ...refs.refs], rt.ctx.stdin);
+  const stdin = await stdinFor([...Object.values(local), ...refs.refs], () => rt.ctx.stdin);
   const client = await rt.client();
   const targets = await resolveTargets(client, refs, stdin);
   const plans = new Map<string, OperationPlan>();

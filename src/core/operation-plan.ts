@@ -120,7 +120,7 @@ function followingSteps(rt: Runtime, p: Omit<OperationPlan, 'plan'>): Step[] {
  */
 export async function planOperation(rt: Runtime, leaf: Leaf, local: Local, args: string[], target?: { id: string; stdin: StdinText }): Promise<OperationPlan> {
   const { op, verb } = leaf;
-  const stdin = target?.stdin ?? (await stdinFor(Object.values(local), rt.ctx.stdin));
+  const stdin = target?.stdin ?? (await stdinFor(Object.values(local), () => rt.ctx.stdin));
   const query = declaredValues(op.query, local, stdin) as Record<string, QueryValue>;
   const body = planBody(op, verb, local, stdin);
   const limit = wholeNumber(local.limit, '--limit', 1);

@@ -270,8 +270,11 @@ export class Walker {
   }
 
   private length(schema: StringSchema | ScalarSchema, value: string, path: readonly PathSegment[], anchor: Span): void {
-    const length = codePoints(value);
     const maxLength = schema.type === 'string' ? schema.maxLength : undefined;
+    // A string has between half its UTF-16 length and its length in code points: most need no count.
+    if ((schema.minLength === undefined || Math.ceil(value.length / 2) >= schema.minLength)
+      && (maxLength === undefined || value.length <= maxLength)) return;
+    const length = codePoints(value);
     if (schema.minLength !== undefined && length < schema.minLength) {
       this.emit('length', path, anchor, length === 0
         ? `${label(path)} must not be empty`
