@@ -1,10 +1,17 @@
 // Offsets to 1-based line and column (UTF-16 code units), by binary search over line starts.
 
 export class LineIndex {
-  private readonly starts: number[] = [0];
+  private lineStarts: number[] | undefined;
 
-  constructor(readonly text: string) {
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+  constructor(readonly text: string) {}
+
+  /** Found on first use: a file without problems never asks for a position. */
+  private get starts(): number[] {
+    if (!this.lineStarts) {
+      this.lineStarts = [0];
+      for (let i = this.text.indexOf('\n'); i !== -1; i = this.text.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
+    }
+    return this.lineStarts;
   }
 
   position(offset: number): { line: number; column: number } {

@@ -44,9 +44,12 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
   return 0;
 }
 
+/** One decoder for every file: decode() without `stream` keeps no state between calls. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 function decode(bytes: Uint8Array): { text: string; badByte?: number } {
   try {
-    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes) };
+    return { text: STRICT_UTF8.decode(bytes) };
   } catch {
     return { text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes), badByte: firstInvalidUtf8(bytes) };
   }
@@ -163,7 +166,7 @@ function validate(text: string, tier: Tier, out: Collector): void {
   }
   const manifest = walker.walk(MANIFEST_SCHEMA, root, [], rootSpan) as PlainObject;
   checkAggregates(manifest, tier, (rule, path, message) =>
-    emit(rule, path, walker.spans.get(formatPath(path)) ?? rootSpan, message));
+    emit(rule, path, walker.spanAt(formatPath(path)) ?? rootSpan, message));
 }
 
 function firstLine(message: string): string {
@@ -174,7 +177,7 @@ export function lintBytes(bytes: Uint8Array, tier: Tier): LintResult {
   const { text, badByte } = decode(bytes);
   const out = new Collector(new LineIndex(text));
   const whole = { start: 0, end: 0 };
-  if (text.trim() === '') {
+  if (!/\S/.test(text)) {
     out.add('empty-file', '', whole, `the file is empty; a manifest needs at least \`${HEADER}\` and \`version: 1\``);
     return { problems: out.problems, lines: out.lines };
   }

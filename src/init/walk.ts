@@ -50,7 +50,9 @@ function label(path: readonly PathSegment[]): string {
 }
 
 export class Walker {
-  readonly spans = new Map<string, Span>();
+  /** Every path walked and its span, for the aggregate rules' few lookups (spanAt). */
+  private readonly walked: Array<[readonly PathSegment[], Span]> = [];
+  private spans: Map<string, Span> | undefined;
   private readonly ancestors = new Set<Node>();
 
   constructor(
@@ -59,6 +61,16 @@ export class Walker {
     private readonly tier: Tier,
     private readonly emit: Emit,
   ) {}
+
+  /** The span of a walked path (given as formatPath writes it); a path walked twice has its last. */
+  spanAt(path: string): Span | undefined {
+    // Built on first use: most files have no aggregate finding, and a path string per node is dear.
+    if (!this.spans) {
+      this.spans = new Map();
+      for (const [walked, span] of this.walked) this.spans.set(formatPath(walked), span);
+    }
+    return this.spans.get(path);
+  }
 
   spanOf(node: Node | null | undefined, fallback: Span): Span {
     const range = node?.range;
@@ -69,7 +81,7 @@ export class Walker {
   }
 
   walk(schema: Schema, written: Node | null | undefined, path: readonly PathSegment[], anchor: Span): unknown {
-    this.spans.set(formatPath(path), anchor);
+    this.walked.push([path, anchor]);
     const node = isAlias(written) ? written.resolve(this.doc) : written;
     if (node !== undefined && node !== null && this.ancestors.has(node)) {
       this.emit('type', path, anchor, `${label(path)} is an alias of a value that contains it`);
