@@ -142,21 +142,25 @@ export function readFileOnce(path: string, manifestsOnly: boolean): ReadResult {
   }
 }
 
-/** The head already read, then the rest of the file to its end. */
+/**
+ * The head already read, then the rest of the file to its end, into one buffer sized by fstat
+ * (plus a byte, to see a file that grew; one that grows on is read on into a doubled buffer).
+ */
 function readRest(fd: number, head: Buffer): Buffer {
   if (head.length < HEAD_BYTES) return head;
-  const chunks: Buffer[] = [head];
-  let position = head.length;
-  let size = Math.max(fstatSync(fd).size - position, 0) + 1;
+  let buffer = Buffer.allocUnsafe(Math.max(fstatSync(fd).size, head.length) + 1);
+  head.copy(buffer);
+  let length = head.length;
   for (;;) {
-    const chunk = Buffer.allocUnsafe(Math.max(size, 64 * 1024));
-    const n = readSync(fd, chunk, 0, chunk.length, position);
-    if (n === 0) break;
-    chunks.push(chunk.subarray(0, n));
-    position += n;
-    size = 64 * 1024;
+    if (length === buffer.length) {
+      const bigger = Buffer.allocUnsafe(buffer.length * 2);
+      buffer.copy(bigger, 0, 0, length);
+      buffer = bigger;
+    }
+    const n = readSync(fd, buffer, length, buffer.length - length, length);
+    if (n === 0) return buffer.subarray(0, length);
+    length += n;
   }
-  return Buffer.concat(chunks);
 }
 
 export function readInput(path: string): Uint8Array | InputFailure {
