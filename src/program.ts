@@ -28,6 +28,7 @@ Environment:
   GSH_BASE_URL                service root, e.g. https://host/api/v2
   GSH_PROFILE, GSH_SERVER     default profile and server
   GSH_CONFIG_DIR              where the auth store lives
+  GSH_CACHE_DIR               where compiled code is cached (NODE_DISABLE_COMPILE_CACHE: none)
   GSH_REQUEST_TIMEOUT         default for --request-timeout
   NO_COLOR, CLICOLOR=0        no colour (--color always|never beats the environment)
   CLICOLOR_FORCE, FORCE_COLOR colour even when piped
