@@ -1,4 +1,4 @@
-// Entry point (bin/gsh.cjs imports this), and the one file that touches `process`: it builds the
+// Entry point (bin/gsh.js imports this), and the one file that touches `process`: it builds the
 // real context, runs the command line in it and hands back the exit code. Startup is a feature:
 // `--version` is answered by the launcher before this module loads; otherwise commander is loaded,
 // every top-level word is registered by name only, and the code of just the word being run (its

@@ -10,7 +10,7 @@ import { V8_FLAGS_EVENT } from '../core/v8-flags.js';
 // top level), and later runs start from it instead of parsing and compiling again. Node 22 has
 // this built in (module.enableCompileCache); gsh supports Node 20, which has only vm.Script's
 // cachedData. A missing, unreadable, stale or rejected cache costs one ordinary compile, never an
-// error. The launcher (bin/gsh.cjs) is the only user; nothing here imports the CLI.
+// error. The launcher (bin/gsh.js) is the only user; nothing here imports the CLI.
 
 /** Cached code of each chunk lives under <cache dir>/code-<node version>-<arch>/. */
 export function compileCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string | undefined {

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 // the baseline and the command back to back (alternating which goes first), so machine load hits
 // both. Peak memory comes from separate runs that report process.resourceUsage().maxRSS at exit.
 
-export const GSH = fileURLToPath(new URL('../../bin/gsh.cjs', import.meta.url));
+export const GSH = fileURLToPath(new URL('../../bin/gsh.js', import.meta.url));
 
 export interface BenchCase {
   name: string;

@@ -125,23 +125,32 @@ describe('gsh console attach', () => {
     // notice then accounts for them. A line it reported skipped can still arrive later: the short
     // token lifetime of this file makes the attach renew, and a renewal fills its gap from history.
     // So every line is seen at most once, in order, and those never seen are covered by notices.
+    // A renewal that comes too late (a loaded machine: the token expires 0.4 s after `token
+    // expiring`) can leave a gap wider than the history; gsh then says lines may be missing,
+    // without a count, and only the order is checked.
     const skipped = () => [...run.stderr().matchAll(/(\d+) console lines skipped \(slow connection\)/g)].reduce((a, m) => a + Number(m[1]), 0);
+    const uncounted = () => run.stderr().includes('could not line up the console history with the last lines shown; some lines may be missing');
     let counted = 0;
     let seenCount = 0;
+    let last = false;
     const seenSoFar = () => {
       const lines = run.stdoutLines();
-      for (; counted < lines.length; counted++) if (lines[counted]!.includes('/100000 ')) seenCount++;
+      for (; counted < lines.length; counted++) {
+        if (!lines[counted]!.includes('/100000 ')) continue;
+        seenCount++;
+        last ||= lines[counted]!.includes(' 100000/100000 ');
+      }
       return seenCount;
     };
     const end = Date.now() + 60_000;
-    while (seenSoFar() + skipped() < 100_000 && Date.now() < end) {
+    while (seenSoFar() + skipped() < 100_000 && !(uncounted() && last) && Date.now() < end) {
       await new Promise((r) => setTimeout(r, 50));
     }
     run.proc.kill('SIGINT');
     await run.proc;
     const seen = floodNumbers(run.stdoutLines(), 100_000);
     expect(seen.every((v, i) => i === 0 || v > seen[i - 1]!)).toBe(true);
-    expect(100_000 - seen.length).toBeLessThanOrEqual(skipped());
+    if (!uncounted()) expect(100_000 - seen.length).toBeLessThanOrEqual(skipped());
   }, 90_000);
 });
 

@@ -12,10 +12,10 @@ import { run } from '../../src/program.js';
 // file, and nothing left running afterwards. `gsh()` runs the command line in this process through
 // run(argv, ctx) (DESIGN.md "Plan, then execute"): stdout and stderr captured, stdin from `input`,
 // and an environment made only of env()'s values (plus PATH and HOME), never the runner's own.
-// `gshProcess()` runs the built bin/gsh.cjs with execa, for the few tests that need a real process
+// `gshProcess()` runs the built bin/gsh.js with execa, for the few tests that need a real process
 // (a pty, signals, the launcher, a closed pipe, the --version fast path): see binary.test.ts.
 
-export const GSH = fileURLToPath(new URL('../../bin/gsh.cjs', import.meta.url));
+export const GSH = fileURLToPath(new URL('../../bin/gsh.js', import.meta.url));
 
 /** What gsh() resolves to: the parts of execa's Result the tests read. */
 export interface GshResult {
@@ -51,7 +51,7 @@ export interface E2E {
   env(extra?: Record<string, string | undefined>): Record<string, string | undefined>;
   /** Runs gsh in-process against the sandbox. */
   gsh(args: string[], opts?: GshOptions): Promise<GshResult>;
-  /** Runs the built bin/gsh.cjs as a subprocess (only where a real process is the point). */
+  /** Runs the built bin/gsh.js as a subprocess (only where a real process is the point). */
   gshProcess(args: string[], opts?: Options & { env?: Record<string, string | undefined> }): Promise<ProcessResult>;
   close(): Promise<void>;
 }

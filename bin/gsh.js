@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 // The launcher. `gsh --version` is answered here, before any of the bundle loads; everything else
-// is dist/cli.cjs main(), loaded with the code cache of dist/loader.cjs (CommonJS throughout:
-// Node's ES module loader alone costs a start-up as much as a tenth of `node -e 0`).
+// is dist/cli.cjs main(), loaded with the code cache of dist/loader.cjs. CommonJS throughout (see
+// bin/package.json): Node's ES module loader alone costs about a tenth of `node -e 0`.
 const { readFileSync, writeSync } = require('node:fs');
 const { join } = require('node:path');
 
