@@ -12,12 +12,16 @@ import { V8_FLAGS_EVENT } from '../core/v8-flags.js';
 // cachedData. A missing, unreadable, stale or rejected cache costs one ordinary compile, never an
 // error. The launcher (bin/gsh.js) is the only user; nothing here imports the CLI.
 
+/** Node's require, for built-in modules only: the bundle has no other dependencies. */
+let nodeRequire: NodeJS.Require | undefined;
+const builtins = (): NodeJS.Require => (nodeRequire ??= createRequire(process.execPath));
+
 /** Cached code of each chunk lives under <cache dir>/code-<node version>-<arch>/. */
 export function compileCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string | undefined {
   // Node's own switch for its compile cache turns this one off too.
   if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   // node:os only when HOME is unset: one module fewer on every start.
-  const home = env.HOME || (createRequire(process.execPath)('node:os') as typeof import('node:os')).homedir();
+  const home = env.HOME || (builtins()('node:os') as typeof import('node:os')).homedir();
   const root = env.GSH_CACHE_DIR
     || (platform === 'win32' ? join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), 'gsh', 'Cache')
       : platform === 'darwin' ? join(home, 'Library', 'Caches', 'gsh')
@@ -47,7 +51,7 @@ export interface BundleLoader {
 
 // Loaded only when asked for: node:v8 costs a few milliseconds and most commands never ask.
 const setFlagsFromString = (flags: string): void =>
-  (createRequire(process.execPath)('node:v8') as typeof import('node:v8')).setFlagsFromString(flags);
+  (builtins()('node:v8') as typeof import('node:v8')).setFlagsFromString(flags);
 
 export function createBundleLoader(cacheDir: string | undefined, setFlags: (flags: string) => void = setFlagsFromString): BundleLoader {
   const modules = new Map<string, { exports: unknown }>();
@@ -57,9 +61,6 @@ export function createBundleLoader(cacheDir: string | undefined, setFlags: (flag
   // client loads), so a chunk's cache is named after the flags it was compiled under, and the
   // caches of chunks compiled before the change are written just before it.
   let flags = 'default';
-  // Node's require, for built-in modules only (the bundle has no other dependencies): any path will do.
-  let nodeRequire: NodeJS.Require | undefined;
-
 
   function write({ script, cacheFile, key }: Compiled): void {
     const data = script.createCachedData();
@@ -100,8 +101,7 @@ export function createBundleLoader(cacheDir: string | undefined, setFlags: (flag
     });
     if (cacheDir && (!cachedData || script.cachedDataRejected)) uncached.push({ script, cacheFile, key });
     const dir = dirname(file);
-    nodeRequire ??= createRequire(file);
-    const require = Object.assign((id: string) => (id.startsWith('.') ? load(join(dir, id)) : external(nodeRequire!, id)), nodeRequire);
+    const require = Object.assign((id: string) => (id.startsWith('.') ? load(join(dir, id)) : external(id)), builtins());
     (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, file, dir);
     module.loaded = true;
     return module.exports;
@@ -117,12 +117,12 @@ export function createBundleLoader(cacheDir: string | undefined, setFlags: (flag
 }
 
 /** A bundle's require of anything but its own chunks: only Node's built-in modules. */
-function external(nodeRequire: NodeJS.Require, id: string): unknown {
+function external(id: string): unknown {
   // undici loads node:http2 at import time and gsh never speaks HTTP/2; undici does without it.
   if (/^(node:)?http2$/.test(id)) throw new Error('gsh does not use HTTP/2');
   // Required at import time by bundled packages, used by few commands: loaded on first use.
-  if (/^(node:)?child_process$/.test(id)) return new Proxy({}, { get: (_, key) => (nodeRequire(id) as Record<string | symbol, unknown>)[key] });
-  return nodeRequire(id);
+  if (/^(node:)?child_process$/.test(id)) return new Proxy({}, { get: (_, key) => (builtins()(id) as Record<string | symbol, unknown>)[key] });
+  return builtins()(id);
 }
 
 /** The cache of a source with this key, or undefined (missing, unreadable, or of another source). */
