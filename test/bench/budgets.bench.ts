@@ -8,7 +8,9 @@ import { MANIFEST_COUNT, writeManifests } from './manifests.js';
 // The speed budgets as one table: each command's median wall time as a ratio to `node -e 0`
 // timed in the same run, paired, and its peak memory. One row over budget fails the run (so
 // `npm run bench` exits non-zero), after the whole table is printed. The figures are only
-// meaningful on a quiet machine; CI prints them without gating on them.
+// meaningful on a quiet machine; CI prints them without gating on them. gsh's code cache is kept
+// in the run's throwaway cache directory (test/helpers/code-cache-dir.ts) and written by each
+// row's warm-up run, so the rows time a command's runs after its first, as a user sees them.
 
 interface Row extends BenchCase {
   /** Largest ratio to `node -e 0`. */
