@@ -50,6 +50,11 @@ function sized(total: number): Uint8Array {
   return withFile(total - HEAD.length - TAIL.length);
 }
 
+/** Lines `a:` indented 1 to `deepest` spaces, each a map inside the one above. */
+function nestedBlocks(deepest: number): string {
+  return Array.from({ length: deepest }, (_, i) => `${' '.repeat(i + 1)}a:\n`).join('');
+}
+
 const GENERATED: Case[] = [
   { name: 'empty file', bytes: new Uint8Array(), tier: 'paid', expected: ['error 1:1 empty-file'], passes: [], valid: false },
   { name: 'whitespace only', bytes: utf8('\n  \n'), tier: 'paid', expected: ['error 1:1 empty-file'], passes: [], valid: false },
@@ -86,6 +91,19 @@ const GENERATED: Case[] = [
   {
     name: '64 nested flow levels', bytes: utf8(`#service-init\nversion: 1\nx: ${'['.repeat(64)}${']'.repeat(64)}\n`), tier: 'paid',
     expected: ['error 3:1 unknown-key x'], passes: ['too-deep'], valid: false,
+  },
+  // Block nesting: each line one space deeper than the last; the 65th level (indented 64) is too deep.
+  {
+    name: '65 nested block levels', bytes: utf8(`#service-init\nversion: 1\nx:\n${nestedBlocks(64)}`), tier: 'paid',
+    expected: ['error 67:65 too-deep'], passes: [], valid: false,
+  },
+  {
+    name: '64 nested block levels', bytes: utf8(`#service-init\nversion: 1\nx:\n${nestedBlocks(63)}`), tier: 'paid',
+    expected: ['error 3:1 unknown-key x'], passes: ['too-deep'], valid: false,
+  },
+  {
+    name: '66 flow levels of both kinds', bytes: utf8(`#service-init\nversion: 1\nx: ${'[{'.repeat(33)}${'}]'.repeat(33)}\n`), tier: 'paid',
+    expected: ['error 3:68 too-deep'], passes: [], valid: false,
   },
   {
     name: 'a file over 1 MB is not parsed (its broken YAML is not reported)', bytes: Buffer.concat([sized(2_000_000), utf8('x: [\n')]), tier: 'paid',
