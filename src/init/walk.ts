@@ -53,7 +53,8 @@ export class Walker {
   /** Every path walked and its span, for the aggregate rules' few lookups (spanAt). */
   private readonly walked: Array<[readonly PathSegment[], Span]> = [];
   private spans: Map<string, Span> | undefined;
-  private readonly ancestors = new Set<Node>();
+  /** The nodes being walked, outermost first: an alias that resolves to one of them is a cycle. */
+  private readonly ancestors: Node[] = [];
 
   constructor(
     private readonly doc: Document,
@@ -76,22 +77,24 @@ export class Walker {
     const range = node?.range;
     if (!range || range[1] <= range[0]) return fallback;
     let end = range[1];
-    while (end > range[0] && /\s/.test(this.text[end - 1] ?? '')) end--;
+    while (end > range[0] && isSpace(this.text.charCodeAt(end - 1))) end--;
     return { start: range[0], end };
   }
 
   walk(schema: Schema, written: Node | null | undefined, path: readonly PathSegment[], anchor: Span): unknown {
     this.walked.push([path, anchor]);
     const node = isAlias(written) ? written.resolve(this.doc) : written;
-    if (node !== undefined && node !== null && this.ancestors.has(node)) {
+    if (!node) return this.walkResolved(schema, node, path, anchor);
+    // A composed document is a tree: only an alias can lead back to a node being walked.
+    if (node !== written && this.ancestors.includes(node)) {
       this.emit('type', path, anchor, `${label(path)} is an alias of a value that contains it`);
       return undefined;
     }
-    if (node) this.ancestors.add(node);
+    this.ancestors.push(node);
     try {
       return this.walkResolved(schema, node, path, anchor);
     } finally {
-      if (node) this.ancestors.delete(node);
+      this.ancestors.pop();
     }
   }
 
@@ -145,8 +148,9 @@ export class Walker {
   }
 
   /** Pairs with usable keys, reporting duplicates and non-scalar keys once. */
-  private *pairs(node: MapNode, path: readonly PathSegment[], anchor: Span): Generator<[string, Pair, Span]> {
-    const seen = new Map<string, Span>();
+  private pairs(node: MapNode, path: readonly PathSegment[], anchor: Span): Array<[string, Pair, Span]> {
+    const usable: Array<[string, Pair, Span]> = [];
+    const seen = new Set<string>();
     for (const pair of node.items) {
       const keySpan = this.keySpan(pair, anchor);
       const name = this.keyName(pair);
@@ -158,21 +162,21 @@ export class Walker {
         this.emit('duplicate-key', [...path, name], keySpan, `\`${name}\` appears twice in ${label(path)}; only one is allowed`);
         continue;
       }
-      seen.set(name, keySpan);
-      yield [name, pair, keySpan];
+      seen.add(name);
+      usable.push([name, pair, keySpan]);
     }
+    return usable;
   }
 
   private object(schema: ObjectSchema, node: MapNode, path: readonly PathSegment[], anchor: Span, foreignKeys?: (key: string) => string | undefined): PlainObject {
     const result: PlainObject = Object.create(null) as PlainObject;
     const present = new Map<string, Span>();
-    const allowed = Object.keys(schema.properties);
     for (const [name, pair, keySpan] of this.pairs(node, path, anchor)) {
       const property = schema.properties[name];
       present.set(name, keySpan);
       if (property === undefined) {
         const where = path.length === 0 ? 'at the top level' : `in ${label(path)}`;
-        const reason = foreignKeys?.(name) ?? didYouMean(name, allowed);
+        const reason = foreignKeys?.(name) ?? didYouMean(name, Object.keys(schema.properties));
         this.emit('unknown-key', [...path, name], keySpan, `unknown key \`${name}\` ${where}${reason}`);
         continue;
       }
@@ -332,6 +336,12 @@ export class Walker {
     const expected = schema.of.map((t) => (t === 'integer' ? 'an integer' : `a ${t}`)).join(' or ').replace(/ or (?=.* or )/g, ', ');
     return this.wrongType(path, anchor, kind, expected);
   }
+}
+
+/** What /\s/ matches, without a regular expression for the ASCII characters nearly every text has. */
+function isSpace(code: number): boolean {
+  if (code < 128) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  return /\s/.test(String.fromCharCode(code));
 }
 
 /** Characters as people (and JSON Schema's minLength) count them: code points, not UTF-16 units. */
