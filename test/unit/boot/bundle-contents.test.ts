@@ -1,0 +1,26 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// What the built bundle (dist/, rebuilt by `npm test` before the tests run) must not contain.
+// yaml's Node build reads process.env.LOG_TOKENS for every token its parser meets and
+// process.env.LOG_STREAM for every token it composes (its own debugging switches): each read is a
+// call into Node's environment, about a fifth of yaml's parsing time on `gsh init lint`. The
+// build aliases yaml to its browser build, the same code without those reads (package.json,
+// `--alias:yaml=`).
+
+const DIST = fileURLToPath(new URL('../../../dist/', import.meta.url));
+
+function bundleFiles(): string[] {
+  return readdirSync(DIST, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.cjs'));
+}
+
+describe('the bundle', () => {
+  it("carries yaml's browser build: no per-token environment reads", () => {
+    const files = bundleFiles();
+    const yamlChunks = files.filter((name) => readFileSync(`${DIST}${name}`, 'utf8').includes('Implicit map keys need to be followed by map values'));
+    expect(yamlChunks.length).toBe(1);
+    const readers = files.filter((name) => /LOG_TOKENS|LOG_STREAM/.test(readFileSync(`${DIST}${name}`, 'utf8')));
+    expect(readers).toEqual([]);
+  });
+});
