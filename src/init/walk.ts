@@ -172,7 +172,7 @@ export class Walker {
     const result: PlainObject = Object.create(null) as PlainObject;
     const present = new Map<string, Span>();
     for (const [name, pair, keySpan] of this.pairs(node, path, anchor)) {
-      const property = schema.properties[name];
+      const property = own(schema.properties, name);
       present.set(name, keySpan);
       if (property === undefined) {
         const where = path.length === 0 ? 'at the top level' : `in ${label(path)}`;
@@ -211,10 +211,10 @@ export class Walker {
     const tagPair = node.items.find((pair) => this.keyName(pair) === schema.tag);
     const tagNode = tagPair?.value as Node | null | undefined;
     const tagValue = isScalar(tagNode) ? tagNode.value : undefined;
-    const chosen = typeof tagValue === 'string' ? schema.variants[tagValue] : undefined;
+    const chosen = typeof tagValue === 'string' ? own(schema.variants, tagValue) : undefined;
     if (chosen !== undefined) {
       const foreign = (key: string): string | undefined =>
-        variants.some((v) => v !== tagValue && key in (schema.variants[v]?.properties ?? {}))
+        variants.some((v) => v !== tagValue && own(schema.variants[v]?.properties ?? {}, key) !== undefined)
           ? `; it is not used with \`${schema.tag}: ${String(tagValue)}\`` : undefined;
       return this.object(chosen, node, path, anchor, foreign);
     }
@@ -336,6 +336,14 @@ export class Walker {
     const expected = schema.of.map((t) => (t === 'integer' ? 'an integer' : `a ${t}`)).join(' or ').replace(/ or (?=.* or )/g, ', ');
     return this.wrongType(path, anchor, kind, expected);
   }
+}
+
+/**
+ * A key's entry in a schema table, never an inherited one: a manifest key such as `toString` or
+ * `__proto__` names no property (through the prototype it would be taken for a known one).
+ */
+function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
 /** What /\s/ matches, without a regular expression for the ASCII characters nearly every text has. */

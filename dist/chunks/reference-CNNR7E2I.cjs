@@ -9,4 +9,4 @@ also come from GSH_SERVER.
 Examples:
   $ gsh reference | less
   $ gsh reference --jq '.[] | select(.scope == "servers:files:write") | .command'
-`;function c(e){e.addHelpText("after",u).action(async function(){let[{loadDocTree:r},{referenceEntries:o,formatReference:t}]=await Promise.all([Promise.resolve().then(()=>n(require("./command-tree-IK7HX4MN.cjs"))),Promise.resolve().then(()=>n(require("./reference-BPOHFMDJ.cjs")))]),a=await r();await(0,m.b)(this,"print every command with its operations",async()=>o(a),()=>t(a))})}0&&(module.exports={register});
+`;function c(e){e.addHelpText("after",u).action(async function(){let[{loadDocTree:r},{referenceEntries:o,formatReference:t}]=await Promise.all([Promise.resolve().then(()=>n(require("./command-tree-YQLQQVYE.cjs"))),Promise.resolve().then(()=>n(require("./reference-RESFDFMU.cjs")))]),a=await r();await(0,m.b)(this,"print every command with its operations",async()=>o(a),()=>t(a))})}0&&(module.exports={register});
