@@ -6,6 +6,7 @@ import { UsageError } from './errors.js';
 import { ansi, colorWhen, streamsFor, type Streams } from './io.js';
 import { COLUMN_FORMATS, FORMATS, type Format, Output, type Shaping } from './output.js';
 import { parseDuration } from './duration.js';
+import { forTerminal } from './terminal-text.js';
 import type { Plan } from './plan.js';
 import type { ConfigStore } from './store.js';
 import { contextOf, rootOf, setExitCode } from './run-state.js';
@@ -158,12 +159,13 @@ export class Runtime {
     return 0;
   }
 
+  /** Notes and warnings name what the service sent (servers, states): shown inert on a terminal. */
   note(message: string): void {
-    this.io.stderr.write(`${ansi.dim(message, this.io.colorErr)}\n`);
+    this.io.stderr.write(`${ansi.dim(forTerminal(message, this.io.stderrTTY), this.io.colorErr)}\n`);
   }
 
   warn(message: string): void {
-    this.io.stderr.write(`${ansi.yellow('warning:', this.io.colorErr)} ${message}\n`);
+    this.io.stderr.write(`${ansi.yellow('warning:', this.io.colorErr)} ${forTerminal(message, this.io.stderrTTY)}\n`);
   }
 
   async close(): Promise<void> {
