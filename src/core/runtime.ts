@@ -7,6 +7,7 @@ import { ansi, colorWhen, streamsFor, type Streams } from './io.js';
 import { COLUMN_FORMATS, FORMATS, type Format, Output, type Shaping } from './output.js';
 import { parseDuration } from './duration.js';
 import { forTerminal } from './terminal-text.js';
+import { plainHttpWarning } from './transport-policy.js';
 import type { Plan } from './plan.js';
 import type { ConfigStore } from './store.js';
 import { contextOf, rootOf, setExitCode } from './run-state.js';
@@ -61,6 +62,8 @@ export class Runtime {
   /** The displayer: the format shaped by -q, --columns, --no-header and, after prepare(), --jq. */
   out: Output;
   private readonly shaping: Shaping;
+  /** The plain-http warning is said once per run, however many clients the run makes. */
+  private warnedPlainHttp = false;
 
   constructor(
     readonly globals: Globals,
@@ -113,6 +116,12 @@ export class Runtime {
 
   /** A client on this run's dispatcher, clock, retries and request timeout. */
   newClient(opts: Pick<ClientOptions, 'baseUrl' | 'credential' | 'onPersonMustAct'>): ApiClient {
+    // Every client of a run is made here, so no request can go to a plain-http remote host.
+    const warning = plainHttpWarning(opts.baseUrl, this.env);
+    if (warning && !this.warnedPlainHttp) {
+      this.warnedPlainHttp = true;
+      this.warn(warning);
+    }
     return new ApiClient({
       ...opts,
       retries: this.retries,
@@ -136,6 +145,7 @@ export class Runtime {
         store: this.store,
         newClient: (baseUrl) => this.newClient({ baseUrl }),
         anonymous: opts.anonymous || this.dryRun,
+        sendsNone: opts.anonymous,
       });
       const { personMustAct } = await import('./person-must-act.js');
       return this.newClient({ baseUrl: this.resolved.baseUrl, credential: this.resolved.credential, onPersonMustAct: personMustAct(this) });
