@@ -182,12 +182,12 @@ async function login(rt: Runtime): Promise<number | void> {
   try {
     return await rt.submit(plan, async () => {
       // Saved only after a 2xx in the API's envelope: a redirect, a login page or other JSON proves nothing.
-      const { envelopeData, notTheApi } = await import('../core/envelope.js');
+      const { envelopeData } = await import('../core/envelope.js');
       const res = await client.request(check);
       const data = envelopeData(res);
-      if (data === undefined) throw notTheApi(res);
       if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-        throw new GshError(`the key was not saved: GET /me answered HTTP ${res.status} with ${data === null ? 'null' : Array.isArray(data) ? 'an array' : `a ${typeof data}`} as "data", not the account`, Exit.error);
+        const what = data === undefined ? 'no body' : `${data === null ? 'null' : Array.isArray(data) ? 'an array' : `a ${typeof data}`} as "data"`;
+        throw new GshError(`the key was not saved: GET /me answered HTTP ${res.status} with ${what}, not the account`, Exit.error);
       }
       const me = data as Me;
       await rt.store.update((d) => {
