@@ -69,7 +69,7 @@ export async function resolveAuth(input: ResolveInput): Promise<Resolved> {
   }
   const baseUrl = envBase || profile?.base_url;
   if (!baseUrl) throw new UsageError('no base URL is configured', NO_BASE_URL_HINT);
-  if (envSecret && input.baseUrlFlag && env.GSH_BASE_URL && !sameService(input.baseUrlFlag, env.GSH_BASE_URL)) {
+  if (envSecret && !input.sendsNone && input.baseUrlFlag && env.GSH_BASE_URL && !sameService(input.baseUrlFlag, env.GSH_BASE_URL)) {
     throw new UsageError(
       `${envSecret[0]} is for ${env.GSH_BASE_URL} (GSH_BASE_URL), not ${input.baseUrlFlag} (--base-url): gsh sends a key only to the service it belongs to`,
       `Set GSH_BASE_URL to ${input.baseUrlFlag} together with a key for it, or leave out --base-url.`,
