@@ -18,6 +18,8 @@ vi.mock('node:crypto', async (importOriginal) => {
   };
 });
 
+// Files in one worker share loaded modules (vitest.config.ts isolate: false): load the check afresh, on the mock.
+vi.resetModules();
 const { verifySignature } = await import('../../../src/core/webhook-signature.js');
 
 describe('webhook signature check', () => {
