@@ -181,7 +181,15 @@ async function login(rt: Runtime): Promise<number | void> {
   const plan = { requests: [check], then: [step('local', `save the key in profile "${name}" of ${rt.store.path} (mode 0600)`)] };
   try {
     return await rt.submit(plan, async () => {
-      const me = ((await client.request<{ data?: Me }>(check)).body?.data ?? {}) as Me;
+      // Saved only after a 2xx in the API's envelope: a redirect, a login page or other JSON proves nothing.
+      const { envelopeData } = await import('../core/envelope.js');
+      const res = await client.request(check);
+      const data = envelopeData(res);
+      if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+        const what = data === undefined ? 'no body' : `${data === null ? 'null' : Array.isArray(data) ? 'an array' : `a ${typeof data}`} as "data"`;
+        throw new GshError(`the key was not saved: GET /me answered HTTP ${res.status} with ${what}, not the account`, Exit.error);
+      }
+      const me = data as Me;
       await rt.store.update((d) => {
         d.profiles[name] = { base_url: client.baseUrl, api_key: key };
         d.current ??= name;

@@ -4,6 +4,7 @@ import { Exit, GshError, UsageError } from '../core/errors.js';
 import { withIdempotencyKey } from '../core/http.js';
 import { type Plan, step, type Step } from '../core/plan.js';
 import { type Runtime, withRuntime } from '../core/runtime.js';
+import { visible } from '../core/terminal-text.js';
 import { attach, LINGER_MS, QUIET_MS } from '../console/attach.js';
 import { displayLine } from '../console/display.js';
 import { awaitAnswer, endedError, openSession } from '../console/exchange.js';
@@ -64,6 +65,7 @@ function registerAttach(cmd: Command): void {
     .option('--no-history', 'do not replay recent output first')
     .option('--read-only', 'never send anything; standard input is not read')
     .option('--until <regex>', 'detach (exit 0) after printing the first console line that matches; exit 10 after --timeout (default 10m); implies --no-history')
+    .option('--raw', 'console lines exactly as the server sent them, escape sequences and all, even to a terminal')
     .addHelpText('after', `
 Console output goes to stdout; status changes, node messages and progress go to stderr. On a
 terminal you get a prompt with history, and Ctrl-C or Ctrl-D detaches. From a pipe each line is
@@ -74,6 +76,9 @@ Ctrl-C. Detaching leaves the server running. The session is renewed before its t
 and reconnects after a dropped connection, filling the gap from the console history; after
 repeated failures it exits 9. A deleted server exits 5.
 --json writes every socket event as one JSON object per line.
+On a terminal a line's colours (SGR) are kept unless --color never; every other escape sequence
+and control character is shown as text (^[…), so a line cannot set the title, write the
+clipboard or move the cursor. --raw passes the lines through exactly as they came.
 
 Examples:
   gsh console attach lobby
@@ -81,10 +86,13 @@ Examples:
   echo "say restarting in 5 minutes" | gsh console attach -s lobby --no-history
   gsh console attach -s lobby --json | jq -c 'select(.event == "status")'
   gsh console attach lobby --until 'Done \(' --timeout 2m     # wait for the server to be ready
+  gsh console attach -s lobby --raw --read-only
   gsh console attach -s lobby --dry-run`)
-    .action(async function (this: Command, server: string | undefined, flags: { server?: string; history: boolean; readOnly?: boolean; until?: string }) {
+    .action(async function (this: Command, server: string | undefined, flags: { server?: string; history: boolean; readOnly?: boolean; until?: string; raw?: boolean }) {
       await withRuntime(this, async (rt) => {
         if (rt.globals.jq !== undefined) throw new UsageError('--jq needs a whole result; attach streams events', 'Pipe --json into jq instead: gsh console attach lobby --json | jq -c ….');
+        const json = rt.format === 'json' || rt.format === 'jsonl';
+        if (flags.raw && json) throw new UsageError('--raw shows console lines as they came; --json writes events as JSON', 'Choose one.');
         const re = regexOption('--until', flags.until);
         const t = await planTarget(rt, flags.server, server);
         const readOnly = flags.readOnly === true;
@@ -101,8 +109,9 @@ Examples:
           history,
           readOnly,
           ...(re ? { until: { re, timeoutMs: rt.waitLimitMs } } : {}),
-          json: rt.format === 'json' || rt.format === 'jsonl',
+          json,
           color: rt.io.color,
+          raw: flags.raw === true,
         }));
       });
     });
@@ -296,7 +305,8 @@ Examples:
               const stats = parseStats(arg);
               if (!stats) return;
               if (rt.format !== 'table') io.stdout.write(`${JSON.stringify(stats)}\n`);
-              else io.stdout.write(live ? `\r\x1b[2K${statsLine(stats)}` : `${statsLine(stats)}\n`);
+              else if (live) io.rawStdout.write(`\r\x1b[2K${visible(statsLine(stats))}`);
+              else io.stdout.write(`${statsLine(stats)}\n`);
             };
             session.send('send stats');
             let onSigint!: () => void;

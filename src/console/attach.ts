@@ -1,6 +1,7 @@
 import type { Clock, SignalName, Signals } from '../core/context.js';
 import { ansi, type Streams } from '../core/io.js';
 import { Exit, GshError } from '../core/errors.js';
+import { forTerminal } from '../core/terminal-text.js';
 import { describeEvent } from './describe-event.js';
 import { displayLine } from './display.js';
 import type { ConsoleSessionInfo, Frame } from './protocol.js';
@@ -27,6 +28,8 @@ export interface AttachOptions {
   json: boolean;
   /** ANSI kept in console lines. */
   color: boolean;
+  /** --raw: console lines exactly as they came, even to a terminal (core/terminal-text.ts). */
+  raw?: boolean;
   reconnect?: ReconnectPolicy;
   /** --until: detach (exit 0) after the first console line matching `re`; exit 10 after `timeoutMs`. */
   until?: { re: RegExp; timeoutMs: number };
@@ -60,7 +63,7 @@ export async function attach(opts: AttachOptions): Promise<number> {
     warn: (text) => stderr('warn', text),
     ...(opts.reconnect ? { reconnect: opts.reconnect } : {}),
   });
-  const out = new LineSink(io.stdout, {
+  const out = new LineSink(opts.raw ? io.rawStdout : io.stdout, {
     beforeWrite: () => io.stdoutTTY && prompt?.hide(),
     afterWrite: () => io.stdoutTTY && prompt?.show(),
     full: () => session.pause(),
@@ -70,7 +73,8 @@ export async function attach(opts: AttachOptions): Promise<number> {
   function stderr(kind: 'note' | 'warn', text: string): void {
     out.flush(); // keep stdout and stderr in the order things happened
     if (io.stderrTTY) prompt?.hide();
-    io.stderr.write(kind === 'note' ? `${ansi.dim(text, io.colorErr)}\n` : `${ansi.yellow('warning:', io.colorErr)} ${text}\n`);
+    const shown = forTerminal(text, io.stderrTTY);
+    io.stderr.write(kind === 'note' ? `${ansi.dim(shown, io.colorErr)}\n` : `${ansi.yellow('warning:', io.colorErr)} ${shown}\n`);
     if (io.stderrTTY) prompt?.show();
   }
 
@@ -82,7 +86,7 @@ export async function attach(opts: AttachOptions): Promise<number> {
     }
     const shown = describeEvent(frame);
     if (shown) return stderr(shown.kind, shown.text);
-    if (frame.event === 'console output') out.push(`${displayLine(frame.args?.[0] ?? '', opts.color)}\n`);
+    if (frame.event === 'console output') out.push(`${opts.raw ? (frame.args?.[0] ?? '') : displayLine(frame.args?.[0] ?? '', opts.color)}\n`);
     untilMatched(frame);
   }
 
@@ -181,7 +185,7 @@ export async function attach(opts: AttachOptions): Promise<number> {
       interrupt: () => detach('interrupt'),
     };
     if (io.stdinTTY) {
-      const promptStream = (io.stdoutTTY ? io.stdout : io.stderr) as unknown as NodeJS.WritableStream;
+      const promptStream = (io.stdoutTTY ? io.rawStdout : io.rawStderr) as unknown as NodeJS.WritableStream;
       prompt = new TerminalInput(io.stdin, promptStream, handlers, opts.readOnly ? '' : '> ');
     } else if (!opts.readOnly) {
       piped = new PipedInput(io.stdin, handlers);

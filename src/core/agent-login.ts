@@ -8,6 +8,7 @@ import { ApiClient } from './http.js';
 import { ansi } from './io.js';
 import { promptHidden, readAllStdin } from './prompt.js';
 import type { Runtime } from './runtime.js';
+import { forTerminal } from './terminal-text.js';
 import { type AgentIdentity, profileName } from './store.js';
 
 // `gsh auth login --agent` and `gsh auth claim` (01-general-contract.md "Agent registration flow"):
@@ -177,8 +178,11 @@ async function handOverClaim(rt: Runtime, auth: AgentAuth, opts: AgentLoginOptio
   throw new GshError('the account owner must confirm the link first', Exit.personMustAct, 'Once they have, run this command again with a fresh assertion.');
 }
 
-function writeClaim(rt: Runtime, claim: ClaimCode): void {
+function writeClaim(rt: Runtime, claimed: ClaimCode): void {
   const out = rt.io.stderr;
+  // The service's text, shown inert on a terminal before gsh makes the code bold (core/terminal-text.ts).
+  const t = <T>(s: T): T => (typeof s === 'string' ? (forTerminal(s, rt.io.stderrTTY) as T) : s);
+  const claim = { ...claimed, verification_uri_complete: t(claimed.verification_uri_complete), verification_uri: t(claimed.verification_uri), user_code: t(claimed.user_code) };
   if (claim.verification_uri_complete) out.write(`  Open: ${claim.verification_uri_complete}\n`);
   if (claim.verification_uri) {
     out.write(`  ${claim.verification_uri_complete ? 'or go to' : 'Go to'} ${claim.verification_uri}${claim.user_code ? ` and enter the code ${ansi.bold(claim.user_code, rt.io.colorErr)}` : ''}\n`);

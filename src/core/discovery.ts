@@ -1,5 +1,6 @@
 import { ApiError, GshError, UsageError } from './errors.js';
 import { type ApiClient, normalizeBaseUrl } from './http.js';
+import { isLoopbackHost } from './transport-policy.js';
 
 // Discovery for the agent flow (01-general-contract.md "Agent registration flow"): the
 // authorization-server document under {auth_url} lists the enabled registration methods in
@@ -70,6 +71,10 @@ export async function discover(client: ApiClient): Promise<AuthServer> {
       throw new GshError(`${client.baseUrl} publishes no authorization server for agents`, 1, 'Check the base URL, or log in with an API key (`gsh auth login`).');
     }
     authUrl = normalizeBaseUrl(named);
+    // Identity assertions travel in its bodies: a service reached over TLS may not send them off in clear.
+    if (new URL(client.baseUrl).protocol === 'https:' && new URL(authUrl).protocol === 'http:' && !isLoopbackHost(new URL(authUrl).hostname)) {
+      throw new GshError(`${client.baseUrl} names a plain-http authorization server (${authUrl}); gsh sends no agent secrets there`, 1, 'The service must publish an https:// authorization server.');
+    }
     meta = await fetchDocument(client, `${authUrl}/.well-known/oauth-authorization-server`);
   }
   const agentAuth = documentOf(meta.agent_auth);

@@ -284,7 +284,7 @@ function progressBar(rt: Runtime, total: number | undefined): Bar {
       const left = rate > 0 ? Math.ceil((total - bytes) / rate) : undefined;
       line = `${ansi.cyan('█'.repeat(fill), rt.io.colorErr)}${'░'.repeat(width - fill)} ${String(Math.floor(frac * 100)).padStart(3)}%  ${line}${left !== undefined ? `  ${left} s left` : ''}`;
     }
-    rt.io.stderr.write(`\r${line}\x1b[K`);
+    rt.io.rawStderr.write(`\r${line}\x1b[K`);
     drawn = true;
   };
   return {
@@ -295,7 +295,7 @@ function progressBar(rt: Runtime, total: number | undefined): Bar {
       draw(bytes);
     },
     stop() {
-      if (drawn) rt.io.stderr.write('\r\x1b[K');
+      if (drawn) rt.io.rawStderr.write('\r\x1b[K');
     },
   };
 }

@@ -2,6 +2,7 @@ import { Exit, GshError, OutcomeUnknownError } from './errors.js';
 import type { SignalName } from './context.js';
 import type { Runtime } from './runtime.js';
 import type { Target } from './targets.js';
+import { visible } from './terminal-text.js';
 
 // Running one command on many servers (DESIGN.md "Many servers at once"): targets in parallel
 // (--parallel, default 4), one result per target, exit 0 when all succeeded and 11 when some
@@ -59,7 +60,7 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
   const tick = () => {
     if (!progress) return;
     const failed = results.filter((r) => !r.ok).length;
-    rt.io.stderr.write(`\r\x1b[2K${results.length}/${targets.length} done${failed ? `, ${failed} failed` : ''}${running.size ? `, running: ${[...running].map((t) => t.name ?? t.id).join(', ')}` : ''}`);
+    rt.io.rawStderr.write(`\r\x1b[2K${results.length}/${targets.length} done${failed ? `, ${failed} failed` : ''}${running.size ? `, running: ${visible([...running].map((t) => t.name ?? t.id).join(', '))}` : ''}`);
   };
 
   let exitOnStop: number = Exit.interrupted;
@@ -92,7 +93,7 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
     await Promise.race([Promise.all(Array.from({ length: Math.min(opts.parallel, targets.length) }, worker)), interrupted]);
   } finally {
     for (const [signal, on] of handlers) rt.ctx.signals.off(signal, on);
-    if (progress) rt.io.stderr.write('\r\x1b[2K');
+    if (progress) rt.io.rawStderr.write('\r\x1b[2K');
   }
 
   if (!streamed) await show(rt, results);

@@ -9,6 +9,7 @@ import { decideRetry, parseRetryAfter } from './retry.js';
 import { redactBody, redactHeaders, redactSignedUrls, truncateForTrace } from './redact.js';
 import { VERSION } from './version.js';
 import { sleep } from './sleep.js';
+import { checkHeaderValues, describeMalformedAnswer, isMalformedAnswer } from './transport-errors.js';
 
 // The one request core (DESIGN.md "Requests"): every command, hand-written or generated, sends
 // through ApiClient.request, which owns auth, retries, idempotency keys, envelope parsing and
@@ -293,6 +294,7 @@ export class ApiClient {
   private async once<T>(spec: RequestSpec): Promise<ApiResponse<T>> {
     const bearer = this.sendsCredential(spec) ? await this.opts.credential?.bearer() : undefined;
     const { url, headers, body } = this.wire(spec, bearer);
+    checkHeaderValues(headers, this.opts.credential?.source);
     this.trace(`> ${spec.method} ${url.href}`);
     this.traceHeaders('>', headers);
     if (body !== undefined) this.trace(`> ${truncateForTrace(spec.form ? '[form body]' : String(body))}`);
@@ -456,10 +458,11 @@ function oauthError(body: unknown): ApiErrorBody | undefined {
 
 function isNetworkError(err: unknown): boolean {
   const code = (err as { code?: string } | undefined)?.code;
-  return typeof code === 'string' && (NETWORK_CODES.has(code) || code.startsWith('UND_ERR'));
+  return (typeof code === 'string' && (NETWORK_CODES.has(code) || code.startsWith('UND_ERR'))) || isMalformedAnswer(err);
 }
 
 function describeNetworkError(err: unknown, timeoutMs: number): string {
+  if (isMalformedAnswer(err)) return describeMalformedAnswer(err);
   const e = err as { code?: string; message?: string };
   if (e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
     return `no answer within ${timeoutMs / 1000} s (--request-timeout) (${e.code})`;

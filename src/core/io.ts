@@ -1,4 +1,5 @@
 import type { Context, InStream, OutStream } from './context.js';
+import { terminalStream } from './terminal-text.js';
 
 // Terminal facts decided in one place (STYLE.md: gh's iostreams). Commands never test isTTY
 // themselves; they ask Streams.
@@ -9,8 +10,15 @@ export interface Writer {
 }
 
 export interface Streams {
+  /** On a terminal, every write is made safe to show (core/terminal-text.ts); on a pipe, the stream itself. */
   stdout: OutStream;
   stderr: OutStream;
+  /**
+   * The streams unfiltered, for gsh's own drawing only (spinners, progress lines, prompts) and
+   * `console attach --raw`: service text written here must pass visible() first.
+   */
+  rawStdout: OutStream;
+  rawStderr: OutStream;
   stdin: InStream;
   /** stdout is a terminal: tables, no TSV. */
   stdoutTTY: boolean;
@@ -66,9 +74,13 @@ export function streamsFor(ctx: Context, opts: { color?: ColorWhen } = {}): Stre
   const { env } = ctx;
   const stdoutTTY = ctx.stdout.isTTY === true;
   const stderrTTY = ctx.stderr.isTTY === true;
+  const color = colorEnabled(env, stdoutTTY, opts.color);
+  const colorErr = colorEnabled(env, stderrTTY, opts.color);
   return {
-    stdout: ctx.stdout,
-    stderr: ctx.stderr,
+    stdout: stdoutTTY ? terminalStream(ctx.stdout, color) : ctx.stdout,
+    stderr: stderrTTY ? terminalStream(ctx.stderr, colorErr) : ctx.stderr,
+    rawStdout: ctx.stdout,
+    rawStderr: ctx.stderr,
     // Getters: the real process.stdin is a stream built on first use, and most commands never read it.
     get stdin() {
       return ctx.stdin;
@@ -78,8 +90,8 @@ export function streamsFor(ctx: Context, opts: { color?: ColorWhen } = {}): Stre
     get stdinTTY() {
       return ctx.stdin.isTTY === true;
     },
-    color: colorEnabled(env, stdoutTTY, opts.color),
-    colorErr: colorEnabled(env, stderrTTY, opts.color),
+    color,
+    colorErr,
     columns: ctx.stdout.columns || Number(env.COLUMNS) || 100,
     env,
   };

@@ -1,5 +1,6 @@
 import { ansi, type Streams } from './io.js';
 import type { JqFilter } from './jq.js';
+import { visible, visibleDeep } from './terminal-text.js';
 
 // One displayer for every resource (STYLE.md: doctl's displayers, gh's table printer). stdout
 // carries data only. json prints the envelope's `data`; jsonl one item per line; yaml; csv and
@@ -47,9 +48,14 @@ export class Output {
   async show(data: unknown, opts: ShowOptions = {}): Promise<void> {
     if (this.shaping.jq) {
       const { renderJq } = await import('./jq.js');
-      this.io.stdout.write(renderJq(await this.shaping.jq.apply(data ?? null), this.io.stdoutTTY));
+      const values = await this.shaping.jq.apply(data ?? null);
+      // Strings are printed raw: on a terminal, their control characters are shown (core/terminal-text.ts).
+      this.io.stdout.write(renderJq(this.io.stdoutTTY ? values.map((v) => (typeof v === 'string' ? visible(v) : v)) : values, this.io.stdoutTTY));
       return;
     }
+    // JSON and YAML escape control characters themselves; the other formats lay service text out as
+    // it is, so on a terminal it is made visible before gsh's own colours go around it.
+    if (this.io.stdoutTTY && this.format !== 'json' && this.format !== 'jsonl' && this.format !== 'yaml') data = visibleDeep(data);
     if (this.shaping.quiet) return this.ids(Array.isArray(data) ? data : [data], opts.idField);
     const columns = this.shaping.columns ?? opts.columns;
     switch (this.format) {
@@ -81,7 +87,7 @@ export class Output {
    */
   streamItems(items: readonly unknown[], opts: ShowOptions = {}): boolean {
     if (!this.streams) return false;
-    if (this.shaping.quiet) this.ids(items, opts.idField);
+    if (this.shaping.quiet) this.ids(this.io.stdoutTTY ? (visibleDeep(items) as unknown[]) : items, opts.idField);
     else for (const item of items) this.io.stdout.write(`${JSON.stringify(item ?? null)}\n`);
     return true;
   }

@@ -7,7 +7,7 @@ import { readAll } from './run-state.js';
 
 export async function promptLine(io: Streams, question: string): Promise<string> {
   const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: io.stdin, output: io.stderr });
+  const rl = createInterface({ input: io.stdin, output: io.rawStderr });
   try {
     return (await rl.question(question)).trim();
   } finally {

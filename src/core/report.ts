@@ -1,15 +1,19 @@
 import { ApiError, Exit, GshError, OutcomeUnknownError, WaitStoppedError } from './errors.js';
 import { ansi, type Streams } from './io.js';
 import { redactSignedUrls } from './redact.js';
+import { forTerminal } from './terminal-text.js';
 
 // Error lines (DESIGN.md "Exit codes"): the API's code, the HTTP status and the request_id, field
 // errors one per line, and action_url when there is one; a JSON object on stderr under --json.
 
 export function reportError(err: unknown, io: Streams, opts: { json: boolean; debug: boolean; argv?: readonly string[] }): number {
+  // Messages carry the service's text (its error message, field names, a server's name): on a
+  // terminal its control characters are shown before gsh colours the line (core/terminal-text.ts).
+  const t = (s: string) => forTerminal(s, io.stderrTTY);
   if (!(err instanceof GshError)) {
     const e = err as Error;
     if (opts.json) io.stderr.write(`${JSON.stringify({ error: { code: 'internal', message: String(e?.message ?? e) } })}\n`);
-    else io.stderr.write(`gsh: internal error: ${String(e?.message ?? e)} (run with --debug and report it)\n`);
+    else io.stderr.write(`gsh: internal error: ${t(String(e?.message ?? e))} (run with --debug and report it)\n`);
     if (opts.debug && e?.stack) io.stderr.write(`${e.stack}\n`);
     return Exit.error;
   }
@@ -31,23 +35,23 @@ export function reportError(err: unknown, io: Streams, opts: { json: boolean; de
   }
   const c = io.colorErr;
   // A signed URL's signature is a credential: never in an error line.
-  let line = `${ansi.red('error:', c)} ${redactSignedUrls(err.message)}`;
+  let line = `${ansi.red('error:', c)} ${t(redactSignedUrls(err.message))}`;
   if (err instanceof ApiError) {
     const bits = [err.code, `HTTP ${err.status}`, err.requestId ? `request_id ${err.requestId}` : ''].filter(Boolean);
-    line += ansi.dim(` (${bits.join(', ')})`, c);
+    line += ansi.dim(t(` (${bits.join(', ')})`), c);
   }
   io.stderr.write(`${line}\n`);
   if (err instanceof ApiError) {
-    for (const fe of err.fieldErrors) io.stderr.write(`  ${ansi.bold(fe.field, c)}: ${fe.message}\n`);
-    if (err.actionUrl) io.stderr.write(`  Open: ${err.actionUrl}\n`);
+    for (const fe of err.fieldErrors) io.stderr.write(`  ${ansi.bold(t(String(fe.field)), c)}: ${t(String(fe.message))}\n`);
+    if (err.actionUrl) io.stderr.write(`  Open: ${t(err.actionUrl)}\n`);
     const payment = err.body.payment;
     if (payment && typeof payment === 'object') {
-      for (const [k, v] of Object.entries(payment)) if (typeof v === 'string' && /^https?:/.test(v)) io.stderr.write(`  ${k}: ${v}\n`);
+      for (const [k, v] of Object.entries(payment)) if (typeof v === 'string' && /^https?:/.test(v)) io.stderr.write(`  ${t(k)}: ${t(v)}\n`);
     }
     if (err.retryAfter !== undefined && err.status === 429) io.stderr.write(`  Retry after ${err.retryAfter} s.\n`);
   }
   const hint = hintOf(err, opts.argv);
-  if (hint) io.stderr.write(`${ansi.dim(hint, c)}\n`);
+  if (hint) io.stderr.write(`${ansi.dim(t(hint), c)}\n`);
   return err.exitCode;
 }
 

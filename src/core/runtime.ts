@@ -6,6 +6,8 @@ import { UsageError } from './errors.js';
 import { ansi, colorWhen, streamsFor, type Streams } from './io.js';
 import { COLUMN_FORMATS, FORMATS, type Format, Output, type Shaping } from './output.js';
 import { parseDuration } from './duration.js';
+import { forTerminal } from './terminal-text.js';
+import { plainHttpWarning } from './transport-policy.js';
 import type { Plan } from './plan.js';
 import type { ConfigStore } from './store.js';
 import { contextOf, rootOf, setExitCode } from './run-state.js';
@@ -60,6 +62,8 @@ export class Runtime {
   /** The displayer: the format shaped by -q, --columns, --no-header and, after prepare(), --jq. */
   out: Output;
   private readonly shaping: Shaping;
+  /** The plain-http warning is said once per run, however many clients the run makes. */
+  private warnedPlainHttp = false;
 
   constructor(
     readonly globals: Globals,
@@ -112,6 +116,12 @@ export class Runtime {
 
   /** A client on this run's dispatcher, clock, retries and request timeout. */
   newClient(opts: Pick<ClientOptions, 'baseUrl' | 'credential' | 'onPersonMustAct'>): ApiClient {
+    // Every client of a run is made here, so no request can go to a plain-http remote host.
+    const warning = plainHttpWarning(opts.baseUrl, this.env);
+    if (warning && !this.warnedPlainHttp) {
+      this.warnedPlainHttp = true;
+      this.warn(warning);
+    }
     return new ApiClient({
       ...opts,
       retries: this.retries,
@@ -135,6 +145,7 @@ export class Runtime {
         store: this.store,
         newClient: (baseUrl) => this.newClient({ baseUrl }),
         anonymous: opts.anonymous || this.dryRun,
+        sendsNone: opts.anonymous,
       });
       const { personMustAct } = await import('./person-must-act.js');
       return this.newClient({ baseUrl: this.resolved.baseUrl, credential: this.resolved.credential, onPersonMustAct: personMustAct(this) });
@@ -158,12 +169,13 @@ export class Runtime {
     return 0;
   }
 
+  /** Notes and warnings name what the service sent (servers, states): shown inert on a terminal. */
   note(message: string): void {
-    this.io.stderr.write(`${ansi.dim(message, this.io.colorErr)}\n`);
+    this.io.stderr.write(`${ansi.dim(forTerminal(message, this.io.stderrTTY), this.io.colorErr)}\n`);
   }
 
   warn(message: string): void {
-    this.io.stderr.write(`${ansi.yellow('warning:', this.io.colorErr)} ${message}\n`);
+    this.io.stderr.write(`${ansi.yellow('warning:', this.io.colorErr)} ${forTerminal(message, this.io.stderrTTY)}\n`);
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 import { Exit, GshError } from './errors.js';
 import type { ApiClient } from './http.js';
 import type { Runtime } from './runtime.js';
+import { visible } from './terminal-text.js';
 
 // --wait (DESIGN.md "Requests": 202 work): follow a job or status resource to a terminal state,
 // with a spinner on a terminal and nothing on a pipe. `partial` succeeds with warnings; `failed`
@@ -17,15 +18,15 @@ export interface Progress {
 
 export async function progressFor(rt: Runtime, text: string): Promise<Progress> {
   // A terminal of unknown width (a bare pty) would make ora redraw without end.
-  const stream = rt.io.stderr;
+  const stream = rt.io.rawStderr;
   // ora draws with the cursor methods of a real terminal stream (a test's stand-in has none).
   const drawable = typeof (stream as Partial<NodeJS.WriteStream>).cursorTo === 'function';
   if (!rt.singleTarget || !rt.io.stderrTTY || !drawable || rt.format !== 'table' || !((stream.columns ?? 0) > 0)) return { update() {}, stop() {} };
   const { default: ora } = await import('ora');
   // The spinner's colour follows the run's decision (core/io.ts), not chalk's own reading of the
   // environment; discardStdin would put stdin in flowing mode and keep the process alive after the wait.
-  const spinner = ora({ text, stream: stream as NodeJS.WriteStream, color: rt.io.colorErr ? 'cyan' : false, isEnabled: true, discardStdin: false }).start();
-  return { update: (t) => (spinner.text = t), stop: () => spinner.stop() };
+  const spinner = ora({ text: visible(text), stream: stream as NodeJS.WriteStream, color: rt.io.colorErr ? 'cyan' : false, isEnabled: true, discardStdin: false }).start();
+  return { update: (t) => (spinner.text = visible(t)), stop: () => spinner.stop() };
 }
 
 export interface PollOptions {

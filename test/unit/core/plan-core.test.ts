@@ -18,7 +18,7 @@ describe('credential precedence (DESIGN.md "Auth store": an explicit --profile >
   const newClient = (baseUrl: string) => new ApiClient({ baseUrl });
 
   it('--profile beats GSH_API_KEY, and says so', async () => {
-    await store.update((d) => (d.profiles.ci = { base_url: 'http://127.0.0.1:2/api/v2', api_key: 'profile-key' }));
+    await store.update((d) => (d.profiles.ci = { base_url: env.GSH_BASE_URL, api_key: 'profile-key' }));
     const r = await resolveAuth({ profileFlag: 'ci', env, store, newClient });
     expect(await r.credential?.bearer()).toBe('profile-key');
     expect(r.source).toContain('profile "ci"');

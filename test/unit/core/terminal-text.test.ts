@@ -1,0 +1,43 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { neutralise, terminalStream, visible, visibleDeep } from '../../../src/core/terminal-text.js';
+
+// core/terminal-text.ts (issue #28): control characters and escape sequences shown as text
+// (cat -v notation), never obeyed; SGR kept only where colour is on.
+
+describe('visible', () => {
+  it('shows C0 (but tab and newline), DEL and C1 in cat -v notation; a \\r before \\n stays', () => {
+    expect(visible('a\x1b]52;c;AA\x07b')).toBe('a^[]52;c;AA^Gb');
+    expect(visible('x\ry')).toBe('x^My');
+    expect(visible('line\r\nnext\tcol')).toBe('line\r\nnext\tcol');
+    expect(visible('\x00\x7f\u0080\u009b2J\u009f')).toBe('^@^?M-^@M-^[2JM-^_');
+    expect(visible('\x1b[31mred\x1b[0m')).toBe('^[[31mred^[[0m');
+    expect(visible('café ☕ 日本')).toBe('café ☕ 日本');
+  });
+
+  it('visibleDeep reaches every string and key', () => {
+    expect(visibleDeep({ 'k\x1b': ['\x07', { n: 1, s: '\r' }], b: true, z: null })).toEqual({ 'k^[': ['^G', { n: 1, s: '^M' }], b: true, z: null });
+  });
+});
+
+describe('the terminal write path', () => {
+  it('keeps SGR only when colour is on; everything else is shown', () => {
+    const text = '\x1b[1mID\x1b[22m \x1b[38;2;1;2;3mrgb\x1b[0m \x1b[2J \x1b]0;t\x07 \x1bP+q\x1b\\';
+    expect(neutralise(text, true)).toBe('\x1b[1mID\x1b[22m \x1b[38;2;1;2;3mrgb\x1b[0m ^[[2J ^[]0;t^G ^[P+q^[\\');
+    expect(neutralise(text, false)).toBe('^[[1mID^[[22m ^[[38;2;1;2;3mrgb^[[0m ^[[2J ^[]0;t^G ^[P+q^[\\');
+  });
+
+  it('wraps a stream: strings and bytes (split UTF-8 too) are cleaned, the rest is the stream\'s own', async () => {
+    const chunks: string[] = [];
+    const inner = Object.assign(new Writable({ write: (c: Buffer, _e, done) => { chunks.push(c.toString('utf8')); done(); } }), { isTTY: true, columns: 80 });
+    const tty = terminalStream(inner, false);
+    expect(tty.isTTY).toBe(true);
+    expect(tty.columns).toBe(80);
+    tty.write('a\x1b]52;c;AA\x07');
+    const euro = Buffer.from('€\x1b[2J');
+    tty.write(euro.subarray(0, 2));
+    tty.write(euro.subarray(2));
+    await new Promise<void>((resolve) => tty.end('end\r', resolve));
+    expect(chunks.join('')).toBe('a^[]52;c;AA^G€^[[2Jend^M');
+  });
+});
