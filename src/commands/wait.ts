@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { collect } from '../core/fields.js';
 import { UsageError } from '../core/errors.js';
+import { pathIdProblem } from '../core/checks.js';
 import { step } from '../core/plan.js';
 import { type Runtime, withRuntime } from '../core/runtime.js';
 import type { OperationUses } from './index.js';
@@ -66,6 +67,8 @@ export function register(cmd: Command): void {
     .addHelpText('after', '\nA backup is finished when its answer carries a finished status (completed, succeeded…) or,\nwithout one, a completed_at time; failed, error or is_successful=false exit 1.\n\nExample:\n  gsh wait backup 8c1e6f8a-1b2c-4d3e-9f00-0a1b2c3d4e5f -s lobby\n')
     .action(async function (this: Command, backupId: string) {
       await withRuntime(this, async (rt) => {
+        const problem = pathIdProblem(backupId);
+        if (problem) throw new UsageError(`<backup-uuid> ${problem} (got "${backupId}")`);
         const [{ backupWork, followOrInterrupt }, { resolveServer, serverFlag }] = await Promise.all([import('../core/follow.js'), import('../core/server-ref.js')]);
         const ref = serverFlag(this.opts<{ server?: string }>().server, rt.env);
         const client = await rt.client();
