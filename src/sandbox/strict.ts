@@ -14,7 +14,7 @@ import { findApplication } from './demo-data.js';
 //   state, progress or completion fields. Job objects (`object` ending in `_job`, whose fields are
 //   shown) and signed-URL answers keep theirs.
 // - `lifecycle_status` on the server status (values not shown): other words.
-// - A file pull's status (fields not shown): a bare array of downloads, without progress.
+// - A file pull's status (fields not shown): its downloads without progress.
 
 const UNSHOWN_FAMILY = /^\/servers\/\{server_id\}\/(backups|schedules|firewall|allocations|ports|domains|proxies|databases|network\/allocations)(\/|$)|^\/(account\/)?(tickets|billing|invoices)(\/|$)/;
 const PROGRESS_FIELDS = ['status', 'state', 'progress', 'completed_at', 'is_successful', 'message'];
@@ -31,7 +31,7 @@ export function strictBody(template: string, body: unknown): unknown {
 
 function strictData(template: string, data: unknown): unknown {
   if (template === '/servers/{server_id}/files/pull/status' && isObj(data) && Array.isArray(data.downloads)) {
-    return data.downloads.map((d) => (isObj(d) ? omit(d, ['progress']) : d));
+    return { ...data, downloads: data.downloads.map((d) => (isObj(d) ? omit(d, ['progress']) : d)) };
   }
   if (Array.isArray(data)) return data.map((item) => strictRecord(template, item));
   return strictRecord(template, data);
