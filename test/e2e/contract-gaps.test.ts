@@ -38,3 +38,32 @@ describe('tables of unknown shapes', () => {
     expect(ok.exitCode, ok.stderr).toBe(0);
   });
 });
+
+describe('a script never waits for a person (01-general-contract.md "States and transitions": ad_required)', () => {
+  it('restart --wait of many servers without a terminal: the free ones needing an ad end at once with exit 7 and the URL, the others go on (exit 11)', async () => {
+    const fleet = await setup({ servers: 6, strict: true, clock: 'fast' });
+    try {
+      const all = [...fleet.sandbox.state.servers.values()];
+      const free = all.slice(0, 2);
+      for (const s of free) s.adRequired = true;
+      const r = await fleet.gsh(['power', 'restart', '--all-servers', '--wait', '--no-input', '-o', 'jsonl']);
+      expect(r.exitCode, r.stderr).toBe(11);
+      const lines = r.stdout.split('\n').map((l) => JSON.parse(l) as { server_id: string; ok: boolean; exit_code: number; action_url?: string; hint?: string });
+      expect(lines).toHaveLength(all.length);
+      for (const line of lines) {
+        const needsAd = free.some((s) => s.id === line.server_id);
+        expect([line.server_id, line.ok, line.exit_code]).toEqual([line.server_id, !needsAd, needsAd ? 7 : 0]);
+        if (needsAd) {
+          expect(line.action_url).toContain(`/__sandbox/ad?server_id=${line.server_id}`);
+          expect(line.hint).toContain("watch the ad");
+        }
+      }
+      // Each free server's restart was sent once, never repeated on a timer.
+      for (const s of free) {
+        expect(fleet.sandbox.log.filter((e) => e.method === 'POST' && e.path === `/servers/${s.id}/power`).length).toBe(1);
+      }
+    } finally {
+      await fleet.close();
+    }
+  });
+});
