@@ -76,12 +76,16 @@ export async function gshInProcess(args: string[], env: Record<string, string | 
     ctx.signals.emit('SIGINT');
     ctx.signals.emit('SIGTERM');
   }, opts.timeout ?? 60_000);
+  // jq's WebAssembly runtime sets process.exitCode when an expression fails to compile, and
+  // commander's `help` exits with process.exitCode: runs in one worker must not see each other's.
+  const exitCodeBefore = process.exitCode;
   try {
     const exitCode = await run(args, ctx);
     // Like execa, one final newline is stripped from the text (not from the bytes).
     return { exitCode, stdout: stripFinalNewline(ctx.stdout.text()), stderr: stripFinalNewline(ctx.stderr.text()), stdoutBytes: ctx.stdout.bytes(), timedOut, ctx };
   } finally {
     clearTimeout(timer);
+    process.exitCode = exitCodeBefore;
   }
 }
 
