@@ -128,7 +128,7 @@ export async function runExec(ctx: Context, opts: SandboxOptions, command: strin
 async function serve(ctx: Context, options: SandboxOptions, quiet: boolean): Promise<void> {
   const sandbox = await start(options);
   const out = ctx.stdout;
-  out.write(`gsh sandbox listening on ${sandbox.baseUrl}\n`);
+  out.write(`gsh sandbox listening on ${sandbox.baseUrl}${options.strict ? ' (strict: only what the contract shows)' : ''}\n`);
   out.write(`  all-scopes key: ${sandbox.keys.all}\n`);
   out.write(`  read-only key:  ${sandbox.keys.readOnly}\n`);
   out.write(`  admin API:      ${sandbox.origin}/__sandbox\n\n`);
