@@ -1,14 +1,28 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-// Two projects: `default` is every unit and e2e test (`npm test`); `bench` holds the startup and
-// throughput budgets (`npm run bench`), which never run as timed tests.
+// Three projects: `default` is every unit and e2e test; `strict` runs the end-to-end files that
+// read what the contract does not show (server and backup fields, job and status records, lists
+// by column, waits, fleets, every command of the walk) a second time against a strict sandbox
+// (src/sandbox/strict.ts; test/e2e/helpers.ts reads GSH_TEST_SANDBOX); `npm test` runs both.
+// `bench` holds the startup and throughput budgets (`npm run bench`), never run as timed tests.
 //
 // `default` runs at least two files at once: vitest's own default (CPUs - 1) is one on a 2-core
 // machine, and most e2e files spend their time waiting on a sandbox and timers, not on the CPU.
 // Files in one worker share loaded modules (isolate: false): a test gets everything it touches
 // from its own context (streams, env, config store, sandbox), never from module state, and
 // re-importing the sources for each of 60 files cost about a fifth of the run.
+// The second pass: files whose commands read server, backup, job or status records, lists by
+// column, waits and fleets; `walk` runs every command of the registry once. Files whose answers
+// the strict mode leaves as they are (signed URLs, console, files, subusers, init) run once.
+const STRICT_PASS = [
+  'test/e2e/foundation.test.ts',
+  'test/e2e/output-scripts.test.ts',
+  'test/e2e/fleet.test.ts',
+  'test/e2e/walk.test.ts',
+  'test/e2e/backups.test.ts',
+];
+
 export default defineConfig({
   test: {
     projects: [
@@ -18,6 +32,18 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           globalSetup: ['test/helpers/code-cache-dir.ts'],
           exclude: ['test/bench/**'],
+          maxWorkers: Math.max(2, availableParallelism() - 1),
+          isolate: false,
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'strict',
+          include: STRICT_PASS,
+          globalSetup: ['test/helpers/code-cache-dir.ts'],
+          env: { GSH_TEST_SANDBOX: 'strict' },
           maxWorkers: Math.max(2, availableParallelism() - 1),
           isolate: false,
           testTimeout: 30_000,

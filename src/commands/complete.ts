@@ -6,22 +6,34 @@ import type { Clock, Context } from '../core/context.js';
 import { resolveAuth } from '../core/credentials.js';
 import { configDir } from '../core/store.js';
 
-// `gsh __complete servers [--profile P] [--base-url U]`: server names for the shells' `-s <TAB>`
-// (hidden: run() answers it before commander, so it is in no help, reference or man page). It runs
-// on every TAB, so it is built for that: names are cached for a minute in the config dir (mode
-// 0600, keyed by a hash of base URL and credential, never the credential itself) and the cache is
-// read before the HTTP client is loaded; otherwise one GET /servers (the first 100), no retries, a
-// budget of BUDGET_MS for the whole answer. Never a prompt, nothing on stderr: any failure is an
-// empty answer and exit 0.
+// `gsh __complete servers [--profile P] [--base-url U] [--prefix WORD]`: server names for the
+// shells' `-s <TAB>` (hidden: run() answers it before commander, so it is in no help, reference or
+// man page). It runs on every TAB, so it is built for that: answers are cached for a minute in the
+// config dir (mode 0600, keyed by a hash of base URL and credential, never the credential itself)
+// and the cache is read before the HTTP client is loaded; otherwise one GET /servers with the
+// typed word as its `search` (case-insensitive name substring, 02-endpoints-part-a.md "Servers"),
+// so any of more than 100 servers can be completed, no retries, a budget of BUDGET_MS for the
+// whole answer. A cached answer that held every match for a shorter word serves a longer one
+// without asking. Never a prompt, nothing on stderr: any failure is an empty answer and exit 0.
 
 const BUDGET_MS = 2000;
 const CACHE_MS = 60_000;
+/** Answers kept per credential (the most recent), so typing a name letter by letter stays one file. */
+const CACHE_ENTRIES = 16;
 export const CACHE_FILE = 'completion-servers.json';
+
+interface CacheEntry {
+  /** The `search` sent ('' for none). */
+  search: string;
+  at: number;
+  names: string[];
+  /** Every server matching `search` is in `names` (the answer had no more pages). */
+  complete: boolean;
+}
 
 interface Cache {
   key: string;
-  at: number;
-  names: string[];
+  entries: CacheEntry[];
 }
 
 export async function complete(args: readonly string[], ctx: Context): Promise<number> {
@@ -37,16 +49,20 @@ export async function complete(args: readonly string[], ctx: Context): Promise<n
 }
 
 /** The two globals a completion passes on from the line being typed. */
-function globalsIn(args: readonly string[]): { profile?: string; baseUrl?: string } {
-  const out: { profile?: string; baseUrl?: string } = {};
+function globalsIn(args: readonly string[]): { profile?: string; baseUrl?: string; prefix?: string } {
+  const out: { profile?: string; baseUrl?: string; prefix?: string } = {};
   for (let i = 0; i < args.length - 1; i++) {
     if (args[i] === '--profile') out.profile = args[++i];
     else if (args[i] === '--base-url') out.baseUrl = args[++i];
+    else if (args[i] === '--prefix') out.prefix = args[++i];
   }
   return out;
 }
 
-async function serverNames(globals: { profile?: string; baseUrl?: string }, ctx: Context): Promise<string[]> {
+/** A name matches a typed word as the API's `search` does: a case-insensitive substring. */
+const matches = (name: string, word: string) => name.toLowerCase().includes(word.toLowerCase());
+
+async function serverNames({ prefix = '', ...globals }: { profile?: string; baseUrl?: string; prefix?: string }, ctx: Context): Promise<string[]> {
   // The cache is checked before the HTTP client is even loaded: a cached TAB costs a file read.
   const auth = await resolveAuth({
     baseUrlFlag: globals.baseUrl, profileFlag: globals.profile, env: ctx.env, store: ctx.store,
@@ -58,7 +74,9 @@ async function serverNames(globals: { profile?: string; baseUrl?: string }, ctx:
   const file = join(configDir(ctx.env), CACHE_FILE);
   const cached = readCache(file);
   const now = ctx.clock.now();
-  if (cached?.key === key && cached.at <= now && now - cached.at < CACHE_MS) return cached.names;
+  const fresh = cached?.key === key ? cached.entries.filter((e) => e.at <= now && now - e.at < CACHE_MS) : [];
+  const hit = fresh.find((e) => e.search === prefix || (e.complete && matches(prefix, e.search)));
+  if (hit) return hit.names.filter((n) => matches(n, prefix));
 
   const started = now;
   // Waits the client would make (a rate-limit window) fail at once when they outlast the budget.
@@ -71,10 +89,13 @@ async function serverNames(globals: { profile?: string; baseUrl?: string }, ctx:
   const rt = new Runtime({ ...globals, retries: '0', requestTimeout: `${BUDGET_MS}ms`, input: false }, { ...ctx, stderr: silent, clock });
   try {
     const client = await rt.client();
-    const res = await client.request<{ data?: { name?: unknown }[] }>({ method: 'GET', path: '/servers', query: { limit: 100 } });
+    const res = await client.request<{ data?: { name?: unknown }[]; pagination?: { has_more?: unknown } }>({
+      method: 'GET', path: '/servers', query: { limit: 100, ...(prefix ? { search: prefix } : {}) },
+    });
     // A name a shell could not offer as one word (control characters, newlines) is left out.
     const names = (res.body.data ?? []).map((s) => s.name).filter((n): n is string => typeof n === 'string' && n !== '' && !/[\x00-\x1f\x7f]/.test(n));
-    writeCache(file, { key, at: now, names }, ctx.env);
+    const entry: CacheEntry = { search: prefix, at: now, names, complete: res.body.pagination?.has_more !== true };
+    writeCache(file, { key, entries: [entry, ...fresh.filter((e) => e.search !== prefix)].slice(0, CACHE_ENTRIES) }, ctx.env);
     return names;
   } finally {
     await rt.close();
@@ -84,7 +105,8 @@ async function serverNames(globals: { profile?: string; baseUrl?: string }, ctx:
 function readCache(file: string): Cache | undefined {
   try {
     const c = JSON.parse(readFileSync(file, 'utf8')) as Cache;
-    return typeof c.key === 'string' && typeof c.at === 'number' && Array.isArray(c.names) && c.names.every((n) => typeof n === 'string') ? c : undefined;
+    const valid = (e: CacheEntry) => typeof e?.search === 'string' && typeof e.at === 'number' && typeof e.complete === 'boolean' && Array.isArray(e.names) && e.names.every((n) => typeof n === 'string');
+    return typeof c.key === 'string' && Array.isArray(c.entries) && c.entries.every(valid) ? c : undefined;
   } catch {
     return undefined;
   }

@@ -29,7 +29,7 @@ saved; a server re-validates at its real tier when it is created.
 Formats: stylish (default on a terminal), compact (default when piped:
 file:line:col: severity: message [path] (rule)), json ([{file, problems:[{severity, rule, path,
 line, column, endLine, endColumn, message}]}], 1-based, endColumn just after the text), sarif
-(2.1.0, for code scanning: paths relative to %SRCROOT%, each rule with help and a link; an
+(2.1.0, for code scanning: paths relative to %SRCROOT%, each rule with its help inline; an
 input that cannot be read makes the run unsuccessful), github (workflow annotations plus a
 summary line; with $GITHUB_STEP_SUMMARY set, a Markdown job summary is appended to that file).
 
@@ -149,6 +149,32 @@ export function register(cmd: Command): void {
           readStdin: () => readAll(ctx.stdin),
           stepSummary: ctx.env['GITHUB_STEP_SUMMARY'] || undefined,
         });
+      });
+    });
+
+  cmd
+    .command('rules')
+    .description('Explain the lint rules: id, severity, what each checks and how to fix it')
+    .argument('[rule...]', 'rule ids as reports name them (default: every rule)')
+    .addHelpText('after', `
+The text the reports point at: SARIF carries each rule's help inline, and the GitHub job summary
+and stylish report name rule ids that this prints.
+
+Examples:
+  $ gsh init rules
+  $ gsh init rules hook-https header
+`)
+    .action(async function (this: Command, wanted: string[]) {
+      const { RULE_IDS, RULES } = await import('../init/rules.js');
+      const unknown = wanted.filter((id) => !(RULE_IDS as readonly string[]).includes(id));
+      if (unknown.length) {
+        const { UsageError } = await import('../core/errors.js');
+        throw new UsageError(`unknown rule ${unknown.join(', ')}`, 'gsh init rules lists every rule.');
+      }
+      await offline(this, 'print the lint rules', (ctx) => {
+        for (const id of RULE_IDS.filter((r) => wanted.length === 0 || wanted.includes(r))) {
+          ctx.stdout.write(`${id} (${RULES[id].severity})\n  ${RULES[id].summary}\n  ${RULES[id].help}\n\n`);
+        }
       });
     });
 

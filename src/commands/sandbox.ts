@@ -17,6 +17,7 @@ interface SandboxFlags {
   seed?: string;
   timeScale?: string;
   rateLimit?: string;
+  strict?: boolean;
   quiet?: boolean;
 }
 
@@ -38,6 +39,7 @@ export function sandboxOptions(flags: SandboxFlags): SandboxOptions {
   if (servers !== undefined) opts.servers = servers;
   if (seed !== undefined) opts.seed = seed;
   if (rateLimit !== undefined) opts.rateLimit = rateLimit;
+  if (flags.strict) opts.strict = true;
   if (flags.timeScale !== undefined) {
     const x = Number(flags.timeScale);
     if (flags.timeScale.trim() === '' || !Number.isFinite(x) || x < 0) {
@@ -64,7 +66,8 @@ function addCommonOptions(cmd: Command): Command {
     .option('--servers <n>', 'number of demo servers (default 3)')
     .option('--seed <n>', 'seed for demo data and probabilistic faults (default 1)')
     .option('--time-scale <x>', 'multiplier for simulated delays; 0.1 is ten times faster (default 1)')
-    .option('--rate-limit <n>', 'requests per minute of the demo keys (default 1000)');
+    .option('--rate-limit <n>', 'requests per minute of the demo keys (default 1000)')
+    .option('--strict', 'serve only what the contract shows: unshown fields absent or shaped otherwise');
 }
 
 /** Exit code of a child as a shell reports it: its code, or 128 + signal number. */
@@ -125,7 +128,7 @@ export async function runExec(ctx: Context, opts: SandboxOptions, command: strin
 async function serve(ctx: Context, options: SandboxOptions, quiet: boolean): Promise<void> {
   const sandbox = await start(options);
   const out = ctx.stdout;
-  out.write(`gsh sandbox listening on ${sandbox.baseUrl}\n`);
+  out.write(`gsh sandbox listening on ${sandbox.baseUrl}${options.strict ? ' (strict: only what the contract shows)' : ''}\n`);
   out.write(`  all-scopes key: ${sandbox.keys.all}\n`);
   out.write(`  read-only key:  ${sandbox.keys.readOnly}\n`);
   out.write(`  admin API:      ${sandbox.origin}/__sandbox\n\n`);
@@ -171,7 +174,9 @@ keys, state).
 Examples:
   gsh sandbox start
   gsh sandbox start --port 8765 --servers 10 --seed 42
-  gsh sandbox start --time-scale 0.1     # ten times faster jobs and power transitions`)
+  gsh sandbox start --time-scale 0.1     # ten times faster jobs and power transitions
+  gsh sandbox start --strict             # only what the contract shows (ids named id, no backup status,
+                                         # application and plan as objects): try scripts against it`)
     .action(async function (this: Command, flags: SandboxFlags) {
       const options = sandboxOptions(flags);
       await local(this, `start a sandbox on 127.0.0.1:${options.port ?? '(a free port)'} until Ctrl-C`, (ctx) => serve(ctx, options, flags.quiet === true));
@@ -194,7 +199,8 @@ Put -- before CMD so that CMD's own flags are not read as gsh flags.
 Examples:
   gsh sandbox exec -- gsh servers list
   gsh sandbox exec --servers 5 -- sh -c 'gsh servers list && gsh me'
-  gsh sandbox exec --time-scale 0.05 -- npm run e2e`)
+  gsh sandbox exec --time-scale 0.05 -- npm run e2e
+  gsh sandbox exec --strict -- sh nightly-backup.sh   # a script against only what the contract shows`)
     .action(async function (this: Command, argv: string[], flags: SandboxFlags) {
       const [command, ...args] = argv;
       if (!command) throw new UsageError('missing CMD', 'Usage: gsh sandbox exec [options] -- CMD [ARGS...]');

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { collect } from '../core/fields.js';
 import { UsageError } from '../core/errors.js';
+import { pathIdProblem } from '../core/checks.js';
 import { step } from '../core/plan.js';
 import { type Runtime, withRuntime } from '../core/runtime.js';
 import type { OperationUses } from './index.js';
@@ -8,14 +9,17 @@ import type { OperationUses } from './index.js';
 // `gsh wait` (DESIGN.md "Many servers at once"): follows work already under way without sending
 // its request again: server states on one or many servers, and each kind of job the contract has.
 // Every 202 answer prints the `gsh wait …` line that picks its work up (src/core/follow.ts).
-// Exit codes as --wait: 0 reached, 1 failed, 10 timed out; 11 when some of several servers failed.
+// Exit codes as --wait: 0 reached, 1 failed, 10 timed out, 12 cannot tell (the record shows no
+// field gsh reads); 11 when some of several servers failed.
 
 const SERVER_HELP = 'server id or name (default: $GSH_SERVER); for several: repeat it, commas, a name glob, or - for stdin';
 
 const HELP = `
 --for takes a state of the server status resource (running, offline, starting, stopping…) or
 settled (running or offline, with no reinstall, restore or transfer under way). The global
---timeout bounds the wait (default 10m).
+--timeout bounds the wait (default 10m). Exit codes: 0 reached, 1 failed, 10 timed out, 12 the
+record shows no field gsh reads (it says what the record holds and the gsh api line that shows
+it), 11 when some of several servers did not make it.
 
 Examples:
   gsh wait -s lobby --for running
@@ -63,9 +67,11 @@ export function register(cmd: Command): void {
     .description('Follow a backup until the service says it has finished (a status word, or its completion time)')
     .argument('<backup-uuid>', 'the backup, as backups create or backups list gave it')
     .option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER)')
-    .addHelpText('after', '\nA backup is finished when its answer carries a finished status (completed, succeeded…) or,\nwithout one, a completed_at time; failed, error or is_successful=false exit 1.\n\nExample:\n  gsh wait backup 8c1e6f8a-1b2c-4d3e-9f00-0a1b2c3d4e5f -s lobby\n')
+    .addHelpText('after', '\nA backup is finished when its answer carries a finished status (completed, succeeded…) or,\nwithout one, a completed_at time; failed, error or is_successful=false exit 1. A backup record\nwith neither (the contract shows no backup fields) cannot say: exit 12 after the first read.\n\nExample:\n  gsh wait backup 8c1e6f8a-1b2c-4d3e-9f00-0a1b2c3d4e5f -s lobby\n')
     .action(async function (this: Command, backupId: string) {
       await withRuntime(this, async (rt) => {
+        const problem = pathIdProblem(backupId);
+        if (problem) throw new UsageError(`<backup-uuid> ${problem} (got "${backupId}")`);
         const [{ backupWork, followOrInterrupt }, { resolveServer, serverFlag }] = await Promise.all([import('../core/follow.js'), import('../core/server-ref.js')]);
         const ref = serverFlag(this.opts<{ server?: string }>().server, rt.env);
         const client = await rt.client();

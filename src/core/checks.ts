@@ -25,3 +25,15 @@ function parseUrl(v: string): URL | undefined {
     return undefined;
   }
 }
+
+/**
+ * Any id that goes into a path: empty, `null` or `undefined` is what a script gets when its id
+ * lookup found nothing (`--jq .uuid` on a record whose id is named otherwise), and a `/` would
+ * name another resource; each is refused before anything is sent rather than sent as an id.
+ */
+export function pathIdProblem(value: string, allowSlash = false): string | undefined {
+  if (value.trim() === '') return 'must not be empty';
+  if (/^(null|undefined)$/i.test(value.trim())) return `is "${value}", not an id: the command that gave it found none (-q prints the id whatever its name)`;
+  if (!allowSlash && value.includes('/')) return 'must not contain /';
+  return undefined;
+}

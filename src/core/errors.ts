@@ -16,6 +16,8 @@ export const Exit = {
   timedOut: 10,
   /** A command on several servers: some targets failed (the others succeeded). */
   someFailed: 11,
+  /** A wait that cannot tell: the followed record shows no field gsh knows how to read. */
+  cannotTell: 12,
   interrupted: 130,
   /** SIGTERM (128 + 15). */
   terminated: 143,

@@ -1,4 +1,4 @@
-import { Exit, GshError, OutcomeUnknownError } from './errors.js';
+import { ApiError, Exit, GshError, OutcomeUnknownError } from './errors.js';
 import type { SignalName } from './context.js';
 import type { Runtime } from './runtime.js';
 import type { Target } from './targets.js';
@@ -20,6 +20,9 @@ export interface TargetResult {
   error?: string;
   /** Set when the outcome is unknown: replaying with this key is safe for 24 hours. */
   idempotency_key?: string;
+  /** Where a person must act (exit 7), and what to do: a script's fleet ends that target at once. */
+  action_url?: string;
+  hint?: string;
 }
 
 export interface FleetOptions {
@@ -121,7 +124,8 @@ async function settle(target: Target, work: (t: Target) => Promise<unknown>): Pr
   } catch (err) {
     const exit = err instanceof GshError ? err.exitCode : Exit.error;
     const key = err instanceof OutcomeUnknownError ? { idempotency_key: err.idempotencyKey } : {};
-    return { ...base, ok: false, exit_code: exit, error: err instanceof Error ? err.message : String(err), ...key };
+    const person = err instanceof ApiError && err.actionUrl ? { action_url: err.actionUrl, ...(err.hint ? { hint: err.hint } : {}) } : {};
+    return { ...base, ok: false, exit_code: exit, error: err instanceof Error ? err.message : String(err), ...key, ...person };
   }
 }
 
@@ -131,7 +135,7 @@ async function show(rt: Runtime, results: TargetResult[]): Promise<void> {
     server: r.server_id,
     name: r.server_name ?? '',
     result: r.ok ? 'ok' : `failed (exit ${r.exit_code})`,
-    detail: r.ok ? summary(r.data) : (r.error ?? ''),
+    detail: r.ok ? summary(r.data) : `${r.error ?? ''}${r.action_url ? ` (${r.action_url})` : ''}`,
   }));
   await rt.out.show(rows, { columns: ['server', 'name', 'result', 'detail'] });
 }

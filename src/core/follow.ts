@@ -156,8 +156,9 @@ export async function followWork(rt: Runtime, client: ApiClient, work: Work): Pr
         rt,
         'download',
         async () => (await client.request<{ data?: unknown }>({ method: 'GET', path: statusPath })).body?.data,
-        (active) => !activeDownloads(active).some((d) => work.started === undefined || Object.values(d).map(String).includes(work.started)),
-        (active) => `${activeDownloads(active).length} active`,
+        (active) => !(activeDownloads(active) ?? []).some((d) => work.started === undefined || Object.values(d).map(String).includes(work.started)),
+        (active) => `${(activeDownloads(active) ?? []).length} active`,
+        { readable: { test: (d) => activeDownloads(d) !== undefined, fields: 'a list of downloads', path: statusPath } },
       );
       rt.note('Download finished.');
       return undefined;
@@ -169,7 +170,8 @@ export async function followWork(rt: Runtime, client: ApiClient, work: Work): Pr
         'transfer',
         async () => ((await client.request<{ data?: Record<string, unknown> }>({ method: 'GET', path: statusPath })).body?.data ?? {}),
         (t) => transferState(t) !== 'in_progress',
-        (t) => transferState(t) ?? 'unknown',
+        (t) => transferState(t) ?? 'no state',
+        { readable: { test: (t) => transferState(t) !== undefined, fields: 'state or status', path: statusPath } },
       );
       if (transferState(final) === 'failed') throw new GshError(`transfer failed${final.message ? `: ${String(final.message)}` : ''}`, Exit.error);
       return final;
@@ -187,9 +189,10 @@ export function jobPath(raw: string): string {
   return raw;
 }
 
-function activeDownloads(data: unknown): Record<string, unknown>[] {
-  const list = Array.isArray(data) ? data : data && typeof data === 'object' && Array.isArray((data as { downloads?: unknown }).downloads) ? (data as { downloads: unknown[] }).downloads : [];
-  return list.filter((d): d is Record<string, unknown> => d !== null && typeof d === 'object');
+/** The active downloads of a pull status (a list, or an object with `downloads`); undefined when it shows neither. */
+function activeDownloads(data: unknown): Record<string, unknown>[] | undefined {
+  const list = Array.isArray(data) ? data : data && typeof data === 'object' && Array.isArray((data as { downloads?: unknown }).downloads) ? (data as { downloads: unknown[] }).downloads : undefined;
+  return list?.filter((d): d is Record<string, unknown> => d !== null && typeof d === 'object');
 }
 
 function transferState(t: Record<string, unknown>): string | undefined {

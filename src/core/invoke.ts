@@ -41,6 +41,8 @@ interface Sink {
   document(body: unknown, contentType: string | undefined): void;
   /** Pages as they arrive (jsonl, -q), where the output allows it. */
   streamItems?(items: unknown[], opts: ShowOptions): void;
+  /** --columns checked against a list's first page, before more pages are fetched. */
+  checkColumns?(items: unknown[]): void;
   /** Notes about this run (hints, replays); a fleet keeps them out of its table. */
   note(message: string): void;
 }
@@ -50,6 +52,7 @@ function printer(rt: Runtime): Sink {
     show: (data, opts) => rt.out.show(data, opts),
     document: (body, contentType) => printDocument(rt, body, contentType),
     ...(rt.out.streams ? { streamItems: (items: unknown[], opts: ShowOptions) => void rt.out.streamItems(items, opts) } : {}),
+    checkColumns: (items) => rt.out.checkColumns(items),
     note: (message) => rt.note(message),
   };
 }
@@ -173,7 +176,13 @@ async function list(
   const how = { columns: op.columns, idField: op.idField };
   if (opts.all) {
     const stream = out.streamItems;
-    const { items } = await fetchAll(client, spec, { pageSize: opts.limit, onPage: stream ? (page) => stream(page, how) : undefined });
+    let first = true;
+    const onPage = (page: unknown[]) => {
+      if (first) out.checkColumns?.(page);
+      first = false;
+      stream?.(page, how);
+    };
+    const { items } = await fetchAll(client, spec, { pageSize: opts.limit, onPage });
     if (!stream) await out.show(items, how);
     return;
   }

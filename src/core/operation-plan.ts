@@ -1,6 +1,6 @@
 import type { Field, Operation } from '../operations/types.js';
 import { fillTemplate, type Leaf, needsServer, pathParams } from '../operations/leaves.js';
-import { CHECKS } from './checks.js';
+import { CHECKS, pathIdProblem } from './checks.js';
 import type { DownloadTarget } from './download.js';
 import { UsageError } from './errors.js';
 import { type JsonObject, parseFields, readInputBody, type StdinText, stdinFor } from './fields.js';
@@ -90,7 +90,7 @@ function pathValues(op: Operation, args: readonly string[]): Record<string, stri
   const params: Record<string, string> = {};
   (op.params ?? []).forEach((p, i) => {
     const value = args[i] as string;
-    const problem = p.check ? CHECKS[p.check](value) : undefined;
+    const problem = value === undefined ? undefined : pathIdProblem(value, p.check === 'absolute-path') ?? (p.check ? CHECKS[p.check](value) : undefined);
     if (problem) throw new UsageError(`<${p.name.replace(/_/g, '-')}> ${problem} (got "${value}")`);
     params[p.name] = value;
   });

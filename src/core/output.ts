@@ -1,3 +1,4 @@
+import { GshError } from './errors.js';
 import { ansi, type Streams } from './io.js';
 import type { JqFilter } from './jq.js';
 import { visible, visibleDeep } from './terminal-text.js';
@@ -57,6 +58,7 @@ export class Output {
     // it is, so on a terminal it is made visible before gsh's own colours go around it.
     if (this.io.stdoutTTY && this.format !== 'json' && this.format !== 'jsonl' && this.format !== 'yaml') data = visibleDeep(data);
     if (this.shaping.quiet) return this.ids(Array.isArray(data) ? data : [data], opts.idField);
+    if (COLUMN_FORMATS.includes(this.format)) this.checkColumns(Array.isArray(data) ? data : [data]);
     const columns = this.shaping.columns ?? opts.columns;
     switch (this.format) {
       case 'json':
@@ -82,6 +84,26 @@ export class Output {
   }
 
   /**
+   * --columns names paths into the rows; a path no row has would print an empty column (an
+   * inventory that parses and is empty), so it is an error naming the path and the fields the
+   * rows do have. Lists call this on their first page, before fetching more.
+   */
+  checkColumns(items: readonly unknown[]): void {
+    const wanted = this.shaping.columns;
+    const rows = items.filter((item) => item !== null && typeof item === 'object' && !Array.isArray(item));
+    if (!wanted || this.shaping.jq || this.shaping.quiet || !COLUMN_FORMATS.includes(this.format) || rows.length === 0) return;
+    for (const path of wanted) {
+      if (path === '.' || rows.some((item) => pick(item, path) !== undefined)) continue;
+      const have = columnsOf(rows);
+      throw new GshError(
+        `--columns: no row has "${path}"; the rows have ${have.length ? have.join(', ') : 'no fields'}`,
+        1,
+        path.startsWith('status.') ? 'Server lists carry status only with --include-status.' : 'Pick from the fields above (-o json shows whole rows).',
+      );
+    }
+  }
+
+  /**
    * Prints one page of a list as it arrives when the output allows it (jsonl, -q); true when it
    * did, so the caller need not show the whole list at the end.
    */
@@ -94,8 +116,12 @@ export class Output {
 
   private ids(items: readonly unknown[], idField = 'id'): void {
     for (const item of items) {
-      const id = formatCell(pick(item, idField));
-      if (id !== '') this.io.stdout.write(`${id}\n`);
+      const id = idOf(item, idField);
+      if (id === undefined) {
+        const held = item !== null && typeof item === 'object' ? Object.keys(item).join(', ') : JSON.stringify(item ?? null);
+        throw new GshError(`-q: the answer names no id (it holds ${held || 'nothing'})`, 1, 'Pick the field with --jq instead, e.g. --jq .name.');
+      }
+      this.io.stdout.write(`${id}\n`);
     }
   }
 
@@ -172,12 +198,38 @@ export function pick(item: unknown, path: string): unknown {
   return cur;
 }
 
+/**
+ * An item's identifier for -q, whatever the service calls it (the contract names ids only in
+ * paths): the registry's field, then `id`, `uuid`, then `<kind>_id` / `<kind>_uuid` after its
+ * `object` (`server_backup` → `backup_id`). Undefined when none is a non-empty string or number.
+ */
+export function idOf(item: unknown, idField = 'id'): string | undefined {
+  // A list of plain values (names) is its own ids.
+  if ((typeof item === 'string' && item !== '') || typeof item === 'number') return String(item);
+  if (item === null || typeof item !== 'object') return undefined;
+  const kind = String((item as { object?: unknown }).object ?? '').split('_').pop();
+  const names = [idField, 'id', 'uuid', ...(kind ? [`${kind}_id`, `${kind}_uuid`] : [])];
+  for (const name of names) {
+    const v = pick(item, name);
+    if ((typeof v === 'string' && v !== '') || typeof v === 'number') return String(v);
+  }
+  return undefined;
+}
+
+/**
+ * One cell. A nested object (the contract rarely fixes a field's shape: `application` may be a
+ * slug or an object) shows its `name`, `slug` or `id`, in that order; one with none of them its
+ * `key=value` pairs; a list, its items so shown, comma-separated. Never raw JSON.
+ */
 export function formatCell(v: unknown): string {
   if (v === undefined || v === null) return '';
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
-  if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')) return v.join(', ');
-  return JSON.stringify(v);
+  if (Array.isArray(v)) return v.map(formatCell).join(', ');
+  const o = v as Record<string, unknown>;
+  const label = [o.name, o.slug, o.id].find((x) => (typeof x === 'string' && x !== '') || typeof x === 'number');
+  if (label !== undefined) return String(label);
+  return Object.entries(o).map(([k, x]) => `${k}=${formatCell(x)}`).join(', ');
 }
 
 function tsvSafe(s: string): string {

@@ -8,9 +8,11 @@ import { pollUntil } from './wait.js';
 
 // When the API answers that a person must act (01-general-contract.md "Agent registration flow":
 // Approvals; "Errors"; "States and transitions"), the request core asks this handler whether to
-// repeat the identical request (same body, same Idempotency-Key). A person can be waited for on
-// a terminal, or anywhere when the command was given --wait (Runtime.waitRequested); otherwise
-// the URL is printed and the command exits 7.
+// repeat the identical request (same body, same Idempotency-Key). A person is waited for only on
+// a terminal (Runtime.interactive: no --no-input, no CI): the approval through its status URL,
+// polled with a growing interval, and the ad view by the person's Enter. The mutation itself is
+// never re-sent on a timer. A script has no person: it gets the URL, what to do and exit 7 at
+// once, --wait or not, so in a fleet that target ends and the others go on (exit 11).
 
 /** The error as reported, with the next step as its hint. */
 export class PersonMustActError extends ApiError {
@@ -24,13 +26,13 @@ export class PersonMustActError extends ApiError {
 }
 
 const DEFAULT_APPROVAL_POLL_S = 2;
-/** Without a status URL, an ad view is noticed by repeating the request this often (with --wait). */
-export const AD_RETRY_MS = 2000;
+/** Approval polls back off by this factor up to APPROVAL_POLL_MAX_MS: a person takes minutes, not seconds. */
+const APPROVAL_BACKOFF = 1.5;
+export const APPROVAL_POLL_MAX_MS = 30_000;
 const TERMINAL_APPROVAL = new Set(['approved', 'rejected', 'denied', 'expired', 'cancelled', 'canceled']);
 
-function canWait(rt: Runtime): boolean {
-  return rt.interactive || rt.waitRequested;
-}
+/** Why this run does not wait for a person, for the hint. */
+const NO_PERSON = 'gsh waits for a person only on a terminal; without one, with --no-input or in CI it stops here';
 
 function keyHint(spec: RequestSpec): string {
   return spec.idempotencyKey ? ` --idempotency-key ${spec.idempotencyKey}` : '';
@@ -40,15 +42,14 @@ export function personMustAct(rt: Runtime, sleep = (ms: number) => rt.sleep(ms))
   // Per request: when the person was first waited for (the --timeout budget covers all rounds).
   const since = new WeakMap<RequestSpec, number>();
   return async (err, spec) => {
-    const first = !since.has(spec);
-    if (first) since.set(spec, rt.now());
+    if (!since.has(spec)) since.set(spec, rt.now());
     const deadline = since.get(spec)! + rt.waitLimitMs;
     switch (err.code) {
       case 'approval_required':
       case 'approval_pending':
         return awaitApproval(rt, err, spec, sleep);
       case 'ad_required':
-        return awaitAdView(rt, err, first, deadline, sleep);
+        return awaitAdView(rt, err, deadline);
       case 'insufficient_funds':
         throw new PersonMustActError(err, 'The balance cannot cover this purchase: add funds at the checkout or top-up URL above, then run the command again.');
       case 'free_plan_restricted':
@@ -75,11 +76,11 @@ async function awaitApproval(rt: Runtime, err: ApiError, spec: RequestSpec, slee
   const approval = documentOf(err.body.approval);
   const rawStatusUrl = typeof approval.status_url === 'string' ? approval.status_url : undefined;
   const who = "the account owner's approval";
-  if (!rawStatusUrl || !canWait(rt)) {
+  if (!rawStatusUrl || !rt.interactive) {
     throw new PersonMustActError(
       err,
       `This needs ${who}${err.actionUrl ? ' at the URL above' : ''}. Once approved, repeat the identical request within 10 minutes:` +
-        ` run the same command again${keyHint(spec)}. Commands with --wait can wait for the approval instead.`,
+        ` run the same command again${keyHint(spec)}. (${NO_PERSON}.)`,
     );
   }
   const client = await rt.client();
@@ -90,11 +91,12 @@ async function awaitApproval(rt: Runtime, err: ApiError, spec: RequestSpec, slee
     await openBrowser(rt, err.actionUrl);
   }
   const intervalS = typeof approval.interval === 'number' && approval.interval > 0 ? approval.interval : DEFAULT_APPROVAL_POLL_S;
-  const fetchStatus = async (): Promise<string> => {
+  const fetchStatus = async (): Promise<string | undefined> => {
     const once = async () => {
       const bearer = await rt.auth?.credential?.bearer();
       const res = await client.request({ method: 'GET', path: statusUrl, headers: bearer ? { authorization: `Bearer ${bearer}` } : {} });
-      return String(documentOf(res.body).status ?? 'unknown');
+      const status = documentOf(res.body).status;
+      return typeof status === 'string' ? status : undefined;
     };
     try {
       return await once();
@@ -104,9 +106,18 @@ async function awaitApproval(rt: Runtime, err: ApiError, spec: RequestSpec, slee
       throw e;
     }
   };
-  const status = await pollUntil(rt, 'approval', fetchStatus, (s) => TERMINAL_APPROVAL.has(s), (s) => s, {
-    intervalMs: Math.max(100, intervalS * 1000),
-    sleep,
+  // Each poll waits longer than the last (the interval the service asks for, then 1.5 times
+  // more, up to 30 s); the polls go through the run's client, so they share its rate-limit budget.
+  let intervalMs = Math.max(100, intervalS * 1000);
+  const backedOff = (ms: number) => {
+    const wait = Math.min(ms, intervalMs);
+    intervalMs = Math.min(APPROVAL_POLL_MAX_MS, Math.max(intervalMs, intervalMs * APPROVAL_BACKOFF));
+    return sleep(wait);
+  };
+  const status = await pollUntil(rt, 'the approval', fetchStatus, (s) => s !== undefined && TERMINAL_APPROVAL.has(s), (s) => s ?? 'no status', {
+    intervalMs: APPROVAL_POLL_MAX_MS,
+    sleep: backedOff,
+    readable: { test: (s) => s !== undefined, fields: 'status', path: statusUrl },
   });
   if (status === 'approved') {
     rt.note('Approved; sending the request again.');
@@ -119,26 +130,16 @@ async function awaitApproval(rt: Runtime, err: ApiError, spec: RequestSpec, slee
   );
 }
 
-async function awaitAdView(
-  rt: Runtime,
-  err: ApiError,
-  first: boolean,
-  deadline: number,
-  sleep: (ms: number) => Promise<void>,
-): Promise<boolean> {
-  const next = 'Open the URL above, watch the ad, then run the same command again within 5 minutes (or add --wait to wait here).';
-  if (!canWait(rt) || !err.actionUrl) throw new PersonMustActError(err, next);
+/** On a terminal: the person's Enter, then the identical request once more; elsewhere exit 7. */
+async function awaitAdView(rt: Runtime, err: ApiError, deadline: number): Promise<boolean> {
+  if (!rt.interactive || !err.actionUrl) {
+    throw new PersonMustActError(err, `Open the URL above, watch the ad, then run the same command again within 5 minutes. (${NO_PERSON}.)`);
+  }
   if (rt.now() >= deadline) {
     throw new GshError('timed out waiting for the ad view', Exit.timedOut, 'Raise --timeout, or watch the ad and run the command again.');
   }
-  if (rt.interactive) {
-    rt.io.stderr.write(`Starting this free server needs an ad view.\n  Watch it at: ${err.actionUrl}\n`);
-    await openBrowser(rt, err.actionUrl);
-    await promptLine(rt.io, 'Press Enter once the ad has played… ');
-    return true;
-  }
-  // --wait without a terminal: the person acts elsewhere; repeat the request until it passes.
-  if (first) rt.io.stderr.write(`Waiting for an ad view at ${err.actionUrl}\n`);
-  await sleep(Math.min(AD_RETRY_MS, Math.max(0, deadline - rt.now())));
+  rt.io.stderr.write(`Starting this free server needs an ad view.\n  Watch it at: ${err.actionUrl}\n`);
+  await openBrowser(rt, err.actionUrl);
+  await promptLine(rt.io, 'Press Enter once the ad has played… ');
   return true;
 }

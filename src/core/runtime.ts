@@ -50,11 +50,6 @@ export class Runtime {
   /** --request-timeout: the limit on one attempt (connect, headers, a stalled body). */
   readonly requestTimeoutMs: number;
   readonly dryRun: boolean;
-  /**
-   * The running command was given `--wait`: where a person must act, poll for them instead of
-   * exiting 7 when there is no terminal (set by runtimeFor from the command's own options).
-   */
-  waitRequested = false;
   /** One target: spinners and per-run notes may use stderr (a fleet draws its own progress instead). */
   singleTarget = true;
   private clientPromise: Promise<ApiClient> | undefined;
@@ -223,9 +218,7 @@ function checkShaping(g: Globals, format: Format, quiet: boolean): string[] | un
 
 /** Global options live on the program, wherever they were written on the command line. */
 export function runtimeFor(cmd: Command): Runtime {
-  const rt = new Runtime(rootOf(cmd).opts<Globals>(), contextOf(cmd), cmd.opts<{ quiet?: boolean }>().quiet === true);
-  rt.waitRequested = cmd.opts<{ wait?: unknown }>().wait === true;
-  return rt;
+  return new Runtime(rootOf(cmd).opts<Globals>(), contextOf(cmd), cmd.opts<{ quiet?: boolean }>().quiet === true);
 }
 
 /**

@@ -5,7 +5,9 @@ import { visible } from './terminal-text.js';
 
 // --wait (DESIGN.md "Requests": 202 work): follow a job or status resource to a terminal state,
 // with a spinner on a terminal and nothing on a pipe. `partial` succeeds with warnings; `failed`
-// and `timed_out` exit 1; running out of --timeout exits 10.
+// and `timed_out` exit 1; running out of --timeout exits 10. A record that shows no field gsh
+// knows how to read ends the wait after the first read with exit 12 (cannotTell): polling it
+// until --timeout could never end otherwise, and gsh never reports a state the service did not send.
 
 /** 01-general-contract.md "States and transitions": job states; creation jobs end ready or failed. */
 export const TERMINAL_JOB_STATES = new Set(['completed', 'partial', 'failed', 'timed_out', 'ready']);
@@ -34,6 +36,27 @@ export interface PollOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/** What a wait reads in the record it follows, to say so when the record has none of it. */
+export interface Readable<T> {
+  /** True when the value carries a field the wait reads. */
+  test: (value: T) => boolean;
+  /** The fields the wait reads, for the message (`status, state or completed_at`). */
+  fields: string;
+  /** The request that shows the record, for checking by hand (`gsh api PATH`). */
+  path: string;
+}
+
+/** The record shows nothing gsh can follow (exit 12): what it holds, and how to look by hand. */
+export function cannotTell(what: string, value: unknown, readable: Pick<Readable<unknown>, 'fields' | 'path'>): GshError {
+  const held = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [];
+  const holds = held.length ? `its record holds ${held.join(', ')}` : `its record is ${JSON.stringify(value ?? null)}`;
+  return new GshError(
+    `cannot tell when ${what} ends: ${holds}, and none of ${readable.fields}, which gsh reads`,
+    Exit.cannotTell,
+    `The work may still be under way; check by hand: gsh api ${readable.path}`,
+  );
+}
+
 /** Polls `fetch` until `done` says so, or the runtime's --timeout passes (exit 10). */
 export async function pollUntil<T>(
   rt: Runtime,
@@ -41,14 +64,15 @@ export async function pollUntil<T>(
   fetch: () => Promise<T>,
   done: (value: T) => boolean,
   describe: (value: T) => string,
-  opts: PollOptions = {},
+  opts: PollOptions & { readable?: Readable<T> } = {},
 ): Promise<T> {
   const sleep = opts.sleep ?? ((ms: number) => rt.sleep(ms));
   const deadline = rt.now() + rt.waitLimitMs;
   const progress = await progressFor(rt, what);
   try {
-    for (;;) {
+    for (let first = true; ; first = false) {
       const value = await fetch();
+      if (first && opts.readable && !opts.readable.test(value)) throw cannotTell(what, value, opts.readable);
       progress.update(`${what}: ${describe(value)}`);
       if (done(value)) return value;
       if (rt.now() >= deadline) {
@@ -73,7 +97,7 @@ export interface Job {
 
 function describeJob(job: Job): string {
   const pct = typeof job.progress === 'number' ? ` ${Math.round(job.progress <= 1 ? job.progress * 100 : job.progress)}%` : '';
-  return `${job.state ?? 'unknown'}${pct}${job.message ? ` — ${job.message}` : ''}`;
+  return `${job.state ?? 'no state'}${pct}${job.message ? ` — ${job.message}` : ''}`;
 }
 
 /** Follows a job to its end and reports it: warnings for partial, an error for failed/timed_out. */
@@ -84,6 +108,7 @@ export async function waitForJob(rt: Runtime, client: ApiClient, path: string, w
     async () => ((await client.request<{ data?: Job }>({ method: 'GET', path })).body?.data ?? {}) as Job,
     (j) => TERMINAL_JOB_STATES.has(String(j.state)),
     describeJob,
+    { readable: { test: (j) => typeof j.state === 'string', fields: 'state', path } },
   );
   for (const w of job.warnings ?? []) rt.warn(typeof w === 'string' ? w : JSON.stringify(w));
   if (FAILED_JOB_STATES.has(String(job.state))) {
@@ -124,18 +149,19 @@ export async function waitForServerState(
   const now = opts.now ?? (() => rt.now());
   const started = now();
   let left = opts.mustLeave === undefined;
+  const path = `/servers/${encodeURIComponent(serverId)}/status`;
   return pollUntil(
     rt,
     `server ${serverId}`,
-    async () => ((await client.request<{ data?: ServerStatus }>({ method: 'GET', path: `/servers/${encodeURIComponent(serverId)}/status` })).body?.data ?? {}),
+    async () => ((await client.request<{ data?: ServerStatus }>({ method: 'GET', path })).body?.data ?? {}),
     (s) => {
       if (!left && (s.state !== opts.mustLeave || now() - started >= UNSEEN_RESTART_MS)) left = true;
       if (!left) return false;
       if (target === 'settled') return !s.lifecycle_status && (s.state === 'running' || s.state === 'offline');
       return s.state === target;
     },
-    (s) => `${s.state ?? 'unknown'}${s.lifecycle_status ? ` (${s.lifecycle_status})` : ''}`,
-    opts,
+    (s) => `${s.state ?? 'no state'}${s.lifecycle_status ? ` (${s.lifecycle_status})` : ''}`,
+    { ...opts, readable: { test: (s) => typeof s.state === 'string', fields: 'state', path } },
   );
 }
 
@@ -146,7 +172,7 @@ export async function waitForServerState(
  * carries: a `status` or `state` word when there is one (completed/succeeded/done… finished,
  * failed/error/cancelled… failed, anything else still running), otherwise its completion time
  * `completed_at` (finished once set; failed when `is_successful` is false). A missing field means
- * null (envelope rule 4), so an answer with neither is still running.
+ * null (envelope rule 4): an answer with neither cannot say, and the wait stops at once (exit 12).
  */
 export type BackupState = 'running' | 'finished' | 'failed';
 
@@ -167,7 +193,7 @@ export function backupState(b: Record<string, unknown>): BackupState {
 export async function waitForBackup(rt: Runtime, client: ApiClient, path: string): Promise<Record<string, unknown>> {
   const describe = (b: Record<string, unknown>) => {
     const word = [b.status, b.state].find((v) => typeof v === 'string');
-    return `${word ?? (b.completed_at ? 'completed' : 'in progress')}${typeof b.progress === 'number' ? ` ${Math.round(b.progress <= 1 ? b.progress * 100 : b.progress)}%` : ''}`;
+    return `${word ?? (b.completed_at ? 'completed' : 'no status yet')}${typeof b.progress === 'number' ? ` ${Math.round(b.progress <= 1 ? b.progress * 100 : b.progress)}%` : ''}`;
   };
   const backup = await pollUntil(
     rt,
@@ -175,6 +201,7 @@ export async function waitForBackup(rt: Runtime, client: ApiClient, path: string
     async () => ((await client.request<{ data?: Record<string, unknown> }>({ method: 'GET', path })).body?.data ?? {}),
     (b) => backupState(b) !== 'running',
     describe,
+    { readable: { test: (b) => [b.status, b.state, b.completed_at].some((v) => typeof v === 'string' && v !== ''), fields: 'status, state or completed_at', path } },
   );
   if (backupState(backup) === 'failed') throw new GshError(`backup failed (${describe(backup)})${typeof backup.message === 'string' ? `: ${backup.message}` : ''}`, Exit.error);
   return backup;

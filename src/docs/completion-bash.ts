@@ -59,13 +59,13 @@ _gsh_words() {
   done
 }
 
-# _gsh_servers: server names from the API (gsh __complete servers: cached a minute, silent, never
+# _gsh_servers: server names from the API (gsh __complete servers, asked with the typed word: cached a minute, silent, never
 # prompts), filtered by prefix without expanding them (compgen -W would run $(…) in a name).
 _gsh_servers() {
   local name
   while IFS= read -r name; do
     [[ $name == "$cur"* ]] && COMPREPLY+=("$name")
-  done < <("\${COMP_WORDS[0]}" __complete servers "\${auth[@]}" 2>/dev/null)
+  done < <("\${COMP_WORDS[0]}" __complete servers "\${auth[@]}" --prefix "$cur" 2>/dev/null)
 }
 
 _gsh() {

@@ -75,8 +75,8 @@ function __gsh_complete
         end
     end
     if test $skip = 1; and contains -- $prev -s --server
-        # Server names from the API (gsh __complete servers: cached a minute, silent, never prompts).
-        $tokens[1] __complete servers $auth 2>/dev/null
+        # Server names from the API (gsh __complete servers, asked with the typed word: cached a minute, silent, never prompts).
+        $tokens[1] __complete servers $auth --prefix "$cur" 2>/dev/null
     else if test $skip = 1
         __gsh_values "$cmdpath $prev"; or __fish_complete_path $cur
     else if string match -qr -- '^-[^=]*=' $cur

@@ -26,6 +26,8 @@ export class SandboxContext {
   readonly faults: FaultPlan;
   readonly lifecycle: Lifecycle;
   readonly defaultRateLimit: number;
+  /** Strict mode: answers keep only what the contract shows (strict.ts). */
+  readonly strict: boolean;
   readonly demoKeys: { all: ApiKeyRecord; readOnly: ApiKeyRecord };
   /** Set once listening: `http://127.0.0.1:PORT`. */
   origin = '';
@@ -42,6 +44,7 @@ export class SandboxContext {
     this.state = seedState(this.rng, Math.max(0, Math.trunc(opts.servers ?? 3)));
     this.faults = new FaultPlan(opts.faults, this.faultRng);
     this.defaultRateLimit = opts.rateLimit ?? 1000;
+    this.strict = opts.strict === true;
     this.now = opts.now ?? Date.now;
     const yearFromNow = Date.now() + 365 * 86_400_000;
     this.demoKeys = {

@@ -14,6 +14,7 @@ import { agentGate } from './agent/gate.js';
 import { handleNode } from './node/http.js';
 import { NODE_PREFIX } from './node/signed-urls.js';
 import { authorizeServer } from './permissions.js';
+import { strictBody } from './strict.js';
 import type { FaultTag, RequestLogEntry } from './types.js';
 
 // The HTTP pipeline for /api/v2 (01-general-contract.md throughout). Order per request:
@@ -251,6 +252,9 @@ async function handle(ctx: SandboxContext, req: IncomingMessage, res: ServerResp
       ctx.log.done(entry);
       return;
     }
-    finish(result, extra);
+    const shaped = ctx.strict && route && result.status < 300 && result.body !== undefined
+      ? { ...result, body: strictBody(route.template, result.body) }
+      : result;
+    finish(shaped, extra);
   }
 }

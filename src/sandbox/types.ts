@@ -28,6 +28,8 @@ export interface SandboxOptions {
   faults?: Partial<Faults>;
   /** Lifetime of console session tokens in real ms (default 10 minutes). */
   consoleTokenTtlMs?: number;
+  /** Serve only what the contract shows; fill its gaps differently from the default (strict.ts). */
+  strict?: boolean;
 }
 
 /** 500: the API itself fails after taking the request, so an Idempotency-Key stores (and replays) the failure. */

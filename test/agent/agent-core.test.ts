@@ -134,3 +134,32 @@ describe('a person must act, without a terminal', () => {
     await expect(personMustAct(rt)(apiError(401, 'login_required'), { method: 'GET', path: '/me' })).resolves.toBe(false);
   });
 });
+
+describe('a person must act, on a terminal', () => {
+  it('the approval status is polled with a growing interval (the service\'s, then 1.5 times more, up to 30 s), and the mutation is never re-sent meanwhile', async () => {
+    const { createServer } = await import('node:http');
+    let polls = 0;
+    const server = createServer((req, res) => {
+      polls++;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data: { object: 'approval', status: polls < 12 ? 'pending' : 'approved' } }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}/api/v2`;
+    try {
+      const rt = new Runtime({ baseUrl: base, timeout: '1h' }, testContext({ env: { GSH_API_KEY: 'gsh_live_test', GSH_CONFIG_DIR: '/nonexistent-gsh-test' }, tty: { stdin: true, stderr: true } }));
+      const slept: number[] = [];
+      const again = await personMustAct(rt, async (ms) => void slept.push(ms))(
+        new ApiError(403, { code: 'approval_required', message: 'approve', approval: { status_url: '/agent/approvals/a', interval: 2 } }, 'req_1'),
+        { method: 'DELETE', path: '/servers/x', idempotencyKey: 'k-1' },
+      );
+      expect(again).toBe(true);
+      expect(polls).toBe(12);
+      expect(slept.slice(0, 4)).toEqual([2000, 3000, 4500, 6750]);
+      expect(Math.max(...slept)).toBe(30_000);
+      await rt.close();
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -115,3 +115,35 @@ describe('gsh __complete servers', () => {
     expect(reference.stdout).not.toContain('__complete');
   });
 });
+
+describe('gsh __complete servers --prefix (more than 100 servers)', () => {
+  let many: E2E;
+  beforeAll(async () => {
+    many = await setup({ servers: 130 });
+  });
+  afterAll(async () => {
+    await many.close();
+  });
+  const listed = () => many.sandbox.log.filter((e) => e.method === 'GET' && e.path === '/servers');
+
+  it('asks the service with the typed word as its search, so a name past the first 100 completes; a longer word is served from the cache', async () => {
+    const all = [...many.sandbox.state.servers.values()].map((s) => s.name).sort();
+    const last = all.at(-1)!;
+    const dir = freshDir();
+    const ask = async (prefix: string) => {
+      const r = await many.gsh(['__complete', 'servers', '--prefix', prefix], { env: many.env({ GSH_CONFIG_DIR: dir }) });
+      expect([r.exitCode, r.stderr]).toEqual([0, '']);
+      return r.stdout.split('\n').filter(Boolean);
+    };
+    const first = await ask('');
+    expect(first.length).toBe(100);
+    expect(first).not.toContain(last);
+    const word = last.slice(0, 3);
+    expect(await ask(word)).toContain(last);
+    expect(listed().at(-1)!.query).toMatchObject({ search: word, limit: '100' });
+    const requests = listed().length;
+    // Every match of the shorter word was in its answer: the longer one needs no request.
+    expect(await ask(last)).toEqual([last]);
+    expect(listed().length).toBe(requests);
+  });
+});

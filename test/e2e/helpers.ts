@@ -76,12 +76,16 @@ export async function gshInProcess(args: string[], env: Record<string, string | 
     ctx.signals.emit('SIGINT');
     ctx.signals.emit('SIGTERM');
   }, opts.timeout ?? 60_000);
+  // jq's WebAssembly runtime sets process.exitCode when an expression fails to compile, and
+  // commander's `help` exits with process.exitCode: runs in one worker must not see each other's.
+  const exitCodeBefore = process.exitCode;
   try {
     const exitCode = await run(args, ctx);
     // Like execa, one final newline is stripped from the text (not from the bytes).
     return { exitCode, stdout: stripFinalNewline(ctx.stdout.text()), stderr: stripFinalNewline(ctx.stderr.text()), stdoutBytes: ctx.stdout.bytes(), timedOut, ctx };
   } finally {
     clearTimeout(timer);
+    process.exitCode = exitCodeBefore;
   }
 }
 
@@ -103,10 +107,16 @@ export interface SetupOptions extends SandboxOptions {
   clock?: 'real' | 'fast' | number;
 }
 
+/**
+ * The sandbox mode of this pass: the `strict` vitest project sets GSH_TEST_SANDBOX=strict, so the
+ * same end-to-end files run against a sandbox that serves only what the contract shows.
+ */
+export const STRICT = process.env.GSH_TEST_SANDBOX === 'strict';
+
 export async function setup(opts: SetupOptions = {}): Promise<E2E> {
   const { clock: clockKind, ...sandboxOpts } = opts;
   const timeScale = sandboxOpts.timeScale ?? 0.05;
-  const sandbox = await startSandbox({ ...sandboxOpts, timeScale });
+  const sandbox = await startSandbox({ strict: STRICT, ...sandboxOpts, timeScale });
   // One clock per run: a fast clock's skipped time belongs to the run that paused.
   const scale = clockKind === 'fast' ? timeScale : typeof clockKind === 'number' ? clockKind : undefined;
   const clockOf = (): Clock | undefined => (scale !== undefined ? fastClock(scale) : undefined);

@@ -103,7 +103,9 @@ describe('gsh init lint in CI (issue 15 items 2 and 3)', () => {
     expect(text.startsWith('## Earlier step\n\n### gsh init lint\n')).toBe(true);
     expect(text).toContain(':x: **2 errors** and **0 warnings** in 1 of 2 files (paid plan caps).');
     expect(text).toContain('| File | Line | Severity | Rule | Problem |');
-    expect(text).toContain(`| ${at('bad.yaml')} | 4:10 | error | [hook-https](https://REPOSITORY_URL#rule-hook-https) | hook URLs must be https, not \`http\` (\`hooks[0].url\`) |`);
+    expect(text).toContain(`| ${at('bad.yaml')} | 4:10 | error | \`hook-https\` | hook URLs must be https, not \`http\` (\`hooks[0].url\`) |`);
+    expect(text).toContain('`gsh init rules` explains each rule');
+    expect(text).not.toContain('https://');
     // A second step appends again; nothing is overwritten.
     await gsh(['init', 'lint', '--format', 'github', at('ok.yaml')], undefined, { GITHUB_STEP_SUMMARY: summary });
     const after = readFileSync(summary, 'utf8');

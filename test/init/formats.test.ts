@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/core/version.js';
 import { FORMATTERS } from '../../src/init/format/index.js';
-import { LINT_DOCS_URL, REPOSITORY_URL } from '../../src/init/format/rule-docs.js';
 import { artifactLocation } from '../../src/init/format/sarif.js';
 import { sarifProblems } from '../helpers/sarif.js';
 import type { FileReport } from '../../src/init/format/report.js';
@@ -119,11 +118,12 @@ describe('sarif', () => {
     expect(driver.name).toBe('gsh init lint');
     expect(driver.version).toBe(VERSION);
     expect(driver.semanticVersion).toBe(VERSION);
-    expect(driver.informationUri).toBe(LINT_DOCS_URL);
+    // No web address to point at: the help is inline.
+    expect(driver.informationUri).toBeUndefined();
     expect(log.runs[0]?.invocations).toEqual([{ executionSuccessful: true }]);
   });
 
-  it('lists every rule once, with a level, a description, help and a helpUri anchored at the rule', () => {
+  it('lists every rule once, with a level, a description and its help inline (naming the command that prints it), no helpUri', () => {
     const rules = log.runs[0]?.tool.driver.rules ?? [];
     expect(rules.map((r) => r.id)).toEqual(RULE_IDS);
     for (const rule of rules) {
@@ -131,7 +131,8 @@ describe('sarif', () => {
       expect(rule.shortDescription.text.length).toBeGreaterThan(0);
       expect(rule.fullDescription.text).toContain(rule.shortDescription.text);
       expect(rule.help.text.length).toBeGreaterThan(20);
-      expect(rule.helpUri).toBe(`${REPOSITORY_URL}#rule-${rule.id}`);
+      expect(rule.helpUri).toBeUndefined();
+      expect(rule.help.text).toContain(`(gsh init rules ${rule.id})`);
     }
   });
 

@@ -4,7 +4,7 @@
 
 import type { InputFailure } from '../inputs.js';
 import { countBySeverity, plural, type FileReport, type Formatter } from './report.js';
-import { ruleHelpUri } from './rule-docs.js';
+import { ruleHelpCommand } from './rule-docs.js';
 
 function escapeData(text: string): string {
   return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -67,8 +67,9 @@ export function stepSummary(reports: readonly FileReport[], failures: readonly I
     lines.push('', '| File | Line | Severity | Rule | Problem |', '| --- | --- | --- | --- | --- |');
     for (const { file, p } of problems.slice(0, SUMMARY_ROWS)) {
       const where = p.path === '' ? '' : ` (\`${cell(p.path)}\`)`;
-      lines.push(`| ${cell(file)} | ${p.line}:${p.column} | ${p.severity} | [${p.rule}](${ruleHelpUri(p.rule)}) | ${cell(p.message)}${where} |`);
+      lines.push(`| ${cell(file)} | ${p.line}:${p.column} | ${p.severity} | \`${p.rule}\` | ${cell(p.message)}${where} |`);
     }
+    lines.push('', `\`${ruleHelpCommand()}\` explains each rule (\`${ruleHelpCommand(problems[0]!.p.rule)}\` one of them).`);
     if (problems.length > SUMMARY_ROWS) {
       lines.push('', `The first ${SUMMARY_ROWS} of ${problems.length} problems; the annotations and the step's log list them all.`);
     }

@@ -1,14 +1,10 @@
 import type { RuleId } from '../rules.js';
 
-// Where the linter's rules are explained, for SARIF's informationUri and helpUri: the README's
-// "Lint rules" table, one anchor per rule id. The repository's public address is not settled
-// yet; the README carries the same placeholder, and this is the one place the code names it
-// (a test keeps the two equal, so replacing one without the other fails).
-export const REPOSITORY_URL = 'https://REPOSITORY_URL';
+// Where reports send a reader for a rule: text that ships with gsh, never a web address (there is
+// no public home yet). SARIF carries each rule's help inline; the other reports name the command
+// that prints it.
 
-/** The README section on `gsh init lint`. */
-export const LINT_DOCS_URL = `${REPOSITORY_URL}#init-manifests-gsh-init-lint`;
-
-export function ruleHelpUri(rule: RuleId): string {
-  return `${REPOSITORY_URL}#rule-${rule}`;
+/** The command that explains `rule` (every rule without one). */
+export function ruleHelpCommand(rule?: RuleId): string {
+  return rule ? `gsh init rules ${rule}` : 'gsh init rules';
 }

@@ -9,7 +9,7 @@ import { VERSION } from '../../core/version.js';
 import type { InputFailure } from '../inputs.js';
 import { RULE_IDS, RULES } from '../rules.js';
 import type { Formatter } from './report.js';
-import { LINT_DOCS_URL, ruleHelpUri } from './rule-docs.js';
+import { ruleHelpCommand } from './rule-docs.js';
 
 const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 const SRCROOT = '%SRCROOT%';
@@ -49,8 +49,8 @@ export const sarif: Formatter = (reports, { failures = [], srcRoot }) => {
     id,
     shortDescription: { text: RULES[id].summary },
     fullDescription: { text: `${RULES[id].summary} ${RULES[id].help}` },
-    help: { text: RULES[id].help, markdown: RULES[id].help },
-    helpUri: ruleHelpUri(id),
+    // Inline, with the command that prints it: no helpUri, as there is no public page to point at.
+    help: { text: `${RULES[id].help} (${ruleHelpCommand(id)})`, markdown: `${RULES[id].help} (\`${ruleHelpCommand(id)}\`)` },
     defaultConfiguration: { level: RULES[id].severity },
   }));
   const results = reports.flatMap(({ file, problems }) => problems.map((p) => ({
@@ -71,7 +71,7 @@ export const sarif: Formatter = (reports, { failures = [], srcRoot }) => {
     version: '2.1.0',
     runs: [{
       tool: {
-        driver: { name: 'gsh init lint', version: VERSION, semanticVersion: VERSION, informationUri: LINT_DOCS_URL, rules },
+        driver: { name: 'gsh init lint', version: VERSION, semanticVersion: VERSION, rules },
       },
       invocations: [{
         executionSuccessful: failures.length === 0,

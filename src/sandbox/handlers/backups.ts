@@ -12,8 +12,9 @@ import { bodyObject, serverOf } from './util.js';
 // "Operation families that are only named": Backups, Database backups; "Worlds": worlds download
 // is "a signed short-lived URL of a compressed archive built on demand"). The contract shows no
 // backup fields; the sandbox answers the way the common panel shape does: `uuid`, `name`,
-// `created_at`, `completed_at` once finished (absent before: a missing field means null),
-// `is_successful`, `is_locked`, `bytes`. A backup takes BACKUP_MS (scaled by --time-scale) and its
+// `created_at`, `status` (`in_progress`, then `completed`), `completed_at` once finished (absent
+// before: a missing field means null), `is_successful`, `is_locked`, `bytes`. The strict mode
+// (strict.ts) sends none of the progress fields and names the id `id`. A backup takes BACKUP_MS (scaled by --time-scale) and its
 // contents are the server's files when it was asked for; when it finishes, the server's hooks get
 // `backup.completed` (01 "Webhooks"). As in every generic collection, a `backup_uuid` in the body
 // names the new item. Lists, get, lock and delete stay generic.
@@ -40,11 +41,11 @@ export const handlers: HandlerMap = {
     const now = Date.now();
     const name = typeof body.name === 'string' && body.name ? body.name : `Backup at ${isoSeconds(now)}`;
     const spec = archiveSpec(ctx, `backup-${uuid}.tar.gz`, filesOf(ctx, s.id));
-    const backup: Record<string, unknown> = { object: 'server_backup', uuid, id: uuid, name, is_locked: false, created_at: isoSeconds(now) };
+    const backup: Record<string, unknown> = { object: 'server_backup', uuid, id: uuid, name, status: 'in_progress', is_locked: false, created_at: isoSeconds(now) };
     backups(ctx, s.id).set(uuid, backup);
     ctx.clock.after(BACKUP_MS, () => {
       const offer = offerArchive(ctx, s.id, `backup-${uuid}`, spec);
-      Object.assign(backup, { completed_at: isoSeconds(), is_successful: true, bytes: offer.size });
+      Object.assign(backup, { status: 'completed', completed_at: isoSeconds(), is_successful: true, bytes: offer.size });
       emitEvent(ctx, s.id, 'backup.completed', { backup_uuid: uuid });
     });
     return ok({ ...backup }, 202);

@@ -159,3 +159,40 @@ describe('column formats and ids', () => {
     expect(quiet.streams).toBe(true);
   });
 });
+
+describe('rows of unknown shapes (issue 27)', () => {
+  it('a nested object in a cell shows its name, slug or id, in that order; never raw JSON', async () => {
+    const { formatCell } = await import('../../../src/core/output.js');
+    expect(formatCell({ id: 3, slug: 'minecraft-fabric', name: 'Fabric' })).toBe('Fabric');
+    expect(formatCell({ id: 3, slug: 'minecraft-fabric' })).toBe('minecraft-fabric');
+    expect(formatCell({ id: 3 })).toBe('3');
+    expect(formatCell({ rx: 1, tx: 2 })).toBe('rx=1, tx=2');
+    expect(formatCell([{ name: 'a' }, { slug: 'b' }, 'c'])).toBe('a, b, c');
+    const s = streams(false);
+    await new Output(s, 'table').show([{ id: 'a1', application: { id: 3, slug: 'minecraft-fabric' } }], { columns: ['id', 'application'] });
+    expect(s.text()).toBe('a1\tminecraft-fabric\n');
+  });
+
+  it('-q prints the id whatever the service names it, and says so when there is none', async () => {
+    const { idOf } = await import('../../../src/core/output.js');
+    expect(idOf({ uuid: 'u1' })).toBe('u1');
+    expect(idOf({ id: 'i1', uuid: 'u1' })).toBe('i1');
+    expect(idOf({ object: 'server_backup', backup_id: 'b1' })).toBe('b1');
+    expect(idOf({ name: 'x' })).toBeUndefined();
+    const s = streams(false);
+    await expect(new Output(s, 'table', { header: true, quiet: true }).show({ name: 'x' })).rejects.toMatchObject({ exitCode: 1 });
+  });
+
+  it('--columns with a path no row has is an error naming it and the fields the rows have', async () => {
+    const s = streams(false);
+    const out = new Output(s, 'csv', { header: true, quiet: false, columns: ['id', 'nmae'] });
+    const err = await out.show(items).catch((e: unknown) => e);
+    expect((err as Error).message).toBe('--columns: no row has "nmae"; the rows have object, id, name, status.state, tags');
+    expect(s.text()).toBe('');
+    const status = new Output(s, 'table', { header: true, quiet: false, columns: ['status.state'] });
+    await expect(status.show([{ id: 'a' }])).rejects.toMatchObject({ hint: 'Server lists carry status only with --include-status.' });
+    // A path some row has is fine (the others print an empty cell).
+    await new Output(s, 'csv', { header: false, quiet: false, columns: ['id', 'status.state'] }).show([...items, { id: 'c3' }]);
+    expect(s.text()).toBe('a1,running\r\nb2,offline\r\nc3,\r\n');
+  });
+});

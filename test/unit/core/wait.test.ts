@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../src/core/http.js';
 import { Runtime } from '../../../src/core/runtime.js';
-import { UNSEEN_RESTART_MS, waitForServerState, waitForJob } from '../../../src/core/wait.js';
+import { UNSEEN_RESTART_MS, waitForBackup, waitForServerState, waitForJob } from '../../../src/core/wait.js';
 import { Exit } from '../../../src/core/errors.js';
 import { testContext } from '../../helpers/context.js';
 
@@ -54,5 +54,25 @@ describe('waitForJob (01-general-contract.md "States and transitions": job state
 
   it('running out of --timeout exits 10', async () => {
     await expect(waitForJob(rt('1ms'), fakeClient([{ state: 'running' }]), '/j')).rejects.toMatchObject({ exitCode: Exit.timedOut });
+  });
+});
+
+describe('a wait that cannot tell (issue 27)', () => {
+  it('a record without the field the wait reads ends after the first read with exit 12, naming what it holds and the request to check by hand', async () => {
+    const client = fakeClient([{ object: 'thing_job', job_id: 'j1' }, { state: 'completed' }]);
+    const err = await waitForJob(rt(), client, '/jobs/j1').catch((e: unknown) => e);
+    expect(err).toMatchObject({ exitCode: Exit.cannotTell });
+    expect((err as Error).message).toBe('cannot tell when job ends: its record holds object, job_id, and none of state, which gsh reads');
+    expect((err as { hint: string }).hint).toContain('gsh api /jobs/j1');
+    expect(client.calls).toBe(1);
+    await expect(waitForServerState(rt(), fakeClient([{ node_ready: true }]), 's1', 'running', noSleep)).rejects.toMatchObject({ exitCode: Exit.cannotTell });
+  });
+
+  it('a backup whose record shows neither a status word nor completed_at: exit 12 at once; with one it is followed', async () => {
+    const bare = fakeClient([{ object: 'server_backup', id: 'b1', name: 'n' }]);
+    await expect(waitForBackup(rt(), bare, '/servers/s/backups/b1')).rejects.toMatchObject({ exitCode: Exit.cannotTell });
+    expect(bare.calls).toBe(1);
+    const worded = fakeClient([{ status: 'in_progress' }, { status: 'completed' }]);
+    expect(await waitForBackup(rt(), worded, '/b')).toMatchObject({ status: 'completed' });
   });
 });
