@@ -50,6 +50,28 @@ describe('gsh console attach on a terminal', () => {
     expect(s.state).toBe('running');
   });
 
+  // Issue 31's defect: on a terminal the matching line was still waiting in the output batch when
+  // the prompt closed; printing it redrew the closed prompt, which resumed the terminal's input and
+  // kept the process alive after the attach had returned (piped, there is no prompt to redraw).
+  it('--until ends the attach on a terminal once the matching line is printed', async () => {
+    const s = [...e.sandbox.state.servers.values()].find((x) => x.state === 'running')!;
+    const command = `'${process.execPath}' '${GSH}' console attach ${s.id} --no-history --until MARK-done --timeout 20s; echo "exit=$?"`;
+    const proc = execa('script', ['-qfec', command, '/dev/null'], {
+      env: e.env({ TERM: 'xterm-256color' }), extendEnv: true, reject: false, timeout: 15_000, stdin: 'pipe', buffer: false,
+    });
+    let screen = '';
+    proc.stdout!.setEncoding('utf8');
+    proc.stdout!.on('data', (d: string) => (screen += d));
+    const end = Date.now() + 10_000;
+    while (!/attached to/.test(screen) && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+    expect((await e.gsh(['console', 'send', '-s', s.id, 'say MARK-done'])).exitCode).toBe(0);
+    const r = await proc;
+    // Killed by execa's timeout (before --timeout's 20 s could end it) if it hangs.
+    expect(r.timedOut).toBe(false);
+    expect(screen).toMatch(/\[Server\] MARK-done/);
+    expect(screen).toContain('exit=0');
+  });
+
   // Subprocess under a pty: only a real terminal has a mode to leave wrong. A script in the pty
   // runs the attach in the foreground (so it owns the terminal), has it signalled from the
   // background, then prints its exit code and the terminal's mode.
