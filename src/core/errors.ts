@@ -16,6 +16,8 @@ export const Exit = {
   timedOut: 10,
   /** A command on several servers: some targets failed (the others succeeded). */
   someFailed: 11,
+  /** --ready: the server crashed or stopped before its console said it was ready. */
+  notReady: 12,
   interrupted: 130,
   /** SIGTERM (128 + 15). */
   terminated: 143,
