@@ -31,23 +31,30 @@ async function twoRunning(): Promise<[ServerRecord, ServerRecord]> {
   return [await pick(), await pick()];
 }
 
-/** Once gsh has a socket open on every server, each says its line (the sandbox game's `say`). */
-async function whenAttached(servers: readonly ServerRecord[], say: (s: ServerRecord) => string | undefined): Promise<void> {
+/**
+ * Each server says its line (the sandbox game's `say`) every 100 ms until `run` ends: a socket is
+ * counted open before it is authenticated, and a line said before that is not shown (--until
+ * watches new lines only), so saying it once could race the attach.
+ */
+async function sayUntilDone<T>(run: Promise<T>, servers: readonly ServerRecord[], say: (s: ServerRecord) => string | undefined): Promise<T> {
   const node = consoleNodeOf(e.sandbox);
-  const end = Date.now() + 15_000;
-  while (servers.some((s) => node.connectionCount(s.id) === 0) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-  for (const s of servers) {
-    const text = say(s);
-    if (text !== undefined) node.game(s.id)!.command(`say ${text}`);
+  let done = false;
+  void run.finally(() => (done = true));
+  while (!done) {
+    for (const s of servers) {
+      const text = say(s);
+      if (text !== undefined && node.connectionCount(s.id) > 0) node.game(s.id)!.command(`say ${text}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
   }
+  return run;
 }
 
 describe('gsh console attach on several servers', () => {
   it('shows both servers\' lines, each after its name, and --until ends once each matched', async () => {
     const [a, b] = await twoRunning();
     const run = e.gsh(['console', 'attach', '-s', `${a.id},${b.id}`, '--until', 'MARK-', '--timeout', '20s']);
-    await whenAttached([a, b], (s) => `MARK-${s.id}`);
-    const r = await run;
+    const r = await sayUntilDone(run, [a, b], (s) => `MARK-${s.id}`);
     expect(r.exitCode, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
     for (const s of [a, b]) {
@@ -60,16 +67,14 @@ describe('gsh console attach on several servers', () => {
   it('--until-any ends at the first server that matched', async () => {
     const [a, b] = await twoRunning();
     const run = e.gsh(['console', 'attach', '-s', `${a.id},${b.id}`, '--until', 'ONLY-ONE', '--until-any', '--timeout', '20s']);
-    await whenAttached([a, b], (s) => (s === b ? 'ONLY-ONE' : undefined));
-    const r = await run;
+    const r = await sayUntilDone(run, [a, b], (s) => (s === b ? 'ONLY-ONE' : undefined));
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^${b.name}\\s* \\| .*ONLY-ONE$`, 'm'));
 
     // Without --until-any the same single match is not enough: --timeout ends it, naming who is left.
     const [c, d] = await twoRunning();
     const each = e.gsh(['console', 'attach', '-s', `${c.id},${d.id}`, '--until', 'ONLY-ONE', '--timeout', '2s']);
-    await whenAttached([c, d], (s) => (s === d ? 'ONLY-ONE' : undefined));
-    const t = await each;
+    const t = await sayUntilDone(each, [c, d], (s) => (s === d ? 'ONLY-ONE' : undefined));
     expect(t.exitCode).toBe(10);
     expect(t.stdout).toMatch(/ONLY-ONE/);
     expect(t.stderr).toMatch(new RegExp(`within 2 s \\(--timeout\\) on ${c.name}$`, 'm'));
@@ -78,8 +83,7 @@ describe('gsh console attach on several servers', () => {
   it('-o jsonl: every event with server_id and server_name', async () => {
     const [a, b] = await twoRunning();
     const run = e.gsh(['console', 'attach', '-s', `${a.id},${b.id}`, '--until', 'JSON-', '--timeout', '20s', '-o', 'jsonl']);
-    await whenAttached([a, b], (s) => `JSON-${s.id}`);
-    const r = await run;
+    const r = await sayUntilDone(run, [a, b], (s) => `JSON-${s.id}`);
     expect(r.exitCode, r.stderr).toBe(0);
     const events = r.stdout.split('\n').map((l) => JSON.parse(l) as { server_id: string; server_name: string; event: string; args?: string[] });
     for (const s of [a, b]) {
