@@ -114,6 +114,8 @@ export async function watchReady(
     close: () => session.close(),
     until: async (stateWait) => {
       armed = true;
+      // --timeout bounds the whole wait: the state's part and the console's.
+      const deadline = rt.now() + rt.waitLimitMs;
       let interrupted: number | undefined;
       const handlers: [SignalName, () => void][] = [['SIGINT', () => (interrupted ??= Exit.interrupted)], ['SIGTERM', () => (interrupted ??= Exit.terminated)]];
       const early = new Promise<never>((_resolve, reject) => (onStop = reject));
@@ -123,7 +125,6 @@ export async function watchReady(
       booted = true;
       for (const [signal, on] of handlers) rt.ctx.signals.on(signal, on);
       try {
-        const deadline = rt.now() + rt.waitLimitMs;
         let ended: unknown;
         session.done.then((end) => (ended = endedError(end, label)), (err: unknown) => (ended = err));
         while (matched === undefined && stopped === undefined && ended === undefined && interrupted === undefined) {
