@@ -68,7 +68,8 @@ describe('gsh console attach on a terminal', () => {
     const r = await proc;
     // Killed by execa's timeout (before --timeout's 20 s could end it) if it hangs.
     expect(r.timedOut).toBe(false);
-    expect(screen).toMatch(/\[Server\] MARK-done/);
+    // The first line to match is the node's echo of the command (`> say MARK-done`).
+    expect(screen).toMatch(/MARK-done\r?\n/);
     expect(screen).toContain('exit=0');
   });
 
