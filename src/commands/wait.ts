@@ -108,8 +108,8 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
   if (o.ready !== undefined && o.for !== undefined && o.for !== 'running') throw new UsageError('--ready waits for running; leave out --for');
   const state = o.ready !== undefined ? 'running' : (o.for ?? 'settled');
   if (!/^[a-z_]+$/.test(state)) throw new UsageError(`--for "${state}" is not a state`, 'Use running, offline, settled or another state of the status resource.');
-  const [{ followOrInterrupt, followWork }, { fleetOptions, runFleet }, { resolveTargets, singleRef, targetRefs }, { resolveServer }, { stdinFor }] = await Promise.all([
-    import('../core/follow.js'), import('../core/fleet.js'), import('../core/targets.js'), import('../core/server-ref.js'), import('../core/fields.js'),
+  const [{ followOrInterrupt, followWork }, { fleetOptions, runFleet }, { resolveTargets, singleRef, targetRefs }, { resolveServer }, { stdinFor }, { waitForServerState }] = await Promise.all([
+    import('../core/follow.js'), import('../core/fleet.js'), import('../core/targets.js'), import('../core/server-ref.js'), import('../core/fields.js'), import('../core/wait.js'),
   ]);
   const refs = targetRefs(o.server, undefined, rt.env, o.allServers === true);
   const opts = fleetOptions(o);
@@ -122,7 +122,7 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
     if (!ready || !spec) return wait();
     const watch = await ready.watchReady(rt, client, serverId, serverId, spec, { replay: true });
     try {
-      const r = await watch.until(wait);
+      const r = await watch.until((sleep) => waitForServerState(rt, client, serverId, state, { sleep }));
       rt.note(`ready: ${r.line}`);
       return r.final;
     } finally {

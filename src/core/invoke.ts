@@ -14,6 +14,7 @@ import type { ShowOptions } from './output.js';
 import { fetchAll, fetchPage } from './paging.js';
 import { type Runtime, withRuntime } from './runtime.js';
 import { followOrInterrupt, followWork, waitCommand, workOf } from './follow.js';
+import { waitForServerState } from './wait.js';
 import type { Announcement } from './announce.js';
 import type { ReadySpec } from './ready.js';
 
@@ -166,17 +167,21 @@ async function execute(rt: Runtime, p: Planned, out: Sink): Promise<void> {
   }
   const work = workOf(op, verb, params, data);
   if (p.follow && work) {
-    const follow = () => (rt.singleTarget ? followOrInterrupt(rt, client, work) : followWork(rt, client, work));
     let final: unknown;
-    if (watch) {
+    // With --ready the status is polled by the watch, which stops the polls when it ends early.
+    if (watch && work.kind === 'server-state') {
       try {
-        const r = await watch.until(follow);
+        if (work.note && rt.singleTarget) out.note(work.note);
+        const r = await watch.until((sleep) => waitForServerState(rt, client, work.serverId, work.state, { ...(work.mustLeave ? { mustLeave: work.mustLeave } : {}), sleep }));
         final = r.final;
         out.note(`ready: ${r.line}`);
       } finally {
         watch.close();
       }
-    } else final = await follow();
+    } else {
+      watch?.close();
+      final = await (rt.singleTarget ? followOrInterrupt(rt, client, work) : followWork(rt, client, work));
+    }
     if (final !== undefined) await out.show(final);
     return;
   }

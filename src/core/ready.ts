@@ -55,9 +55,10 @@ export interface ReadyWatch {
   arm(): void;
   /**
    * Runs the state wait (`running`), ended early by a crash or a stop, then waits for the line.
-   * Fails with 12 (crashed or stopped), 10 (--timeout), 130/143 (Ctrl-C, SIGTERM).
+   * Fails with 12 (crashed or stopped), 10 (--timeout), 130/143 (Ctrl-C, SIGTERM). The state
+   * wait sleeps with `sleep`, which throws once the watch is over, so no poll outlives it.
    */
-  until<T>(stateWait: () => Promise<T>): Promise<{ final: T; line: string }>;
+  until<T>(stateWait: (sleep: (ms: number) => Promise<void>) => Promise<T>): Promise<{ final: T; line: string }>;
   close(): void;
 }
 
@@ -116,26 +117,37 @@ export async function watchReady(
       armed = true;
       // --timeout bounds the whole wait: the state's part and the console's.
       const deadline = rt.now() + rt.waitLimitMs;
-      let interrupted: number | undefined;
-      const handlers: [SignalName, () => void][] = [['SIGINT', () => (interrupted ??= Exit.interrupted)], ['SIGTERM', () => (interrupted ??= Exit.terminated)]];
-      const early = new Promise<never>((_resolve, reject) => (onStop = reject));
-      early.catch(() => {});
-      const final = await Promise.race([stateWait(), early, session.done.then((end) => Promise.reject(endedError(end, label)))]);
-      // The state wait saw `running`: from here a stop is a stop, whatever the socket said.
-      booted = true;
+      // A crash or stop, Ctrl-C or SIGTERM, or the session's end stops either part at once.
+      let fail!: (err: unknown) => void;
+      const ended = new Promise<never>((_resolve, reject) => (fail = reject));
+      ended.catch(() => {});
+      onStop = fail;
+      if (stopped) fail(stopped);
+      session.done.then((end) => fail(endedError(end, label)), fail);
+      const handlers = ([['SIGINT', Exit.interrupted], ['SIGTERM', Exit.terminated]] as const).map(([signal, code]): [SignalName, () => void] => [
+        signal,
+        () => fail(new GshError(`interrupted while waiting for ${label} to be ready; the server goes on without gsh`, code, `Pick it up again: gsh wait -s ${serverId} --ready`)),
+      ]);
       for (const [signal, on] of handlers) rt.ctx.signals.on(signal, on);
-      try {
-        let ended: unknown;
-        session.done.then((end) => (ended = endedError(end, label)), (err: unknown) => (ended = err));
-        while (matched === undefined && stopped === undefined && ended === undefined && interrupted === undefined) {
+      let over = false;
+      const sleep = async (ms: number) => {
+        if (!over) await rt.sleep(ms);
+        if (over) throw new GshError('the wait is over', Exit.error);
+      };
+      const line = async () => {
+        while (matched === undefined && !over) {
           if (rt.now() >= deadline) throw new GshError(`${label} is running but printed no ready line within ${rt.waitLimitMs / 1000} s${tail(last)}`, Exit.timedOut, 'Raise --timeout, or check the pattern given to --ready.');
           await rt.sleep(Math.min(STEP_MS, deadline - rt.now()));
         }
-        if (matched !== undefined) return { final, line: matched };
-        if (stopped !== undefined) throw stopped;
-        if (interrupted !== undefined) throw new GshError(`interrupted while waiting for ${label} to be ready; it goes on starting without gsh`, interrupted);
-        throw ended;
+        return matched as string;
+      };
+      try {
+        const final = await Promise.race([stateWait(sleep), ended]);
+        // The state wait saw `running`: from here a stop is a stop, whatever the socket said.
+        booted = true;
+        return { final, line: await Promise.race([line(), ended]) };
       } finally {
+        over = true;
         for (const [signal, on] of handlers) rt.ctx.signals.off(signal, on);
       }
     },

@@ -158,6 +158,22 @@ describe('--ready: the console says the game is ready', () => {
     expect(r.stderr).toContain('java.lang.OutOfMemoryError: Java heap space');
   });
 
+  it('on several servers each waits for its own line; one that crashes fails alone (exit 11, its result exit 12)', async () => {
+    const a = await freshRunning();
+    const b = await freshRunning();
+    const run = e.gsh(['power', 'restart', '-s', `${a.id},${b.id}`, '--ready', 'Done \\(|never', '-o', 'json', '--timeout', '60s']);
+    // b crashes as soon as it starts booting, before its Done line.
+    const end = Date.now() + 15_000;
+    while (b.state !== 'starting' && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+    consoleNodeOf(e.sandbox).game(b.id)!.command('crash');
+    const r = await run;
+    expect(r.exitCode, r.stderr).toBe(11);
+    const results = JSON.parse(r.stdout) as { server_id: string; ok: boolean; exit_code: number; error?: string }[];
+    expect(results.find((x) => x.server_id === a.id)).toMatchObject({ ok: true, exit_code: 0 });
+    expect(results.find((x) => x.server_id === b.id)).toMatchObject({ ok: false, exit_code: 12 });
+    expect(results.find((x) => x.server_id === b.id)?.error).toContain('java.lang.OutOfMemoryError');
+  });
+
   it('--dry-run shows the console step and sends nothing', async () => {
     const s = await freshRunning();
     const r = await e.gsh(['power', 'start', '-s', s.id, '--ready', 'Done', '--dry-run']);
