@@ -12,7 +12,7 @@ const PALETTE = [36, 35, 33, 32, 34, 96, 95, 93, 92, 94];
  * A console line of one of several servers (`console attach` on many): the server's name first,
  * in its own colour when colour is on, then the line as displayLine prints it.
  */
-export function labelledLine(name: string, index: number, line: string, color: boolean): string {
+export function labelledLine(name: string, index: number, line: string, color: boolean, width = 0): string {
   const label = color ? `\x1b[${PALETTE[index % PALETTE.length]}m${name}\x1b[39m` : name;
-  return `${label} | ${displayLine(line, color)}`;
+  return `${label}${' '.repeat(Math.max(0, width - name.length))} | ${displayLine(line, color)}`;
 }

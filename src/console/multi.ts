@@ -82,7 +82,7 @@ export async function attachMany(opts: MultiOptions): Promise<number> {
     else {
       const shown = describeEvent(frame);
       if (shown) stderr(shown.kind, `${server.name}: ${shown.text}`);
-      else if (frame.event === 'console output') out.push(`${labelledLine(server.name.padEnd(width), index, frame.args?.[0] ?? '', opts.color)}\n`);
+      else if (frame.event === 'console output') out.push(`${labelledLine(server.name, index, frame.args?.[0] ?? '', opts.color, width)}\n`);
     }
     const line = frame.event === 'console output' ? frame.args?.[0] : undefined;
     if (opts.until && line !== undefined && opts.until.re.test(displayLine(line, false))) {

@@ -13,7 +13,9 @@ describe('labelledLine', () => {
     expect(b).toContain('lobby-2\x1b[39m | hello');
   });
 
-  it('is plain text without colour', () => {
+  it('is plain text without colour, the names padded to one width outside the colour', () => {
     expect(labelledLine('lobby-1', 3, '\x1b[32mDone\x1b[0m', false)).toBe('lobby-1 | Done');
+    expect(labelledLine('hub', 0, 'x', false, 7)).toBe('hub     | x');
+    expect(labelledLine('hub', 0, 'x', true, 7)).toBe('\x1b[36mhub\x1b[39m     | x');
   });
 });
