@@ -4,7 +4,7 @@ import type { SignalName } from './context.js';
 import { parseDuration } from './duration.js';
 import { Exit, UsageError } from './errors.js';
 import { StdinText } from './fields.js';
-import type { RequestSpec } from './http.js';
+import { type RequestSpec, withIdempotencyKey } from './http.js';
 import { planOperation } from './operation-plan.js';
 import { type Plan, step } from './plan.js';
 import type { Runtime } from './runtime.js';
@@ -99,7 +99,9 @@ export async function planAnnouncement(
   // Each message is checked by the registry field's own check (one line) while planning.
   const plan = async (text: string, id: string) => {
     try {
-      return (await planOperation(rt, leaf, { command: say(text) }, [], { id, stdin: new StdinText(undefined) })).spec;
+      const { spec } = await planOperation(rt, leaf, { command: say(text) }, [], { id, stdin: new StdinText(undefined) });
+      // --idempotency-key names the power request: each announcement has a key of its own.
+      return withIdempotencyKey({ ...spec, idempotencyKey: undefined });
     } catch (err) {
       throw err instanceof UsageError ? new UsageError(`the announcement ${JSON.stringify(text)}: ${err.message.replace(/^--command /, '')}`) : err;
     }

@@ -13,7 +13,7 @@ import { setup, type E2E } from './helpers.js';
 
 let e: E2E;
 beforeAll(async () => {
-  e = await setup({ servers: 16 });
+  e = await setup({ servers: 18 });
 });
 afterAll(async () => {
   await e.close();
@@ -100,6 +100,16 @@ describe('announced power actions (--announce, --countdown)', () => {
     expect(commands).not.toContain('say Restart in 1m');
     expect(r.stderr).toMatch(/no restart was sent/);
     expect(s.state).toBe('running');
+  });
+
+  it('--idempotency-key goes to the power request only; each announcement has a key of its own', async () => {
+    const s = await freshRunning();
+    const key = 'a2d5e7c1-8b4f-4c39-9e0a-3f6b1d2c4e5f';
+    const r = await e.gsh(['power', 'restart', '-s', s.id, '--announce', 'Restart in {left}', '--countdown', '2s,1s', '--idempotency-key', key], { clock: virtualClock() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const mine = e.sandbox.log.filter((x) => x.method === 'POST' && x.path.startsWith(`/servers/${s.id}/`) && x.route !== '/servers/{server_id}/console/token');
+    expect(mine.map((x) => [x.path.split('/').pop(), x.idempotencyKey === key])).toEqual([['commands', false], ['commands', false], ['power', true]]);
+    expect(new Set(mine.map((x) => x.idempotencyKey)).size).toBe(3);
   });
 
   it('bad countdowns and messages are usage errors before anything is sent', async () => {
