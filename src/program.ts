@@ -35,7 +35,8 @@ Environment:
 
 Exit codes: 0 ok, 1 error, 2 usage, 3 authentication, 4 permission, 5 not found, 6 conflict,
 7 a person must act, 8 rate limited, 9 unavailable, 10 timed out, 11 some of several servers
-failed, 12 a wait cannot tell (the record shows nothing gsh reads), 130 interrupted.
+failed, 12 a wait cannot tell (the record shows nothing gsh reads), 13 --ready: the server
+crashed or stopped first, 130 interrupted, 143 terminated.
 `;
 
 export function createProgram(): Command {

@@ -13,7 +13,7 @@ import { parseStats, statsLine } from '../console/stats-view.js';
 import { type ConsoleTarget, consoleTarget, planTarget, sessionSource } from '../console/target.js';
 import { collect, stdinFor } from '../core/fields.js';
 import { fleetOptions, runFleet } from '../core/fleet.js';
-import { resolveTargets, singleRef, targetRefs } from '../core/targets.js';
+import { resolveTargets, singleRef, targetRefs, type TargetRefs } from '../core/targets.js';
 
 // Hand-written console commands (issue 5): attach, send (with --expect), history and stats talk
 // to the console socket (01-general-contract.md "Console socket"). The generated `console status|
@@ -61,11 +61,14 @@ function registerAttach(cmd: Command): void {
     .command('attach')
     .description('Stream the live console; what you type is sent as a command')
     .argument('[server]', SERVER_ARG)
-    .option('-s, --server <id|name>', SERVER_HELP)
+    .option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER); for several in one view: repeat it, commas, a name glob, or - for stdin', collect)
+    .option('--all-servers', 'every server the key can reach, in one view')
     .option('--no-history', 'do not replay recent output first')
     .option('--read-only', 'never send anything; standard input is not read')
-    .option('--until <regex>', 'detach (exit 0) after printing the first console line that matches; exit 10 after --timeout (default 10m); implies --no-history')
+    .option('--broadcast', 'with several servers: send each typed or piped line to every one of them (without it, standard input is not read)')
+    .option('--until <regex>', 'detach (exit 0) after printing the first console line that matches (with several servers: once one matched on each); exit 10 after --timeout (default 10m); implies --no-history')
     .option('--raw', 'console lines exactly as the server sent them, escape sequences and all, even to a terminal')
+    .option('--until-any', 'with several servers and --until: detach after the first match on any of them')
     .addHelpText('after', `
 Console output goes to stdout; status changes, node messages and progress go to stderr. On a
 terminal you get a prompt with history, and Ctrl-C or Ctrl-D detaches. From a pipe each line is
@@ -80,6 +83,11 @@ On a terminal a line's colours (SGR) are kept unless --color never; every other 
 and control character is shown as text (^[…), so a line cannot set the title, write the
 clipboard or move the cursor. --raw passes the lines through exactly as they came.
 
+Several servers (-s 'lobby-*', -s a,b, --all-servers) stream in one view: each line starts with
+the server's name (coloured per server on a terminal); --json / -o jsonl add server_id and
+server_name to every event. Each server's session renews and reconnects on its own. Standard
+input is read only with --broadcast, and each line then goes to every server.
+
 Examples:
   gsh console attach lobby
   gsh console attach -s lobby --read-only --no-history | grep -i error
@@ -87,14 +95,23 @@ Examples:
   gsh console attach -s lobby --json | jq -c 'select(.event == "status")'
   gsh console attach lobby --until 'Done \(' --timeout 2m     # wait for the server to be ready
   gsh console attach -s lobby --raw --read-only
-  gsh console attach -s lobby --dry-run`)
-    .action(async function (this: Command, server: string | undefined, flags: { server?: string; history: boolean; readOnly?: boolean; until?: string; raw?: boolean }) {
+  gsh console attach -s lobby --dry-run
+  gsh console attach -s 'lobby-*' --no-history                 # every lobby in one view
+  gsh console attach -s 'lobby-*' -o jsonl | jq -c 'select(.event == "console output") | [.server_name, .args[0]]'
+  echo "save-all" | gsh console attach -s lobby-1,lobby-2 --broadcast --no-history
+  gsh console attach -s 'lobby-*' --until 'Done \\(' --timeout 5m   # until each one is ready`)
+    .action(async function (this: Command, server: string | undefined, flags: AttachFlags) {
       await withRuntime(this, async (rt) => {
         if (rt.globals.jq !== undefined) throw new UsageError('--jq needs a whole result; attach streams events', 'Pipe --json into jq instead: gsh console attach lobby --json | jq -c ….');
         const json = rt.format === 'json' || rt.format === 'jsonl';
         if (flags.raw && json) throw new UsageError('--raw shows console lines as they came; --json writes events as JSON', 'Choose one.');
         const re = regexOption('--until', flags.until);
-        const t = await planTarget(rt, flags.server, server);
+        if (flags.untilAny && !re) throw new UsageError('--until-any goes with --until');
+        if (flags.broadcast && flags.readOnly) throw new UsageError('--broadcast sends lines and --read-only never does; give one of them');
+        const refs = targetRefs(flags.server, server, rt.env, flags.allServers === true);
+        const single = singleRef(refs);
+        if (single === undefined) return attachSeveral(rt, refs, flags, re);
+        const t = await planTarget(rt, single);
         const readOnly = flags.readOnly === true;
         // Replayed history could hold an old match: --until watches new lines only.
         const history = flags.history && !re;
@@ -115,6 +132,46 @@ Examples:
         }));
       });
     });
+}
+
+interface AttachFlags {
+  server?: string[];
+  allServers?: boolean;
+  history: boolean;
+  readOnly?: boolean;
+  broadcast?: boolean;
+  until?: string;
+  untilAny?: boolean;
+}
+
+/** `console attach` on several servers: one view (console/multi.ts). */
+async function attachSeveral(rt: Runtime, refs: TargetRefs, flags: AttachFlags, re: RegExp | undefined): Promise<number | void> {
+  const client = await rt.client();
+  const targets = await resolveTargets(client, refs, await stdinFor(refs.refs, () => rt.ctx.stdin));
+  const consoles = await Promise.all(targets.map((x) => consoleTarget(client, x.id, x.name ?? x.id)));
+  const history = flags.history && !re;
+  const broadcast = flags.broadcast === true;
+  const names = targets.map((x) => x.name ?? x.id).join(', ');
+  const input = broadcast ? 'send each typed or piped line to every server (send command)' : 'standard input is not read (--broadcast sends lines to every server)';
+  const until = re ? [step('wait', `detach once a console line matched /${re.source}/ on ${flags.untilAny ? 'any server' : 'each server'}, or exit 10 after ${rt.waitLimitMs / 1000} s (--timeout)`)] : [];
+  const plan = {
+    requests: consoles.map((c) => c.token),
+    then: [step('stream', `open the console socket of each of ${targets.length} servers (${names})${history ? ', replay recent output (send logs)' : ''} and stream their output in one view, each line after its server's name, until Ctrl-C`), step('stream', input), ...until, RENEWAL],
+  };
+  return rt.submit(plan, async () => {
+    const { attachMany } = await import('../console/multi.js');
+    return attachMany({
+      io: rt.io,
+      signals: rt.ctx.signals,
+      clock: rt.ctx.clock,
+      servers: consoles.map((c, i) => ({ id: c.serverId, name: targets[i]!.name ?? c.serverId, fetchSession: sessionSource(c) })),
+      history,
+      broadcast,
+      json: rt.format === 'json' || rt.format === 'jsonl',
+      color: rt.io.color,
+      ...(re ? { until: { re, timeoutMs: rt.waitLimitMs, any: flags.untilAny === true } } : {}),
+    });
+  });
 }
 
 function registerSend(cmd: Command): void {

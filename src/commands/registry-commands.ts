@@ -16,7 +16,7 @@ export const GLOBAL_FLAGS = new Set([
   'idempotency-key', 'retries', 'timeout', 'request-timeout', 'dry-run', 'help', 'version', 'jq', 'columns', 'header',
 ]);
 /** Flags the builder itself adds to every command that could carry them. */
-export const BUILDER_FLAGS = new Set(['server', 'wait', 'raw-field', 'field', 'input', 'quiet', 'all-servers', 'parallel', 'fail-fast', 'lint', 'if-absent']);
+export const BUILDER_FLAGS = new Set(['server', 'wait', 'raw-field', 'field', 'input', 'quiet', 'all-servers', 'parallel', 'fail-fast', 'lint', 'if-absent', 'ready', 'announce', 'countdown', 'announce-cancel']);
 /** Flags the builder adds to operations whose answer is a signed URL. */
 const DOWNLOAD_FLAGS = ['to', 'clobber'];
 /** Flags the builder adds to paged commands only; an unpaged op may declare its own `limit`. */
@@ -140,6 +140,14 @@ function configureLeaf(cmd: Command, leaf: Leaf): void {
     cmd.option('--to <file|dir|->', 'download what the signed URL serves: to this file (atomically), into this directory (named by the download), or - for stdout');
     cmd.option('--clobber', 'with --to: replace an existing file');
   }
+  if (verb && op.console?.announce?.includes(verb)) {
+    cmd.option('--announce <message>', `first warn the players: console command "say <message>" at each --countdown point ({left} becomes the time left)`);
+    cmd.option('--countdown <times>', 'with --announce: when to announce, as time left before the action, e.g. 5m,1m,10s');
+    cmd.option('--announce-cancel <message>', `with --announce: "say <message>" if Ctrl-C stops the countdown (no ${verb} is sent then; exit 130)`);
+  }
+  if (verb && op.console?.ready?.includes(verb)) {
+    cmd.option('--ready [regex]', 'implies --wait: once running, wait for a console line matching REGEX (default: the settings\' done_message); exit 13 if it crashes or stops first');
+  }
   if (op.wait) cmd.option('--wait', 'follow the result until it finishes (and wait for approvals or ad views)');
   else if (op.method !== 'GET') cmd.option('--wait', 'when the service asks a person to approve or watch an ad, wait for it instead of exiting 7');
 
@@ -184,9 +192,24 @@ function capitalize(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+/** Examples of --announce and --ready, on the verbs that take them. */
+function consoleExamples(op: import('../operations/types.js').Operation, verb: string | undefined): string[] {
+  if (!verb) return [];
+  const lines: string[] = [];
+  if (op.console?.announce?.includes(verb)) {
+    lines.push(`  gsh ${op.command} ${verb} -s 'lobby-*' --announce '${verb === 'restart' ? 'Restart' : 'Shutdown'} in {left}' --countdown 5m,1m,10s --announce-cancel '${verb === 'restart' ? 'Restart' : 'Shutdown'} cancelled'`);
+    lines.push(`  gsh ${op.command} ${verb} -s lobby --announce 'Back in a minute ({left})' --countdown 30s,5s --dry-run   # the whole timeline`);
+  }
+  if (op.console?.ready?.includes(verb)) {
+    lines.push(`  gsh ${op.command} ${verb} -s lobby --ready 'Done \\(' --timeout 5m   # ends on the console line, exit 13 on a crash`);
+    lines.push(`  gsh ${op.command} ${verb} -s lobby --ready              # waits for the settings' done_message`);
+  }
+  return lines;
+}
+
 function helpFooter({ op, verb }: Leaf): string {
   const example = verb ? op.example.replace(new RegExp(`^gsh ${op.command} \\S+`), `gsh ${op.command} ${verb}`) : op.example;
-  const lines = ['', 'Example:', `  ${example}`, '', 'API:'];
+  const lines = ['', 'Example:', `  ${example}`, ...consoleExamples(op, verb), '', 'API:'];
   lines.push(`  ${op.method} ${op.path}${verb && op.verbs ? `  (${op.verbs.field}=${verb})` : ''}`);
   if (op.signedUrl) lines.push('  then, with --to: GET <signed url> (no credential: the URL is its own; it expires)');
   if (op.auth === 'none') lines.push('  no credential needed');

@@ -17,12 +17,16 @@ const SERVER_HELP = 'server id or name (default: $GSH_SERVER); for several: repe
 const HELP = `
 --for takes a state of the server status resource (running, offline, starting, stopping…) or
 settled (running or offline, with no reinstall, restore or transfer under way). The global
---timeout bounds the wait (default 10m). Exit codes: 0 reached, 1 failed, 10 timed out, 12 the
-record shows no field gsh reads (it says what the record holds and the gsh api line that shows
-it), 11 when some of several servers did not make it.
+--timeout bounds the wait (default 10m). --ready waits for running, then for a console line (the
+recent output counts, so a line printed before gsh attached is not missed); a crash, or the
+server stopping, ends it early with exit 13 and the last console lines. Exit codes: 0 reached,
+1 failed, 10 timed out, 11 when some of several servers did not make it, 12 the record shows no
+field gsh reads (it says what the record holds and the gsh api line that shows it), 13 --ready:
+the server crashed or stopped first.
 
 Examples:
   gsh wait -s lobby --for running
+  gsh wait -s lobby --ready 'Done \\(' --timeout 5m    # running, and the console says so
   gsh wait server -s lobby --for running
   gsh wait -s 'lobby-*' --for offline --timeout 5m
   gsh servers list -q | gsh wait -s - --for running
@@ -41,6 +45,7 @@ export function register(cmd: Command): void {
     .option('--for <state>', 'the state to wait for (default: settled)')
     .option('--parallel <n>', 'with several servers: how many are polled at once (default 4, at most 32)')
     .option('--fail-fast', 'with several servers: start no new one after a failure')
+    .option('--ready [regex]', 'once running, wait for a console line matching REGEX (default: the settings\' done_message), recent output included; exit 13 if it crashes or stops first')
     .addHelpText('after', HELP)
     .action(async function (this: Command) {
       await withRuntime(this, (rt) => waitForStates(rt, this.opts()));
@@ -106,35 +111,63 @@ export function register(cmd: Command): void {
   }
 }
 
-async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: boolean; for?: string; parallel?: string; failFast?: boolean }): Promise<number | void> {
-  const state = o.for ?? 'settled';
+async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: boolean; for?: string; parallel?: string; failFast?: boolean; ready?: string | true }): Promise<number | void> {
+  if (o.ready !== undefined && o.for !== undefined && o.for !== 'running') throw new UsageError('--ready waits for running; leave out --for');
+  const state = o.ready !== undefined ? 'running' : (o.for ?? 'settled');
   if (!/^[a-z_]+$/.test(state)) throw new UsageError(`--for "${state}" is not a state`, 'Use running, offline, settled or another state of the status resource.');
-  const [{ followOrInterrupt, followWork }, { fleetOptions, runFleet }, { resolveTargets, singleRef, targetRefs }, { resolveServer }, { stdinFor }] = await Promise.all([
-    import('../core/follow.js'), import('../core/fleet.js'), import('../core/targets.js'), import('../core/server-ref.js'), import('../core/fields.js'),
+  const [{ followOrInterrupt, followWork }, { fleetOptions, runFleet }, { resolveTargets, singleRef, targetRefs }, { resolveServer }, { stdinFor }, { waitForServerState }] = await Promise.all([
+    import('../core/follow.js'), import('../core/fleet.js'), import('../core/targets.js'), import('../core/server-ref.js'), import('../core/fields.js'), import('../core/wait.js'),
   ]);
   const refs = targetRefs(o.server, undefined, rt.env, o.allServers === true);
   const opts = fleetOptions(o);
   const client = await rt.client();
-  const follow = (serverId: string) => followWork(rt, client, { kind: 'server-state', serverId, state });
-  const followOne = (serverId: string) => followOrInterrupt(rt, client, { kind: 'server-state', serverId, state });
-  const then = (what: string) => [step('wait', `poll the status of ${what} until ${state}, for at most ${rt.waitLimitMs / 1000} s`)];
+  const ready = o.ready === undefined ? undefined : await import('../core/ready.js');
+  const readyOf = (serverId: string) => ready?.planReady(o.ready, serverId);
+  /** The state wait, and with --ready the console after it (its recent output included). */
+  const withReady = async (serverId: string, wait: () => Promise<unknown>) => {
+    const spec = readyOf(serverId);
+    if (!ready || !spec) return wait();
+    const watch = await ready.watchReady(rt, client, serverId, serverId, spec, { replay: true });
+    try {
+      const r = await watch.until((sleep) => waitForServerState(rt, client, serverId, state, { sleep }));
+      rt.note(`ready: ${r.line}`);
+      return r.final;
+    } finally {
+      watch.close();
+    }
+  };
+  const follow = (serverId: string) => withReady(serverId, () => followWork(rt, client, { kind: 'server-state', serverId, state }));
+  const followOne = (serverId: string) => withReady(serverId, () => followOrInterrupt(rt, client, { kind: 'server-state', serverId, state }));
+  const then = (what: string, serverId: string) => {
+    const spec = readyOf(serverId);
+    const console = ready && spec ? ready.readyPlan(spec, rt) : undefined;
+    return {
+      requests: console?.requests ?? [],
+      then: [
+        ...(console ? [step('stream', 'open the console socket (POST …/console/token) and replay its recent output (send logs)')] : []),
+        step('wait', `poll the status of ${what} until ${state}, for at most ${rt.waitLimitMs / 1000} s`),
+        ...(console?.then ?? []),
+      ],
+    };
+  };
   const single = singleRef(refs);
   if (single !== undefined) {
     const serverId = await resolveServer(client, single);
-    return rt.submit({ requests: [{ method: 'GET', path: `/servers/${encodeURIComponent(serverId)}/status` }], then: then(serverId) }, async () => {
+    const p = then(serverId, serverId);
+    return rt.submit({ requests: [...p.requests, { method: 'GET', path: `/servers/${encodeURIComponent(serverId)}/status` }], then: p.then }, async () => {
       await rt.out.show(await followOne(serverId));
     });
   }
   const targets = await resolveTargets(client, refs, await stdinFor(refs.refs, () => rt.ctx.stdin));
-  const requests = targets.map((t) => ({ method: 'GET' as const, path: `/servers/${encodeURIComponent(t.id)}/status` }));
-  return rt.submit({ requests, then: then(`${targets.length} servers, ${opts.parallel} at a time`) }, async () => {
+  const requests = targets.flatMap((t) => [...then(t.id, t.id).requests, { method: 'GET' as const, path: `/servers/${encodeURIComponent(t.id)}/status` }]);
+  return rt.submit({ requests, then: then(`${targets.length} servers, ${opts.parallel} at a time`, targets[0]?.id ?? '').then }, async () => {
     rt.singleTarget = false;
     return runFleet(rt, targets, opts, (t) => follow(t.id));
   });
 }
 
 export const operations: OperationUses = {
-  'wait server': ['GET /servers/{server_id}/status'],
+  'wait server': ['GET /servers/{server_id}/status', 'GET /servers/{server_id}/settings', 'POST /servers/{server_id}/console/token'],
   'wait job': [],
   'wait init': ['GET /servers/{server_id}/init'],
   'wait transfer': ['GET /servers/{server_id}/settings/transfer/status'],

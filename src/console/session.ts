@@ -138,7 +138,7 @@ export class ConsoleSession {
       this.startPing(ws);
     });
     ws.on('message', (data, isBinary) => {
-      if (this.ws !== ws || isBinary) return;
+      if (this.ws !== ws || isBinary || this.ended) return; // nothing after a detach
       const frame = decodeFrame(data.toString());
       if (frame) this.onFrame(frame);
     });

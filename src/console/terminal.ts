@@ -20,6 +20,7 @@ export interface PromptLine {
 export class TerminalInput implements PromptLine {
   private readonly rl: Interface;
   private hidden = false;
+  private closed = false;
 
   constructor(
     input: NodeJS.ReadableStream,
@@ -38,7 +39,7 @@ export class TerminalInput implements PromptLine {
   }
 
   hide(): void {
-    if (this.hidden) return;
+    if (this.hidden || this.closed) return;
     this.hidden = true;
     const { rows } = this.rl.getCursorPos();
     if (rows > 0) moveCursor(this.output, 0, -rows);
@@ -46,14 +47,19 @@ export class TerminalInput implements PromptLine {
     clearScreenDown(this.output);
   }
 
+  /**
+   * After close() output still drains (the line --until matched is among it); drawing the prompt
+   * then would resume the terminal's input and keep the process alive after the attach ended.
+   */
   show(): void {
-    if (!this.hidden) return;
+    if (!this.hidden || this.closed) return;
     this.hidden = false;
     this.rl.prompt(true);
   }
 
   close(): void {
     this.hide();
+    this.closed = true;
     this.rl.removeAllListeners('close');
     this.rl.close();
   }

@@ -18,6 +18,8 @@ export const Exit = {
   someFailed: 11,
   /** A wait that cannot tell: the followed record shows no field gsh knows how to read. */
   cannotTell: 12,
+  /** --ready: the server crashed or stopped before its console said it was ready. */
+  notReady: 13,
   interrupted: 130,
   /** SIGTERM (128 + 15). */
   terminated: 143,

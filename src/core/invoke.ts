@@ -8,12 +8,15 @@ import type { ApiClient, RequestSpec } from './http.js';
 import { type OperationPlan, planOperation, serverArgument } from './operation-plan.js';
 import { fleetOptions, runFleet } from './fleet.js';
 import { stdinFor } from './fields.js';
-import { step } from './plan.js';
+import { type Plan, step } from './plan.js';
 import { resolveTargets, singleRef, targetRefs, type TargetRefs } from './targets.js';
 import type { ShowOptions } from './output.js';
 import { fetchAll, fetchPage } from './paging.js';
 import { type Runtime, withRuntime } from './runtime.js';
 import { followOrInterrupt, followWork, waitCommand, workOf } from './follow.js';
+import { waitForServerState } from './wait.js';
+import type { Announcement } from './announce.js';
+import type { ReadySpec } from './ready.js';
 
 // Runs one registry leaf: plan (operation-plan.ts), then execute: the request, paging, --wait
 // and output. Every generated command goes through here, so the request logic exists once.
@@ -29,9 +32,41 @@ export async function runOperation(leaf: Leaf, cmd: Command): Promise<void> {
         return runOnFleet(rt, leaf, local, args, refs);
       }
     }
-    const planned = await planOperation(rt, leaf, local, args);
-    return rt.submit(planned.plan, () => execute(rt, planned, printer(rt)));
+    const planned = await withReady(rt, leaf, local, await planOperation(rt, leaf, local, args));
+    const serverId = planned.params.server_id as string;
+    const announce = await planAnnounce(rt, leaf, local, [{ id: serverId, label: serverId }], 1);
+    return rt.submit(await announcedPlan(planned.plan, announce), async () => (await countdown(rt, announce)) || execute(rt, planned, printer(rt)));
   });
+}
+
+// --announce and --ready (issue 31) load their modules (and the console socket's) only when used.
+
+/** An operation's plan with what --ready adds (core/ready.ts): the wait follows the console too. */
+type Planned = OperationPlan & { ready?: ReadySpec };
+
+async function withReady(rt: Runtime, leaf: Leaf, local: Record<string, unknown>, p: OperationPlan): Promise<Planned> {
+  if (local.ready === undefined || !leaf.verb || !leaf.op.console?.ready?.includes(leaf.verb)) return p;
+  const { planReady, readyPlan } = await import('./ready.js');
+  const spec = planReady(local.ready, p.params.server_id as string);
+  if (!spec) return p;
+  const r = readyPlan(spec, rt);
+  const wait = p.follow ? p.plan.then : [...p.plan.then, step('wait', `follow the server status until it ends, for at most ${rt.waitLimitMs / 1000} s (--timeout)`)];
+  return { ...p, follow: true, ready: spec, plan: { requests: [...r.requests, ...p.plan.requests], then: [r.before, ...wait, ...r.then] } };
+}
+
+async function planAnnounce(rt: Runtime, leaf: Leaf, local: Record<string, unknown>, targets: { id: string; label: string }[], parallel: number): Promise<Announcement | undefined> {
+  if (local.announce === undefined && local.countdown === undefined && local.announceCancel === undefined) return undefined;
+  const { planAnnouncement } = await import('./announce.js');
+  return planAnnouncement(rt, local, targets, parallel, leaf.verb ?? leaf.words.join(' '));
+}
+
+async function announcedPlan(plan: Plan, a: Announcement | undefined): Promise<Plan> {
+  return a ? (await import('./announce.js')).withAnnouncement(plan, a) : plan;
+}
+
+/** The countdown before the request: undefined once it is over, or the exit code of an interruption. */
+async function countdown(rt: Runtime, a: Announcement | undefined): Promise<number | undefined> {
+  return a ? (await import('./announce.js')).runAnnouncement(rt, a) : undefined;
 }
 
 /** Where one run's result goes: printed, or kept as a fleet target's result. */
@@ -67,17 +102,20 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Record<string, unknown
   const stdin = await stdinFor([...Object.values(local), ...refs.refs], () => rt.ctx.stdin);
   const client = await rt.client();
   const targets = await resolveTargets(client, refs, stdin);
-  const plans = new Map<string, OperationPlan>();
-  for (const t of targets) plans.set(t.id, await planOperation(rt, leaf, local, args, { id: t.id, stdin: stdin.clone() }));
+  const plans = new Map<string, Planned>();
+  for (const t of targets) plans.set(t.id, await withReady(rt, leaf, local, await planOperation(rt, leaf, local, args, { id: t.id, stdin: stdin.clone() })));
+  const announce = await planAnnounce(rt, leaf, local, targets.map((t) => ({ id: t.id, label: t.name ? `${t.name} (${t.id})` : t.id })), opts.parallel);
   const first = plans.get(targets[0]?.id ?? '');
-  if (targets.length === 1 && first) return (await rt.submit(first.plan, () => execute(rt, first, printer(rt)))) ?? 0;
+  if (targets.length === 1 && first) return (await rt.submit(await announcedPlan(first.plan, announce), async () => (await countdown(rt, announce)) || execute(rt, first, printer(rt)))) ?? 0;
   const named = targets.map((t) => (t.name ? `${t.name} (${t.id})` : t.id));
-  const plan = {
+  const plan = await announcedPlan({
     requests: [...plans.values()].flatMap((p) => p.plan.requests),
     then: [step('fleet', `run on ${targets.length} servers, ${opts.parallel} at a time${opts.failFast ? ', starting none after a failure' : ''}: ${named.join(', ')}`), ...(first?.plan.then ?? [])],
-  };
+  }, announce);
   return (await rt.submit(plan, async () => {
     if (first?.confirm) await confirmDestructive(rt, `Run "gsh ${leaf.words.join(' ')}" on ${targets.length} servers: ${named.join(', ')}`);
+    const stopped = await countdown(rt, announce);
+    if (stopped) return stopped;
     rt.singleTarget = false;
     return runFleet(rt, targets, opts, async (t) => {
       let result: unknown;
@@ -86,13 +124,13 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Record<string, unknown
         document: (body) => void (result = Buffer.isBuffer(body) ? body.toString('utf8') : body),
         note: () => {},
       };
-      await execute(rt, { ...(plans.get(t.id) as OperationPlan), confirm: undefined }, keep);
+      await execute(rt, { ...(plans.get(t.id) as Planned), confirm: undefined }, keep);
       return result;
     });
   })) ?? 0;
 }
 
-async function execute(rt: Runtime, p: OperationPlan, out: Sink): Promise<void> {
+async function execute(rt: Runtime, p: Planned, out: Sink): Promise<void> {
   const { leaf: { op, verb }, client, spec, params } = p;
   if (p.confirm) await confirmDestructive(rt, p.confirm);
   if (op.paging === 'offset') return list(rt, client, spec, p.paging, op, out);
@@ -106,7 +144,16 @@ async function execute(rt: Runtime, p: OperationPlan, out: Sink): Promise<void> 
     }
   }
 
-  const res = await client.request<unknown>(spec);
+  // --ready: the console is open before the request, so no line of the new boot is missed.
+  const watch = p.ready ? await (await import('./ready.js')).watchReady(rt, client, params.server_id as string, params.server_id as string, p.ready, { replay: false }) : undefined;
+  watch?.arm();
+  let res;
+  try {
+    res = await client.request<unknown>(spec);
+  } catch (err) {
+    watch?.close();
+    throw err;
+  }
   if (op.raw) {
     const location = res.status >= 300 && res.status < 400 ? res.headers.location : undefined;
     out.document(location ?? res.body, res.headers['content-type']);
@@ -123,10 +170,25 @@ async function execute(rt: Runtime, p: OperationPlan, out: Sink): Promise<void> 
   }
   const work = workOf(op, verb, params, data);
   if (p.follow && work) {
-    const final = await (rt.singleTarget ? followOrInterrupt(rt, client, work) : followWork(rt, client, work));
+    let final: unknown;
+    // With --ready the status is polled by the watch, which stops the polls when it ends early.
+    if (watch && work.kind === 'server-state') {
+      try {
+        if (work.note && rt.singleTarget) out.note(work.note);
+        const r = await watch.until((sleep) => waitForServerState(rt, client, work.serverId, work.state, { ...(work.mustLeave ? { mustLeave: work.mustLeave } : {}), sleep }));
+        final = r.final;
+        out.note(`ready: ${r.line}`);
+      } finally {
+        watch.close();
+      }
+    } else {
+      watch?.close();
+      final = await (rt.singleTarget ? followOrInterrupt(rt, client, work) : followWork(rt, client, work));
+    }
     if (final !== undefined) await out.show(final);
     return;
   }
+  watch?.close();
   await out.show(data, shown(op, data));
   if (op.signedUrl && rt.io.stderrTTY) {
     const expires = (data as { expires_at?: unknown } | undefined)?.expires_at;

@@ -18,6 +18,7 @@ export default defineFamily({
         byValue: { field: 'signal', values: { start: ['control.start'], stop: ['control.stop'], restart: ['control.restart'], kill: ['control.stop'] } },
       },
       wait: { kind: 'server-status' },
+      console: { ready: ['start', 'restart'], announce: ['stop', 'restart', 'kill'] },
     },
   ],
 });

@@ -195,6 +195,12 @@ export interface Operation {
    * gives `power start|stop|restart|kill`. `command` then names the group (`power`).
    */
   verbs?: { field: string; values: readonly string[] };
+  /**
+   * Verbs whose run may use the console socket as well: `ready` ones take --ready (the wait ends
+   * on a console line, core/ready.ts), `announce` ones take --announce and --countdown (players are
+   * warned with `say` first, core/announce.ts).
+   */
+  console?: { ready?: readonly string[]; announce?: readonly string[] };
 }
 
 export interface Family {

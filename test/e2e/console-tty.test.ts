@@ -50,6 +50,65 @@ describe('gsh console attach on a terminal', () => {
     expect(s.state).toBe('running');
   });
 
+  // Issue 31's defect: on a terminal the matching line was still waiting in the output batch when
+  // the prompt closed; printing it redrew the closed prompt, which resumed the terminal's input and
+  // kept the process alive after the attach had returned (piped, there is no prompt to redraw).
+  it('--until ends the attach on a terminal once the matching line is printed', async () => {
+    const s = [...e.sandbox.state.servers.values()].find((x) => x.state === 'running')!;
+    const command = `'${process.execPath}' '${GSH}' console attach ${s.id} --no-history --until MARK-done --timeout 20s; echo "exit=$?"`;
+    const proc = execa('script', ['-qfec', command, '/dev/null'], {
+      env: e.env({ TERM: 'xterm-256color' }), extendEnv: true, reject: false, timeout: 15_000, stdin: 'pipe', buffer: false,
+    });
+    let screen = '';
+    proc.stdout!.setEncoding('utf8');
+    proc.stdout!.on('data', (d: string) => (screen += d));
+    const end = Date.now() + 10_000;
+    while (!/attached to/.test(screen) && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+    expect((await e.gsh(['console', 'send', '-s', s.id, 'say MARK-done'])).exitCode).toBe(0);
+    const r = await proc;
+    // Killed by execa's timeout (before --timeout's 20 s could end it) if it hangs.
+    expect(r.timedOut).toBe(false);
+    // The first line to match is the node's echo of the command (`> say MARK-done`).
+    expect(screen).toMatch(/MARK-done\r?\n/);
+    expect(screen).toContain('exit=0');
+  });
+
+  // Issue 31, item 3 on a terminal: one prompt for several servers (--broadcast), each server's
+  // lines after its name in a colour of its own, and Ctrl-D detaches with exit 0.
+  it('several servers: a typed line goes to each with --broadcast, names coloured per server', async () => {
+    const all = [...e.sandbox.state.servers.values()];
+    const a = all.find((x) => x.state === 'running')!;
+    const b = all.find((x) => x !== a && !x.stored)!;
+    if (b.state !== 'running') {
+      e.sandbox.extensions.context.lifecycle.power(b, 'start');
+      const end = Date.now() + 10_000;
+      while ((b.state as string) !== 'running' && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    }
+    const command = `'${process.execPath}' '${GSH}' console attach -s ${a.id},${b.id} --no-history --broadcast`;
+    const proc = execa('script', ['-qfec', command, '/dev/null'], {
+      env: e.env({ TERM: 'xterm-256color', NO_COLOR: undefined }), extendEnv: true, reject: false, timeout: 30_000, stdin: 'pipe', buffer: false,
+    });
+    let screen = '';
+    proc.stdout!.setEncoding('utf8');
+    proc.stdout!.on('data', (d: string) => (screen += d));
+    const waitFor = async (re: RegExp) => {
+      const end = Date.now() + 15_000;
+      while (!re.test(screen)) {
+        if (Date.now() > end) throw new Error(`terminal never showed ${re}: ${JSON.stringify(screen.slice(-800))}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    };
+    await waitFor(/all> /);
+    proc.stdin!.write('say to-both\r');
+    const colour = (s: { name: string }) => new RegExp(`\x1b\\[(\\d+)m${s.name}\x1b\\[39m *\\| \\S+ INFO\\]: \\[Server\\] to-both`);
+    await waitFor(colour(a));
+    await waitFor(colour(b));
+    proc.stdin!.write('\x04');
+    const r = await proc;
+    expect(r.exitCode).toBe(0);
+    expect(colour(a).exec(screen)![1]).not.toBe(colour(b).exec(screen)![1]);
+  });
+
   // Subprocess under a pty: only a real terminal has a mode to leave wrong. A script in the pty
   // runs the attach in the foreground (so it owns the terminal), has it signalled from the
   // background, then prints its exit code and the terminal's mode.

@@ -25,6 +25,8 @@ export interface GameCallbacks {
   line(line: string): void;
   /** The `stop` console command asks the power state machine to stop the server. */
   stop(): void;
+  /** The `crash` console command (a sandbox command, for tests of `--ready`): the server dies at once. */
+  crash(): void;
   /** Runs `fn`, which writes many lines, so that they leave in as few socket writes as possible. */
   batch(fn: () => void): void;
 }
@@ -87,7 +89,7 @@ export class SimulatedGame {
     const [verb = '', ...rest] = text.trim().split(/\s+/);
     switch (verb.toLowerCase()) {
       case 'help':
-        this.write(info('Commands: help, list, say <message>, tps, version, flood <lines>, stop'));
+        this.write(info('Commands: help, list, say <message>, tps, version, flood <lines>, stop, crash'));
         break;
       case 'list':
         this.write(info('There are 0 of a max of 20 players online: '));
@@ -109,6 +111,11 @@ export class SimulatedGame {
       }
       case 'stop':
         this.callbacks.stop();
+        break;
+      case 'crash':
+        this.write(`${c.red}[${clockText()} ERROR]: Encountered an unexpected exception${c.reset}`);
+        this.write(`${c.red}java.lang.OutOfMemoryError: Java heap space${c.reset}`);
+        this.callbacks.crash();
         break;
       default:
         this.write(info(`${c.red}Unknown or incomplete command, see below for error${c.reset}`));

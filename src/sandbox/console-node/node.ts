@@ -97,6 +97,9 @@ export class ConsoleNode {
         stop: () => {
           if (s.state === 'running') this.ctx.lifecycle.power(s, 'stop');
         },
+        crash: () => {
+          if (s.state !== 'offline') this.ctx.lifecycle.power(s, 'kill');
+        },
         batch: (fn) => {
           const conns = [...(this.connections.get(serverId) ?? [])];
           for (const c of conns) c.cork();

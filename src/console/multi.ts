@@ -1,0 +1,180 @@
+import type { Clock, SignalName, Signals } from '../core/context.js';
+import { Exit } from '../core/errors.js';
+import { ansi, type Streams } from '../core/io.js';
+import { describeEvent } from './describe-event.js';
+import { displayLine, labelledLine } from './display.js';
+import type { ConsoleSessionInfo, Frame } from './protocol.js';
+import { ConsoleSession, type ReconnectPolicy } from './session.js';
+import { LineSink } from './sink.js';
+import { PipedInput, TerminalInput, type PromptLine } from './terminal.js';
+import { QUIET_MS } from './attach.js';
+
+// One console over many servers (issue 31, item 3): `gsh console attach -s 'lobby-*'` opens one
+// session per server (each renewing and reconnecting on its own, as a single attach does) and
+// prints every line prefixed with its server's name, coloured per server on a terminal; with
+// --json / -o jsonl each socket event is a JSON object with server_id and server_name. Standard
+// input is read only with --broadcast, and each line then goes to every server. --until ends once
+// a line matched on every server (on any with --until-any); --timeout ends it with exit 10.
+
+export interface ConsoleOf {
+  id: string;
+  name: string;
+  fetchSession: () => Promise<ConsoleSessionInfo>;
+}
+
+export interface MultiOptions {
+  io: Streams;
+  signals: Signals;
+  clock: Clock;
+  servers: readonly ConsoleOf[];
+  history: boolean;
+  /** Typed or piped lines go to every server; otherwise stdin is not read. */
+  broadcast: boolean;
+  json: boolean;
+  color: boolean;
+  reconnect?: ReconnectPolicy;
+  until?: { re: RegExp; timeoutMs: number; any: boolean };
+}
+
+type End = 'eof' | 'interrupt' | 'terminate' | 'hangup' | 'quit' | 'matched' | 'timeout' | 'gone';
+const EXIT: Record<End, number> = { eof: Exit.ok, interrupt: Exit.interrupted, terminate: Exit.terminated, hangup: 129, quit: 131, matched: Exit.ok, timeout: Exit.timedOut, gone: Exit.unavailable };
+
+export async function attachMany(opts: MultiOptions): Promise<number> {
+  const { io, clock } = opts;
+  let detach!: (how: End) => void;
+  const detached = new Promise<End>((resolve) => (detach = resolve));
+  let ended = false;
+  void detached.then(() => (ended = true));
+  let prompt: (PromptLine & { close(): void }) | undefined;
+  let piped: PipedInput | undefined;
+  const width = Math.max(...opts.servers.map((s) => s.name.length));
+  const matched = new Set<string>();
+  const gone = new Map<string, number>();
+
+  const sessions = opts.servers.map((server, index) => {
+    const session: ConsoleSession = new ConsoleSession({
+      fetchSession: server.fetchSession,
+      replay: opts.history,
+      onFrame: (frame) => show(server, index, frame),
+      note: (text) => stderr('note', `${server.name}: ${text}`),
+      warn: (text) => stderr('warn', `${server.name}: ${text}`),
+      ...(opts.reconnect ? { reconnect: opts.reconnect } : {}),
+    });
+    return { server, session };
+  });
+  const out = new LineSink(io.stdout, {
+    beforeWrite: () => io.stdoutTTY && prompt?.hide(),
+    afterWrite: () => io.stdoutTTY && prompt?.show(),
+    full: () => sessions.forEach((s) => s.session.pause()),
+    drained: () => sessions.forEach((s) => s.session.resume()),
+  });
+
+  function stderr(kind: 'note' | 'warn', text: string): void {
+    out.flush();
+    if (io.stderrTTY) prompt?.hide();
+    io.stderr.write(kind === 'note' ? `${ansi.dim(text, io.colorErr)}\n` : `${ansi.yellow('warning:', io.colorErr)} ${text}\n`);
+    if (io.stderrTTY) prompt?.show();
+  }
+
+  function show(server: ConsoleOf, index: number, frame: Frame): void {
+    if (ended) return;
+    if (opts.json) out.push(`${JSON.stringify({ server_id: server.id, server_name: server.name, ...frame })}\n`);
+    else {
+      const shown = describeEvent(frame);
+      if (shown) stderr(shown.kind, `${server.name}: ${shown.text}`);
+      else if (frame.event === 'console output') out.push(`${labelledLine(server.name, index, frame.args?.[0] ?? '', opts.color, width)}\n`);
+    }
+    const line = frame.event === 'console output' ? frame.args?.[0] : undefined;
+    if (opts.until && line !== undefined && opts.until.re.test(displayLine(line, false))) {
+      matched.add(server.id);
+      if (opts.until.any || matched.size === opts.servers.length) detach('matched');
+    }
+  }
+
+  const onSignal: [SignalName, () => void][] = [
+    ['SIGINT', () => detach('interrupt')], ['SIGTERM', () => detach('terminate')],
+    ['SIGHUP', () => detach('hangup')], ['SIGQUIT', () => detach('quit')],
+  ];
+  for (const [signal, on] of onSignal) opts.signals.on(signal, on);
+  if (opts.until) {
+    const { re, timeoutMs, any } = opts.until;
+    void (async () => {
+      const deadline = clock.now() + timeoutMs;
+      while (!ended && clock.now() < deadline) await clock.sleep(Math.min(250, deadline - clock.now()));
+      if (ended) return;
+      const waiting = opts.servers.filter((s) => !matched.has(s.id)).map((s) => s.name);
+      stderr('warn', `no console line matched /${re.source}/ within ${timeoutMs / 1000} s (--timeout)${any ? '' : ` on ${waiting.join(', ')}`}`);
+      detach('timeout');
+    })();
+  }
+  // A server whose session ends (deleted, or reconnecting gave up) leaves the others streaming.
+  for (const { server, session } of sessions) {
+    session.done.then(
+      (end) => end === 'deleted' && lost(server, `was deleted; its console has ended`, Exit.notFound),
+      (err: unknown) => lost(server, (err as Error).message, (err as { exitCode?: number }).exitCode ?? Exit.error),
+    );
+  }
+  function lost(server: ConsoleOf, why: string, code: number): void {
+    if (ended) return;
+    stderr('warn', `${server.name} ${why}`);
+    gone.set(server.id, code);
+    if (gone.size === opts.servers.length) detach('gone');
+  }
+
+  try {
+    const started = Promise.allSettled(sessions.map((s) => s.session.start()));
+    const early = await Promise.race([started.then(() => undefined), detached]);
+    const how = early ?? (await Promise.race([detached, startInput()]));
+    if (how === 'gone') return [...gone.values()][0] ?? EXIT.gone;
+    return EXIT[how];
+  } finally {
+    for (const [signal, on] of onSignal) opts.signals.off(signal, on);
+    for (const { session } of sessions) session.close();
+    prompt?.close();
+    piped?.close();
+    io.stdin.pause();
+    await out.drain();
+  }
+
+  /** Each line to every server that is connected; resolves once every frame is written. */
+  function broadcast(text: string): Promise<void> {
+    return Promise.all(sessions.map(({ server, session }) => new Promise<void>((resolve) => {
+      try {
+        const queued = session.send('send command', [text], (err) => {
+          if (err) stderr('warn', `${server.name}: may not have been sent (${err.message}): ${text}`);
+          resolve();
+        });
+        if (queued) return;
+        stderr('warn', `${server.name}: the console session is not connected; not sent: ${text}`);
+      } catch (err) {
+        stderr('warn', `${server.name}: ${(err as Error).message}`);
+      }
+      resolve();
+    }))).then(() => undefined);
+  }
+
+  function startInput(): Promise<End> {
+    const names = opts.servers.map((s) => s.name).join(', ');
+    const how = !opts.broadcast ? 'standard input is not read (--broadcast sends lines to every server)' : io.stdinTTY ? 'what you type goes to every server' : 'each line of standard input goes to every server';
+    stderr('note', `attached to ${opts.servers.length} servers (${names}); ${how}; Ctrl-C detaches, the servers keep running`);
+    if (!opts.broadcast) return detached;
+    const written: Promise<void>[] = [];
+    const handlers = {
+      line: (text: string) => {
+        if (text.trim() !== '') written.push(broadcast(text));
+      },
+      end: () => {
+        if (io.stdinTTY) return detach('eof');
+        if (opts.until) return; // the match (or --timeout) ends it
+        // Piped: once every line is written, show the answers for a moment, then detach.
+        void Promise.all(written).then(() => clock.sleep(QUIET_MS)).then(() => detach('eof'));
+      },
+      interrupt: () => detach('interrupt'),
+    };
+    if (io.stdinTTY) {
+      const promptStream = (io.stdoutTTY ? io.stdout : io.stderr) as unknown as NodeJS.WritableStream;
+      prompt = new TerminalInput(io.stdin, promptStream, handlers, 'all> ');
+    } else piped = new PipedInput(io.stdin, handlers);
+    return detached;
+  }
+}

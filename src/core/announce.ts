@@ -1,0 +1,207 @@
+import consoleFamily from '../operations/console.js';
+import type { Leaf } from '../operations/leaves.js';
+import type { SignalName } from './context.js';
+import { parseDuration } from './duration.js';
+import { Exit, UsageError } from './errors.js';
+import { StdinText } from './fields.js';
+import { type RequestSpec, withIdempotencyKey } from './http.js';
+import { planOperation } from './operation-plan.js';
+import { type Plan, step } from './plan.js';
+import type { Runtime } from './runtime.js';
+
+// An announced power action (issue 31, item 1): `--announce 'Restart in {left}' --countdown
+// 5m,1m,10s` sends the console command `say <message>` to every target at each point of the
+// countdown, then lets the power request go. The command goes through the registry's `console
+// send` operation (02-endpoints-part-a.md "Console": POST /servers/{server_id}/commands), planned
+// like any request, so a dry run lists every one of them. All targets share one timeline: each
+// point is sent to every server (--parallel at a time, the client pacing them to the rate limit)
+// before the clock moves on. Ctrl-C or SIGTERM before the end sends nothing more but the
+// cancellation message (--announce-cancel) and exits 130 (143): nothing is restarted.
+
+/** One point of the countdown: the time left as typed (`5m`), in ms. */
+export interface Point {
+  left: string;
+  ms: number;
+}
+
+export interface Announcement {
+  points: Point[];
+  /** Per point (same order), per target: the planned `say` request. */
+  sends: RequestSpec[][];
+  /** Per target: the planned `say` of --announce-cancel. */
+  cancel?: RequestSpec[];
+  targets: readonly { id: string; label: string }[];
+  parallel: number;
+  /** The action that follows (`restart`). */
+  verb: string;
+}
+
+export interface AnnounceFlags {
+  announce?: string;
+  countdown?: string;
+  announceCancel?: string;
+}
+
+/** The longest countdown gsh accepts: a process sleeping longer belongs in a scheduler. */
+const MAX_COUNTDOWN_MS = 24 * 3_600_000;
+const MAX_POINTS = 50;
+/** Sleeps in steps no longer than this, so an interrupted countdown leaves no long timer behind. */
+const SLEEP_STEP_MS = 1000;
+
+/** `5m,1m,10s` → points, longest first; each a duration, all different. */
+export function parseCountdown(text: string): Point[] {
+  const parts = text.split(',').map((p) => p.trim());
+  if (parts.some((p) => p === '')) throw new UsageError(`--countdown takes durations separated by commas, such as 5m,1m,10s (got "${text}")`);
+  if (parts.length > MAX_POINTS) throw new UsageError(`--countdown takes at most ${MAX_POINTS} points`);
+  const points = parts.map((left) => ({ left, ms: parseDuration(left, '--countdown') }));
+  if (points.some((p) => p.ms <= 0)) throw new UsageError('--countdown points must be longer than 0 (the action itself comes after the last one)');
+  points.sort((a, b) => b.ms - a.ms);
+  for (let i = 1; i < points.length; i++) {
+    if (points[i]!.ms === points[i - 1]!.ms) throw new UsageError(`--countdown names the same time twice (${points[i - 1]!.left} and ${points[i]!.left})`);
+  }
+  if (points[0]!.ms > MAX_COUNTDOWN_MS) throw new UsageError('--countdown may last at most 24h');
+  return points;
+}
+
+/** The message of one point: `{left}` becomes the time left as typed. */
+export function message(template: string, left: string): string {
+  return template.replaceAll('{left}', left);
+}
+
+/** `say <message>`, the console command every announcement sends. */
+const say = (text: string) => `say ${text}`;
+
+function consoleSendLeaf(): Leaf {
+  const op = consoleFamily.operations.find((o) => o.method === 'POST' && o.path === '/servers/{server_id}/commands');
+  if (!op) throw new Error('registry: no POST /servers/{server_id}/commands');
+  return { op, words: op.command.split(' ') };
+}
+
+/**
+ * Checks the flags and plans every `say` request (none is sent). Undefined without --announce;
+ * --countdown and --announce-cancel need it, and it needs --countdown.
+ */
+export async function planAnnouncement(
+  rt: Runtime,
+  flags: AnnounceFlags,
+  targets: readonly { id: string; label: string }[],
+  parallel: number,
+  verb: string,
+): Promise<Announcement | undefined> {
+  if (flags.announce === undefined) {
+    if (flags.countdown !== undefined || flags.announceCancel !== undefined) throw new UsageError('--countdown and --announce-cancel go with --announce');
+    return undefined;
+  }
+  if (flags.countdown === undefined) throw new UsageError('--announce needs --countdown (e.g. --countdown 5m,1m,10s)');
+  if (flags.announce.trim() === '') throw new UsageError('--announce needs a message');
+  const points = parseCountdown(flags.countdown);
+  const leaf = consoleSendLeaf();
+  // Each message is checked by the registry field's own check (one line) while planning.
+  const plan = async (text: string, id: string) => {
+    try {
+      const { spec } = await planOperation(rt, leaf, { command: say(text) }, [], { id, stdin: new StdinText(undefined) });
+      // --idempotency-key names the power request: each announcement has a key of its own.
+      return withIdempotencyKey({ ...spec, idempotencyKey: undefined });
+    } catch (err) {
+      throw err instanceof UsageError ? new UsageError(`the announcement ${JSON.stringify(text)}: ${err.message.replace(/^--command /, '')}`) : err;
+    }
+  };
+  const sends: RequestSpec[][] = [];
+  for (const p of points) sends.push(await Promise.all(targets.map((t) => plan(message(flags.announce as string, p.left), t.id))));
+  const cancel = flags.announceCancel === undefined ? undefined : await Promise.all(targets.map((t) => plan(flags.announceCancel as string, t.id)));
+  return { points, sends, targets, parallel, verb, ...(cancel ? { cancel } : {}) };
+}
+
+/** The plan with the announcements first and the whole timeline among its steps. */
+export function withAnnouncement(plan: Plan, a: Announcement | undefined): Plan {
+  if (!a) return plan;
+  const { verb } = a;
+  const total = a.points[0]!.ms;
+  const on = a.targets.length === 1 ? a.targets[0]!.label : `each of ${a.targets.length} servers`;
+  const timeline = a.points.map((p, i) => {
+    const after = i === 0 ? 'at once' : `${a.points[i - 1]!.left} after the start, ${formatMs(a.points[i - 1]!.ms - p.ms)} after the previous one`;
+    const sent = a.sends[i]![0]!.body as { command?: string } | undefined;
+    return step('wait', `T-${p.left} (${after}): send ${JSON.stringify(sent?.command ?? '')} to ${on}`);
+  });
+  const last = a.points[a.points.length - 1]!;
+  return {
+    requests: [...a.sends.flat(), ...plan.requests],
+    then: [
+      ...timeline,
+      step('wait', `T-0 (${formatMs(total)} after the start, ${last.left} after the last announcement): send the ${verb} request${a.targets.length === 1 ? '' : 's'}`),
+      step('local', `Ctrl-C before T-0 sends nothing more${a.cancel ? ` but ${JSON.stringify((a.cancel[0]!.body as { command?: string }).command ?? '')}` : ''}: no ${verb} is sent, exit 130`),
+      ...plan.then,
+    ],
+  };
+}
+
+function formatMs(ms: number): string {
+  const parts: string[] = [];
+  let rest = ms;
+  for (const [unit, size] of [['h', 3_600_000], ['m', 60_000], ['s', 1000]] as const) {
+    if (rest >= size) {
+      parts.push(`${Math.floor(rest / size)}${unit}`);
+      rest %= size;
+    }
+  }
+  if (rest > 0 || parts.length === 0) parts.push(`${rest}ms`);
+  return parts.join('');
+}
+
+/**
+ * Runs the countdown: each point's `say` to every target, then a wait to the next point and to
+ * T-0. Gives undefined when T-0 is reached (the caller then acts), or the exit code of an
+ * interruption (130, 143) after the cancellation was announced.
+ */
+export async function runAnnouncement(rt: Runtime, a: Announcement): Promise<number | undefined> {
+  let stopped: number | undefined;
+  const handlers: [SignalName, () => void][] = [
+    ['SIGINT', () => (stopped ??= Exit.interrupted)],
+    ['SIGTERM', () => (stopped ??= Exit.terminated)],
+  ];
+  for (const [signal, on] of handlers) rt.ctx.signals.on(signal, on);
+  try {
+    const start = rt.now();
+    const end = start + a.points[0]!.ms;
+    for (const [i, p] of a.points.entries()) {
+      await sleepUntil(rt, end - p.ms, () => stopped !== undefined);
+      if (stopped !== undefined) break;
+      await sendAll(rt, a, a.sends[i]!, `T-${p.left}`);
+    }
+    await sleepUntil(rt, end, () => stopped !== undefined);
+    if (stopped === undefined) return undefined;
+    rt.note(`Interrupted during the countdown: no ${a.verb} was sent.`);
+    if (a.cancel) await sendAll(rt, a, a.cancel, 'cancellation');
+    return stopped;
+  } finally {
+    for (const [signal, on] of handlers) rt.ctx.signals.off(signal, on);
+  }
+}
+
+async function sleepUntil(rt: Runtime, at: number, stop: () => boolean): Promise<void> {
+  for (let now = rt.now(); now < at && !stop(); now = rt.now()) await rt.sleep(Math.min(SLEEP_STEP_MS, at - now));
+}
+
+/**
+ * One point's requests, --parallel at a time. A server that refuses the command (offline, a 409)
+ * is warned about and does not stop the others or the countdown: the action still goes to it.
+ */
+async function sendAll(rt: Runtime, a: Announcement, specs: readonly RequestSpec[], what: string): Promise<void> {
+  const client = await rt.client();
+  let next = 0;
+  let sent = 0;
+  const worker = async () => {
+    while (next < specs.length) {
+      const i = next++;
+      try {
+        await client.request(specs[i]!);
+        sent++;
+      } catch (err) {
+        rt.warn(`${what}: could not announce on ${a.targets[i]!.label}: ${(err as Error).message}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(a.parallel, specs.length) }, worker));
+  const command = (specs[0]?.body as { command?: string } | undefined)?.command ?? '';
+  rt.note(`${what}: sent ${JSON.stringify(command)} to ${sent} of ${specs.length} server${specs.length === 1 ? '' : 's'}`);
+}

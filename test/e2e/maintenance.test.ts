@@ -1,0 +1,208 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleNodeOf } from '../../src/sandbox/console-node/index.js';
+import type { ServerRecord } from '../../src/sandbox/index.js';
+import type { Clock } from '../../src/core/context.js';
+import { virtualClock } from '../helpers/context.js';
+import { setup, type E2E } from './helpers.js';
+
+// Issue 31, items 1 and 2: an announced power action (`say` through POST /servers/{id}/commands,
+// 02-endpoints-part-a.md "Console"; then POST …/power, "Power") and `--ready`, which follows the
+// console socket (01-general-contract.md "Console socket": `console output`, `status`) until a
+// line says the game is ready. Countdowns run on a virtual clock: minutes pass at once, and the
+// offsets checked are the clock's, not the machine's.
+
+let e: E2E;
+beforeAll(async () => {
+  e = await setup({ servers: 18 });
+});
+afterAll(async () => {
+  await e.close();
+});
+
+const servers = () => [...e.sandbox.state.servers.values()].filter((s) => !s.stored);
+let nextFree = 0;
+/** A running server no other test uses (parallel-safe within the file). */
+async function freshRunning(): Promise<ServerRecord> {
+  const s = servers()[nextFree++]!;
+  if (s.state !== 'running') {
+    e.sandbox.extensions.context.lifecycle.power(s, 'start');
+    const end = Date.now() + 10_000;
+    while ((s.state as string) !== 'running' && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+  }
+  return s;
+}
+
+/** The requests the sandbox completed for `ids`, each with the time gsh's clock showed then. */
+function record(clock: Clock, ids: readonly string[]) {
+  const seen: { path: string; body: unknown; t: number }[] = [];
+  const stop = e.sandbox.onRequest((entry) => {
+    if (entry.method === 'POST' && ids.some((id) => entry.path.startsWith(`/servers/${id}/`))) seen.push({ path: entry.path, body: entry.body, t: clock.now() });
+  });
+  return { seen, stop };
+}
+
+describe('announced power actions (--announce, --countdown)', () => {
+  it('--dry-run prints every announcement request and the whole timeline, and sends nothing', async () => {
+    const s = await freshRunning();
+    const before = e.sandbox.log.length;
+    const r = await e.gsh(['power', 'restart', '-s', s.id, '--announce', 'Restart in {left}', '--countdown', '10s,5m,1m', '--announce-cancel', 'Restart cancelled', '--dry-run']);
+    expect(r.exitCode).toBe(0);
+    const posts = [...r.stdout.matchAll(/^POST (\S+)$/gm)].map((m) => m[1]!.replace(/^.*\/api\/v2/, ''));
+    expect(posts).toEqual([...Array(3).fill(`/servers/${s.id}/commands`), `/servers/${s.id}/power`]);
+    const bodies = [...r.stdout.matchAll(/"command": "([^"]*)"/g)].map((m) => m[1]);
+    expect(bodies).toEqual(['say Restart in 5m', 'say Restart in 1m', 'say Restart in 10s']);
+    expect(r.stdout).toMatch(/then: T-5m \(at once\): send "say Restart in 5m"/);
+    expect(r.stdout).toMatch(/then: T-1m \(5m after the start, 4m after the previous one\)/);
+    expect(r.stdout).toMatch(/then: T-10s \(1m after the start, 50s after the previous one\)/);
+    expect(r.stdout).toMatch(/then: T-0 \(5m after the start, 10s after the last announcement\): send the restart request/);
+    expect(r.stdout).toContain('"say Restart cancelled"');
+    expect(e.sandbox.log.slice(before).filter((x) => x.method !== 'GET')).toEqual([]);
+  });
+
+  it('sends each announcement at its offset to every server, all in step, then one restart each', async () => {
+    const a = await freshRunning();
+    const b = await freshRunning();
+    const clock = virtualClock();
+    const rec = record(clock, [a.id, b.id]);
+    try {
+      const r = await e.gsh(['power', 'restart', '-s', `${a.id},${b.id}`, '--announce', 'Restart in {left}', '--countdown', '5m,1m,10s', '-o', 'json'], { clock });
+      expect(r.exitCode, r.stderr).toBe(0);
+    } finally {
+      rec.stop();
+    }
+    for (const s of [a, b]) {
+      const mine = rec.seen.filter((x) => x.path.startsWith(`/servers/${s.id}/`));
+      expect(mine.map((x) => (x.body as Record<string, string>).command ?? (x.body as Record<string, string>).signal)).toEqual(['say Restart in 5m', 'say Restart in 1m', 'say Restart in 10s', 'restart']);
+      const t0 = mine[0]!.t;
+      // The clock moves only while gsh sleeps, so these are the countdown's own offsets.
+      expect(mine.map((x) => x.t - t0)).toEqual([0, 240_000, 290_000, 300_000]);
+    }
+    // In step: each point reached both servers before the clock moved on.
+    const times = rec.seen.map((x) => x.t);
+    expect(new Set(times).size).toBe(4);
+  });
+
+  it('Ctrl-C during the countdown restarts nothing, says the cancel message and exits 130', async () => {
+    const s = await freshRunning();
+    const clock = virtualClock();
+    const rec = record(clock, [s.id]);
+    let r;
+    try {
+      // The harness sends SIGINT after 300 ms of real time; an hour of countdown takes far longer.
+      r = await e.gsh(['power', 'restart', '-s', s.id, '--announce', 'Restart in {left}', '--countdown', '1h,1m', '--announce-cancel', 'Restart cancelled'], { clock, timeout: 300 });
+    } finally {
+      rec.stop();
+    }
+    expect(r.exitCode).toBe(130);
+    const commands = rec.seen.map((x) => (x.body as Record<string, string>).command ?? `power ${(x.body as Record<string, string>).signal}`);
+    expect(commands.at(-1)).toBe('say Restart cancelled');
+    expect(commands).not.toContain('power restart');
+    expect(commands).not.toContain('say Restart in 1m');
+    expect(r.stderr).toMatch(/no restart was sent/);
+    expect(s.state).toBe('running');
+  });
+
+  it('--idempotency-key goes to the power request only; each announcement has a key of its own', async () => {
+    const s = await freshRunning();
+    const key = 'a2d5e7c1-8b4f-4c39-9e0a-3f6b1d2c4e5f';
+    const r = await e.gsh(['power', 'restart', '-s', s.id, '--announce', 'Restart in {left}', '--countdown', '2s,1s', '--idempotency-key', key], { clock: virtualClock() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const mine = e.sandbox.log.filter((x) => x.method === 'POST' && x.path.startsWith(`/servers/${s.id}/`) && x.route !== '/servers/{server_id}/console/token');
+    expect(mine.map((x) => [x.path.split('/').pop(), x.idempotencyKey === key])).toEqual([['commands', false], ['commands', false], ['power', true]]);
+    expect(new Set(mine.map((x) => x.idempotencyKey)).size).toBe(3);
+  });
+
+  it('bad countdowns and messages are usage errors before anything is sent', async () => {
+    const s = await freshRunning();
+    const before = e.sandbox.log.filter((x) => x.method === 'POST').length;
+    for (const [args, re] of [
+      [['--announce', 'Restart in {left}'], /--announce needs --countdown/],
+      [['--countdown', '5m'], /go with --announce/],
+      [['--announce', 'x', '--countdown', '5m,,1m'], /durations separated by commas/],
+      [['--announce', 'x', '--countdown', '5m,300s'], /the same time twice/],
+      [['--announce', 'x', '--countdown', '0s'], /longer than 0/],
+      [['--announce', 'two\nlines', '--countdown', '1m'], /announcement/],
+    ] as const) {
+      const r = await e.gsh(['power', 'restart', '-s', s.id, ...args]);
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(re);
+    }
+    expect(e.sandbox.log.filter((x) => x.method === 'POST').length).toBe(before);
+  });
+});
+
+describe('--ready: the console says the game is ready', () => {
+  it('power restart --ready REGEX ends on the console line of the new boot', async () => {
+    const s = await freshRunning();
+    const r = await e.gsh(['power', 'restart', '-s', s.id, '--ready', 'Done \\(', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/ready: .*Done \(3\.214s\)! For help, type "help"/);
+    expect(JSON.parse(r.stdout).state).toBe('running');
+    // The restart happened (it left running) and the line came from the new boot.
+    expect(e.sandbox.log.some((x) => x.path === `/servers/${s.id}/power` && (x.body as { signal?: string }).signal === 'restart')).toBe(true);
+  });
+
+  it('--ready without a pattern waits for the settings\' done_message', async () => {
+    const s = await freshRunning();
+    const before = e.sandbox.log.length;
+    const r = await e.gsh(['power', 'restart', '-s', s.id, '--ready']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/ready: .*\)! For help, type /);
+    const paths = e.sandbox.log.slice(before).map((x) => `${x.method} ${x.path}`);
+    // The settings are read before the power request, so a missing done_message sends no restart.
+    expect(paths.indexOf(`GET /servers/${s.id}/settings`)).toBeLessThan(paths.indexOf(`POST /servers/${s.id}/power`));
+  });
+
+  it('a crash while waiting ends the wait early with exit 13 and the last console lines', async () => {
+    const s = await freshRunning();
+    const run = e.gsh(['power', 'restart', '-s', s.id, '--ready', 'this line never comes', '--timeout', '60s']);
+    // Once it is running again, the game crashes (a sandbox console command).
+    const end = Date.now() + 15_000;
+    while (!e.sandbox.log.some((x) => x.path === `/servers/${s.id}/power`) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    while (s.state !== 'running' && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 200));
+    consoleNodeOf(e.sandbox).game(s.id)!.command('crash');
+    const r = await run;
+    expect(r.exitCode, r.stderr).toBe(13);
+    expect(r.stderr).toMatch(/the server is offline before it was ready/);
+    expect(r.stderr).toContain('java.lang.OutOfMemoryError: Java heap space');
+  });
+
+  it('on several servers each waits for its own line; one that crashes fails alone (exit 11, its result exit 13)', async () => {
+    const a = await freshRunning();
+    const b = await freshRunning();
+    const run = e.gsh(['power', 'restart', '-s', `${a.id},${b.id}`, '--ready', 'Done \\(|never', '-o', 'json', '--timeout', '60s']);
+    // b crashes as soon as it starts booting, before its Done line.
+    const end = Date.now() + 15_000;
+    while (b.state !== 'starting' && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+    consoleNodeOf(e.sandbox).game(b.id)!.command('crash');
+    const r = await run;
+    expect(r.exitCode, r.stderr).toBe(11);
+    const results = JSON.parse(r.stdout) as { server_id: string; ok: boolean; exit_code: number; error?: string }[];
+    expect(results.find((x) => x.server_id === a.id)).toMatchObject({ ok: true, exit_code: 0 });
+    expect(results.find((x) => x.server_id === b.id)).toMatchObject({ ok: false, exit_code: 13 });
+    expect(results.find((x) => x.server_id === b.id)?.error).toContain('java.lang.OutOfMemoryError');
+  });
+
+  it('--dry-run shows the console step and sends nothing', async () => {
+    const s = await freshRunning();
+    const r = await e.gsh(['power', 'start', '-s', s.id, '--ready', 'Done', '--dry-run']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/open the console socket .* before the power request/);
+    expect(r.stdout).toMatch(/wait for a console line matching \/Done\/; exit 13/);
+  });
+
+  it('gsh wait --ready finds a line printed before it attached (the console history)', async () => {
+    const s = await freshRunning();
+    const r = await e.gsh(['wait', '-s', s.id, '--ready', 'Done \\(']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/ready: .*Done \(/);
+  });
+
+  it('an invalid pattern is a usage error', async () => {
+    const s = await freshRunning();
+    const r = await e.gsh(['power', 'restart', '-s', s.id, '--ready', '(']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/--ready is not a valid regular expression/);
+  });
+});
