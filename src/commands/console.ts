@@ -142,6 +142,7 @@ interface AttachFlags {
   broadcast?: boolean;
   until?: string;
   untilAny?: boolean;
+  raw?: boolean;
 }
 
 /** `console attach` on several servers: one view (console/multi.ts). */
@@ -169,6 +170,7 @@ async function attachSeveral(rt: Runtime, refs: TargetRefs, flags: AttachFlags, 
       broadcast,
       json: rt.format === 'json' || rt.format === 'jsonl',
       color: rt.io.color,
+      raw: flags.raw === true,
       ...(re ? { until: { re, timeoutMs: rt.waitLimitMs, any: flags.untilAny === true } } : {}),
     });
   });

@@ -3,6 +3,7 @@ import { Exit } from '../core/errors.js';
 import { ansi, type Streams } from '../core/io.js';
 import { describeEvent } from './describe-event.js';
 import { displayLine, labelledLine } from './display.js';
+import { visible } from '../core/terminal-text.js';
 import type { ConsoleSessionInfo, Frame } from './protocol.js';
 import { ConsoleSession, type ReconnectPolicy } from './session.js';
 import { LineSink } from './sink.js';
@@ -32,6 +33,8 @@ export interface MultiOptions {
   broadcast: boolean;
   json: boolean;
   color: boolean;
+  /** --raw: lines exactly as they came, even to a terminal (core/terminal-text.ts). */
+  raw?: boolean;
   reconnect?: ReconnectPolicy;
   until?: { re: RegExp; timeoutMs: number; any: boolean };
 }
@@ -56,13 +59,13 @@ export async function attachMany(opts: MultiOptions): Promise<number> {
       fetchSession: server.fetchSession,
       replay: opts.history,
       onFrame: (frame) => show(server, index, frame),
-      note: (text) => stderr('note', `${server.name}: ${text}`),
-      warn: (text) => stderr('warn', `${server.name}: ${text}`),
+      note: (text) => stderr('note', `${visible(server.name)}: ${text}`),
+      warn: (text) => stderr('warn', `${visible(server.name)}: ${text}`),
       ...(opts.reconnect ? { reconnect: opts.reconnect } : {}),
     });
     return { server, session };
   });
-  const out = new LineSink(io.stdout, {
+  const out = new LineSink(opts.raw ? io.rawStdout : io.stdout, {
     beforeWrite: () => io.stdoutTTY && prompt?.hide(),
     afterWrite: () => io.stdoutTTY && prompt?.show(),
     full: () => sessions.forEach((s) => s.session.pause()),
@@ -81,8 +84,8 @@ export async function attachMany(opts: MultiOptions): Promise<number> {
     if (opts.json) out.push(`${JSON.stringify({ server_id: server.id, server_name: server.name, ...frame })}\n`);
     else {
       const shown = describeEvent(frame);
-      if (shown) stderr(shown.kind, `${server.name}: ${shown.text}`);
-      else if (frame.event === 'console output') out.push(`${labelledLine(server.name, index, frame.args?.[0] ?? '', opts.color, width)}\n`);
+      if (shown) stderr(shown.kind, `${visible(server.name)}: ${shown.text}`);
+      else if (frame.event === 'console output') out.push(`${labelledLine(server.name, index, frame.args?.[0] ?? '', opts.color, width, opts.raw)}\n`);
     }
     const line = frame.event === 'console output' ? frame.args?.[0] : undefined;
     if (opts.until && line !== undefined && opts.until.re.test(displayLine(line, false))) {
@@ -172,7 +175,7 @@ export async function attachMany(opts: MultiOptions): Promise<number> {
       interrupt: () => detach('interrupt'),
     };
     if (io.stdinTTY) {
-      const promptStream = (io.stdoutTTY ? io.stdout : io.stderr) as unknown as NodeJS.WritableStream;
+      const promptStream = (io.stdoutTTY ? io.rawStdout : io.rawStderr) as unknown as NodeJS.WritableStream;
       prompt = new TerminalInput(io.stdin, promptStream, handlers, 'all> ');
     } else piped = new PipedInput(io.stdin, handlers);
     return detached;
