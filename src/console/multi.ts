@@ -157,7 +157,7 @@ export async function attachMany(opts: MultiOptions): Promise<number> {
   }
 
   function startInput(): Promise<End> {
-    const names = opts.servers.map((s) => s.name).join(', ');
+    const names = opts.servers.map((s) => visible(s.name)).join(', ');
     const how = !opts.broadcast ? 'standard input is not read (--broadcast sends lines to every server)' : io.stdinTTY ? 'what you type goes to every server' : 'each line of standard input goes to every server';
     stderr('note', `attached to ${opts.servers.length} servers (${names}); ${how}; Ctrl-C detaches, the servers keep running`);
     if (!opts.broadcast) return detached;

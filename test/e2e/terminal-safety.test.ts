@@ -192,6 +192,35 @@ describe('console attach on a terminal', () => {
     expect(out).toContain('^[P+q^[\\');
   });
 
+  it('several servers in one view: a hostile server name is shown, never obeyed, beside gsh\'s colours', async () => {
+    const servers = [...t.sandbox.state.servers.values()].filter((s) => !s.stored).slice(0, 2);
+    expect(servers).toHaveLength(2);
+    for (const s of servers) {
+      if (s.state === 'running') continue;
+      t.sandbox.extensions.context.lifecycle.power(s, 'start');
+      await until(() => (s.state as string) === 'running', 10_000, 'the server to run');
+    }
+    const names = servers.map((s) => s.name);
+    servers.forEach((s, i) => { s.name = `${H}${i}`; });
+    try {
+      const ctx = testContext({ env: { ...t.env(), NO_COLOR: undefined, FORCE_COLOR: '1' }, tty, stdinOpen: true });
+      const exit = run(['console', 'attach', '-s', servers.map((s) => s.id).join(','), '--read-only', '--no-history'], ctx);
+      await until(() => /attached to 2 servers/.test(ctx.stderr.text()), 10_000, 'both attaches');
+      for (const s of servers) consoleNodeOf(t.sandbox).game(s.id)!.write(`${GAME_COLOUR} ${H} after`);
+      await until(() => (ctx.stdout.text().match(/after/g) ?? []).length >= 2, 10_000, 'both console lines');
+      ctx.signals.emit('SIGINT');
+      expect(await exit).toBe(130);
+      const out = ctx.stdout.text();
+      expect(out).toContain(`${SHOWN}`);
+      // The label is the name made inert inside gsh's own per-server colour; the game's SGR may pass.
+      expectInert(out, /\x1b\[[0-9;:]*m/g);
+      expect(out).not.toContain('\x1b[5;41m\x1b[8m\rgone');
+      expectInert(ctx.stderr.text());
+    } finally {
+      servers.forEach((s, i) => { s.name = names[i]!; });
+    }
+  });
+
   it('--raw passes the line through as the server sent it', async () => {
     const out = await attached(line, ['--raw'], { NO_COLOR: undefined, FORCE_COLOR: '1' });
     expect(out).toContain(line);
