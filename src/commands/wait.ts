@@ -66,10 +66,10 @@ export function register(cmd: Command): void {
     .addHelpText('after', '\nA backup is finished when its answer carries a finished status (completed, succeeded…) or,\nwithout one, a completed_at time; failed, error or is_successful=false exit 1.\n\nExample:\n  gsh wait backup 8c1e6f8a-1b2c-4d3e-9f00-0a1b2c3d4e5f -s lobby\n')
     .action(async function (this: Command, backupId: string) {
       await withRuntime(this, async (rt) => {
-        const [{ backupWork, followOrInterrupt }, { resolveServer, serverFlag }] = await Promise.all([import('../core/follow.js'), import('../core/server-ref.js')]);
+        const [{ backupWork, followOrInterrupt }, { serverFlag }, { serverIdOf }] = await Promise.all([import('../core/follow.js'), import('../core/server-ref.js'), import('../core/server-cache.js')]);
         const ref = serverFlag(this.opts<{ server?: string }>().server, rt.env);
         const client = await rt.client();
-        const work = backupWork(await resolveServer(client, ref), backupId);
+        const work = backupWork(await serverIdOf(rt, client, ref), backupId);
         return rt.submit({ requests: [{ method: 'GET', path: work.path }], then: [step('wait', `poll the backup until it has finished, for at most ${rt.waitLimitMs / 1000} s`)] }, async () => {
           await rt.out.show(await followOrInterrupt(rt, client, work));
         });
@@ -86,10 +86,10 @@ export function register(cmd: Command): void {
     sub.action(async function (this: Command) {
       await withRuntime(this, async (rt) => {
         const o = this.opts<{ server?: string; download?: string }>();
-        const [{ followOrInterrupt, pollPath }, { resolveServer, serverFlag }] = await Promise.all([import('../core/follow.js'), import('../core/server-ref.js')]);
+        const [{ followOrInterrupt, pollPath }, { serverFlag }, { serverIdOf }] = await Promise.all([import('../core/follow.js'), import('../core/server-ref.js'), import('../core/server-cache.js')]);
         const ref = serverFlag(o.server, rt.env);
         const client = await rt.client();
-        const serverId = await resolveServer(client, ref);
+        const serverId = await serverIdOf(rt, client, ref);
         const work = kind === 'pull' ? { kind, serverId, ...(o.download ? { started: o.download } : {}) } : { kind, serverId };
         return rt.submit({ requests: [{ method: 'GET', path: pollPath(work) }], then: [step('wait', `poll ${what} on ${serverId} until it ends, for at most ${rt.waitLimitMs / 1000} s`)] }, async () => {
           const final = await followOrInterrupt(rt, client, work);
@@ -103,8 +103,8 @@ export function register(cmd: Command): void {
 async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: boolean; for?: string; parallel?: string; failFast?: boolean }): Promise<number | void> {
   const state = o.for ?? 'settled';
   if (!/^[a-z_]+$/.test(state)) throw new UsageError(`--for "${state}" is not a state`, 'Use running, offline, settled or another state of the status resource.');
-  const [{ followOrInterrupt, followWork }, { fleetOptions, runFleet }, { resolveTargets, singleRef, targetRefs }, { resolveServer }, { stdinFor }] = await Promise.all([
-    import('../core/follow.js'), import('../core/fleet.js'), import('../core/targets.js'), import('../core/server-ref.js'), import('../core/fields.js'),
+  const [{ followOrInterrupt, followWork }, { fleetOptions, runFleet }, { resolveTargets, singleRef, targetRefs }, { serverIdOf }, { stdinFor }] = await Promise.all([
+    import('../core/follow.js'), import('../core/fleet.js'), import('../core/targets.js'), import('../core/server-cache.js'), import('../core/fields.js'),
   ]);
   const refs = targetRefs(o.server, undefined, rt.env, o.allServers === true);
   const opts = fleetOptions(o);
@@ -114,7 +114,7 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
   const then = (what: string) => [step('wait', `poll the status of ${what} until ${state}, for at most ${rt.waitLimitMs / 1000} s`)];
   const single = singleRef(refs);
   if (single !== undefined) {
-    const serverId = await resolveServer(client, single);
+    const serverId = await serverIdOf(rt, client, single);
     return rt.submit({ requests: [{ method: 'GET', path: `/servers/${encodeURIComponent(serverId)}/status` }], then: then(serverId) }, async () => {
       await rt.out.show(await followOne(serverId));
     });

@@ -3,9 +3,10 @@ import { type Leaf, needsServer } from '../operations/leaves.js';
 import type { Operation } from '../operations/types.js';
 import { confirmDestructive } from './confirm.js';
 import { envelopeData } from './envelope.js';
-import { UsageError } from './errors.js';
+import { ApiError, UsageError } from './errors.js';
 import type { ApiClient, RequestSpec } from './http.js';
-import { type OperationPlan, planOperation, serverArgument } from './operation-plan.js';
+import { type OperationPlan, planOperation, retarget, serverArgument } from './operation-plan.js';
+import { lookUpAgain } from './server-cache.js';
 import { fleetOptions, runFleet } from './fleet.js';
 import { stdinFor } from './fields.js';
 import { step } from './plan.js';
@@ -89,10 +90,27 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Record<string, unknown
   })) ?? 0;
 }
 
+/**
+ * Sends the plan's own request with `send`. When the server's id came from the cache and the
+ * service answers 404, the reference is looked up again once and, if it now names another id,
+ * the request goes to that one (nothing was applied to an id the service does not know).
+ */
+async function sendFor<T>(rt: Runtime, p: OperationPlan, send: (p: OperationPlan) => Promise<T>): Promise<{ sent: T; p: OperationPlan }> {
+  try {
+    return { sent: await send(p), p };
+  } catch (err) {
+    const again = p.remembered !== undefined && err instanceof ApiError && err.status === 404
+      ? await lookUpAgain(rt, p.client, p.remembered, p.params.server_id as string) : undefined;
+    if (again === undefined) throw err;
+    const retargeted = await retarget(rt, p, again);
+    return { sent: await send(retargeted), p: retargeted };
+  }
+}
+
 async function execute(rt: Runtime, p: OperationPlan, out: Sink): Promise<void> {
-  const { leaf: { op, verb }, client, spec, params } = p;
+  const { leaf: { op, verb }, client } = p;
   if (p.confirm) await confirmDestructive(rt, p.confirm);
-  if (op.paging === 'offset') return list(rt, client, spec, p.paging, op, out);
+  if (op.paging === 'offset') return void (await sendFor(rt, p, (q) => list(rt, client, q.spec, q.paging, op, out)));
   if (p.ifAbsent) {
     const { findExisting } = await import('./if-absent.js');
     const existing = await findExisting(client, p.ifAbsent.lookup.path, p.ifAbsent.field, p.ifAbsent.value);
@@ -103,7 +121,7 @@ async function execute(rt: Runtime, p: OperationPlan, out: Sink): Promise<void> 
     }
   }
 
-  const res = await client.request<unknown>(spec);
+  const { sent: res, p: { params } } = await sendFor(rt, p, (q) => client.request<unknown>(q.spec));
   if (op.raw) {
     const location = res.status >= 300 && res.status < 400 ? res.headers.location : undefined;
     out.document(location ?? res.body, res.headers['content-type']);
