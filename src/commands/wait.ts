@@ -15,7 +15,9 @@ const SERVER_HELP = 'server id or name (default: $GSH_SERVER); for several: repe
 const HELP = `
 --for takes a state of the server status resource (running, offline, starting, stopping…) or
 settled (running or offline, with no reinstall, restore or transfer under way). The global
---timeout bounds the wait (default 10m).
+--timeout bounds the wait (default 10m). One server is polled on its own, 1 s after the start
+and then less often (up to every 10 s); several are read together from the list with statuses,
+100 servers a request.
 
 Examples:
   gsh wait -s lobby --for running
@@ -35,7 +37,7 @@ export function register(cmd: Command): void {
     .option('-s, --server <id|name>', SERVER_HELP, collect)
     .option('--all-servers', 'every server the key can reach')
     .option('--for <state>', 'the state to wait for (default: settled)')
-    .option('--parallel <n>', 'with several servers: how many are polled at once (default 4, at most 32)')
+    .option('--parallel <n>', 'accepted for older scripts: several servers are now read together, 100 a request')
     .option('--fail-fast', 'with several servers: start no new one after a failure')
     .addHelpText('after', HELP)
     .action(async function (this: Command) {
@@ -120,15 +122,28 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
     });
   }
   const targets = await resolveTargets(client, refs, await stdinFor(refs.refs, () => rt.ctx.stdin));
-  const requests = targets.map((t) => ({ method: 'GET' as const, path: `/servers/${encodeURIComponent(t.id)}/status` }));
-  return rt.submit({ requests, then: then(`${targets.length} servers, ${opts.parallel} at a time`) }, async () => {
+  return rt.submit({ requests: pagedRequests(targets.length), then: then(`${targets.length} servers, read together from the list with statuses (100 a request)`) }, async () => {
     rt.singleTarget = false;
-    return runFleet(rt, targets, opts, (t) => follow(t.id));
+    const { stopPolling } = await import('../core/status-poller.js');
+    try {
+      // Nothing to send first: every server waits in the shared poller at once.
+      return await runFleet(rt, targets, opts, (t, release) => {
+        release();
+        return follow(t.id);
+      });
+    } finally {
+      stopPolling(client);
+    }
   });
 }
 
+/** The pages one round of a fleet wait reads (status-poller.ts): the plan a dry run prints. */
+function pagedRequests(servers: number) {
+  return Array.from({ length: Math.max(1, Math.ceil(servers / 100)) }, (_, i) => ({ method: 'GET' as const, path: '/servers', query: { include: 'status', limit: 100, offset: i * 100 } }));
+}
+
 export const operations: OperationUses = {
-  'wait server': ['GET /servers/{server_id}/status'],
+  'wait server': ['GET /servers/{server_id}/status', 'GET /servers'],
   'wait job': [],
   'wait init': ['GET /servers/{server_id}/init'],
   'wait transfer': ['GET /servers/{server_id}/settings/transfer/status'],

@@ -44,6 +44,8 @@ interface Sink {
   streamItems?(items: unknown[], opts: ShowOptions): void;
   /** Notes about this run (hints, replays); a fleet keeps them out of its table. */
   note(message: string): void;
+  /** The run's own request is answered; only following it (--wait) is left. */
+  sent?(): void;
 }
 
 function printer(rt: Runtime): Sink {
@@ -77,16 +79,29 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Record<string, unknown
   return (await rt.submit(plan, async () => {
     if (first?.confirm) await confirmDestructive(rt, `Run "gsh ${leaf.words.join(' ')}" on ${targets.length} servers: ${named.join(', ')}`);
     rt.singleTarget = false;
-    return runFleet(rt, targets, opts, async (t) => {
-      let result: unknown;
-      const keep: Sink = {
-        show: async (data) => void (result = data),
-        document: (body) => void (result = Buffer.isBuffer(body) ? body.toString('utf8') : body),
-        note: () => {},
-      };
-      await execute(rt, { ...(plans.get(t.id) as OperationPlan), confirm: undefined }, keep);
-      return result;
-    });
+    // With --wait, a server whose request is sent waits in the shared poller without holding a
+    // --parallel slot; the poller keeps the budget the requests still to send need.
+    let sent = 0;
+    const { sharedPoller, stopPolling } = await import('./status-poller.js');
+    sharedPoller(rt, client).actionsLeft = () => targets.length - sent;
+    try {
+      return await runFleet(rt, targets, opts, async (t, release) => {
+        let result: unknown;
+        const keep: Sink = {
+          show: async (data) => void (result = data),
+          document: (body) => void (result = Buffer.isBuffer(body) ? body.toString('utf8') : body),
+          note: () => {},
+          sent: () => {
+            sent++;
+            release();
+          },
+        };
+        await execute(rt, { ...(plans.get(t.id) as OperationPlan), confirm: undefined }, keep);
+        return result;
+      });
+    } finally {
+      stopPolling(client);
+    }
   })) ?? 0;
 }
 
@@ -138,6 +153,7 @@ async function execute(rt: Runtime, p: OperationPlan, out: Sink): Promise<void> 
   }
   const work = workOf(op, verb, params, data);
   if (p.follow && work) {
+    out.sent?.();
     const final = await (rt.singleTarget ? followOrInterrupt(rt, client, work) : followWork(rt, client, work));
     if (final !== undefined) await out.show(final);
     return;
