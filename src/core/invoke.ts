@@ -112,7 +112,9 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Record<string, unknown
  */
 async function sendFor<T>(rt: Runtime, p: OperationPlan, send: (p: OperationPlan) => Promise<T>): Promise<{ sent: T; p: OperationPlan }> {
   try {
-    return { sent: await send(p), p };
+    const sent = await send(p);
+    p.confirmId?.();
+    return { sent, p };
   } catch (err) {
     const again = p.remembered !== undefined && err instanceof ApiError && err.status === 404
       ? await lookUpAgain(rt, p.client, p.remembered, p.params.server_id as string) : undefined;

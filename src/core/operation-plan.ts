@@ -34,6 +34,8 @@ export interface OperationPlan {
   download?: DownloadTarget;
   /** The server reference as typed, when its id came from the cache (a 404 looks it up again). */
   remembered?: string;
+  /** The reference matched no name and is tried as an id: remember it once the service answers. */
+  confirmId?: () => void;
 }
 
 /** Declared query/body fields from the parsed flags, converted and checked. */
@@ -151,11 +153,13 @@ export async function planOperation(rt: Runtime, leaf: Leaf, local: Local, args:
   // Everything typed is checked; from here on only the server-name lookup may be sent.
   const client = await rt.client({ anonymous: op.auth === 'none' });
   let remembered: string | undefined;
+  let confirmId: (() => void) | undefined;
   if (serverRef !== undefined && target) params.server_id = target.id;
   else if (serverRef !== undefined) {
     const resolved = await resolveRemembered(rt, client, serverRef);
     params.server_id = resolved.id;
     if (resolved.remembered) remembered = serverRef;
+    confirmId = resolved.confirm;
   }
   const spec = await withIdempotencyKey({
     method: op.method,
@@ -171,7 +175,7 @@ export async function planOperation(rt: Runtime, leaf: Leaf, local: Local, args:
   const planned = {
     leaf, client, spec: pagedSpec(op, spec, paging), params, paging, follow: local.wait === true && op.wait !== undefined,
     ...(confirm ? { confirm } : {}), ...(ifAbsent ? { ifAbsent } : {}), ...(download ? { download } : {}),
-    ...(remembered !== undefined ? { remembered } : {}),
+    ...(remembered !== undefined ? { remembered } : {}), ...(confirmId ? { confirmId } : {}),
   };
   const lookup = ifAbsent ? [ifAbsent.lookup] : [];
   const first = ifAbsent ? [step('local', `send the next request only if no item of ${ifAbsent.lookup.path} has ${ifAbsent.field} ${JSON.stringify(ifAbsent.value)}`)] : [];
@@ -219,7 +223,7 @@ export async function retarget(rt: Runtime, p: OperationPlan, serverId: string):
   const params = { ...p.params, server_id: serverId };
   const { idempotencyKey: _first, ...rest } = p.spec;
   const spec = await withIdempotencyKey({ ...rest, path: fillPath(p.leaf.op, params), idempotencyKey: rt.globals.idempotencyKey });
-  const { remembered: _done, ...plan } = p;
+  const { remembered: _done, confirmId: _tried, ...plan } = p;
   return { ...plan, params, spec };
 }
 

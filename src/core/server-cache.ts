@@ -151,6 +151,11 @@ export interface ResolvedServer {
   id: string;
   /** The id came from the cache, not from the service in this run. */
   remembered: boolean;
+  /**
+   * No name matched and `ref` is tried as an id: call confirm() once the service answered a
+   * request on it, so that it is remembered as an id.
+   */
+  confirm?: () => void;
 }
 
 /** The id of `ref`: remembered, or looked up (and then remembered). `id:…` is never looked up. */
@@ -160,7 +165,7 @@ export async function resolveRemembered(rt: Runtime, client: ApiClient, ref: str
   if (known !== undefined) return { id: known, remembered: true };
   const found = await lookUpServer(client, ref);
   if (found.confirmed) memory.remember(ref, found.id);
-  return { id: found.id, remembered: false };
+  return { id: found.id, remembered: false, ...(found.tried ? { confirm: () => memory.remember(ref, ref) } : {}) };
 }
 
 /** The id of `ref`, remembered or looked up (the plain form most commands need). */

@@ -39,11 +39,16 @@ export function markedId(ref: string): string | undefined {
   return id;
 }
 
-/**
- * The id `ref` names; `confirmed` when the service listed it (a fact worth remembering), not when
- * the reference is a UUID or `id:…` taken as it is, or matched nothing and is tried as an id.
- */
-export async function lookUpServer(client: ApiClient, ref: string): Promise<{ id: string; confirmed: boolean }> {
+export interface LookedUp {
+  id: string;
+  /** The service listed it: a fact worth remembering. */
+  confirmed: boolean;
+  /** No name matched, so the reference is tried as an id (the search matches names only). */
+  tried?: boolean;
+}
+
+/** The id `ref` names: a UUID or `id:…` as it is, else looked up by name (see LookedUp). */
+export async function lookUpServer(client: ApiClient, ref: string): Promise<LookedUp> {
   const marked = markedId(ref);
   if (marked !== undefined) return { id: marked, confirmed: false };
   if (UUID_RE.test(ref)) return { id: ref, confirmed: false };
@@ -59,5 +64,5 @@ export async function lookUpServer(client: ApiClient, ref: string): Promise<{ id
       `Use an id: ${named.map((s) => `${s.id} (${s.name})`).join(', ')}`,
     );
   }
-  return { id: ref, confirmed: false };
+  return { id: ref, confirmed: false, tried: true };
 }
