@@ -116,6 +116,8 @@ async function sendFor<T>(rt: Runtime, p: OperationPlan, send: (p: OperationPlan
     p.confirmId?.();
     return { sent, p };
   } catch (err) {
+    // Any answer but 404 on a server path says the server exists (02-endpoints-part-a.md, rule 2).
+    if (err instanceof ApiError && err.status !== 404) p.confirmId?.();
     const again = p.remembered !== undefined && err instanceof ApiError && err.status === 404
       ? await lookUpAgain(rt, p.client, p.remembered, p.params.server_id as string) : undefined;
     if (again === undefined) throw err;
