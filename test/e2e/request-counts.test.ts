@@ -95,6 +95,22 @@ describe('a remembered server costs one request per command', () => {
     expect((await sent(['servers', 'get', s.name, '--json'], { GSH_CONFIG_DIR: dir }, later(61 * 60_000))).requests).toEqual(['GET /servers', `GET /servers/${s.id}`]);
   });
 
+  it('gsh cache clear forgets them (the next command looks up again); gsh cache path names the file', async () => {
+    const s = servers()[9]!;
+    const dir = freshDir();
+    await sent(['servers', 'get', s.name, '--json'], { GSH_CONFIG_DIR: dir });
+    const path = await t.gsh(['cache', 'path'], { env: { GSH_CONFIG_DIR: dir } });
+    expect(path.stdout).toBe(join(dir, CACHE_FILE));
+    const dry = await t.gsh(['cache', 'clear', '--dry-run'], { env: { GSH_CONFIG_DIR: dir } });
+    expect(dry.exitCode).toBe(0);
+    expect(statSync(join(dir, CACHE_FILE)).isFile()).toBe(true);
+    const cleared = await sent(['cache', 'clear'], { GSH_CONFIG_DIR: dir });
+    expect(cleared.r.exitCode).toBe(0);
+    expect(cleared.requests).toEqual([]);
+    expect(() => statSync(join(dir, CACHE_FILE))).toThrow();
+    expect((await sent(['servers', 'get', s.name, '--json'], { GSH_CONFIG_DIR: dir })).requests).toEqual(['GET /servers', `GET /servers/${s.id}`]);
+  });
+
   it('a dry run reads the cache but does not write it', async () => {
     const s = servers()[6]!;
     const dir = freshDir();
