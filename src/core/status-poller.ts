@@ -66,7 +66,9 @@ export class StatusPoller {
     let spent = 0;
     while (this.waiters.size && !this.closed) {
       const nearest = Math.min(...[...this.waiters].map((w) => w.deadline));
-      await this.rt.sleep(Math.max(0, Math.min(this.delay(spent), nearest - this.rt.now())));
+      const until = this.rt.now() + Math.max(0, Math.min(this.delay(spent), nearest - this.rt.now()));
+      // In steps of at most a second: a closed poller (Ctrl-C) leaves no long timer behind.
+      while (!this.closed && this.rt.now() < until) await this.rt.sleep(Math.min(1000, until - this.rt.now()));
       if (this.closed) return;
       spent = await this.round();
       this.roundsSinceJoin++;
