@@ -68,12 +68,12 @@ export function register(cmd: Command): void {
     .addHelpText('after', '\nA backup is finished when its answer carries a finished status (completed, succeeded…) or,\nwithout one, a completed_at time; failed, error or is_successful=false exit 1.\n\nExample:\n  gsh wait backup 8c1e6f8a-1b2c-4d3e-9f00-0a1b2c3d4e5f -s lobby\n')
     .action(async function (this: Command, backupId: string) {
       await withRuntime(this, async (rt) => {
-        const [{ backupWork, followOrInterrupt }, { serverFlag }, { serverIdOf }] = await Promise.all([import('../core/follow.js'), import('../core/server-ref.js'), import('../core/server-cache.js')]);
+        const [{ backupWork, followOrInterrupt }, { serverFlag }, { onServer, resolveRemembered }] = await Promise.all([import('../core/follow.js'), import('../core/server-ref.js'), import('../core/server-cache.js')]);
         const ref = serverFlag(this.opts<{ server?: string }>().server, rt.env);
         const client = await rt.client();
-        const work = backupWork(await serverIdOf(rt, client, ref), backupId);
-        return rt.submit({ requests: [{ method: 'GET', path: work.path }], then: [step('wait', `poll the backup until it has finished, for at most ${rt.waitLimitMs / 1000} s`)] }, async () => {
-          await rt.out.show(await followOrInterrupt(rt, client, work));
+        const server = await resolveRemembered(rt, client, ref);
+        return rt.submit({ requests: [{ method: 'GET', path: backupWork(server.id, backupId).path }], then: [step('wait', `poll the backup until it has finished, for at most ${rt.waitLimitMs / 1000} s`)] }, async () => {
+          await rt.out.show(await onServer(rt, client, ref, server, (id) => followOrInterrupt(rt, client, backupWork(id, backupId))));
         });
       });
     });
@@ -88,13 +88,13 @@ export function register(cmd: Command): void {
     sub.action(async function (this: Command) {
       await withRuntime(this, async (rt) => {
         const o = this.opts<{ server?: string; download?: string }>();
-        const [{ followOrInterrupt, pollPath }, { serverFlag }, { serverIdOf }] = await Promise.all([import('../core/follow.js'), import('../core/server-ref.js'), import('../core/server-cache.js')]);
+        const [{ followOrInterrupt, pollPath }, { serverFlag }, { onServer, resolveRemembered }] = await Promise.all([import('../core/follow.js'), import('../core/server-ref.js'), import('../core/server-cache.js')]);
         const ref = serverFlag(o.server, rt.env);
         const client = await rt.client();
-        const serverId = await serverIdOf(rt, client, ref);
-        const work = kind === 'pull' ? { kind, serverId, ...(o.download ? { started: o.download } : {}) } : { kind, serverId };
-        return rt.submit({ requests: [{ method: 'GET', path: pollPath(work) }], then: [step('wait', `poll ${what} on ${serverId} until it ends, for at most ${rt.waitLimitMs / 1000} s`)] }, async () => {
-          const final = await followOrInterrupt(rt, client, work);
+        const server = await resolveRemembered(rt, client, ref);
+        const workOn = (serverId: string) => (kind === 'pull' ? { kind, serverId, ...(o.download ? { started: o.download } : {}) } : { kind, serverId });
+        return rt.submit({ requests: [{ method: 'GET', path: pollPath(workOn(server.id)) }], then: [step('wait', `poll ${what} on ${server.id} until it ends, for at most ${rt.waitLimitMs / 1000} s`)] }, async () => {
+          const final = await onServer(rt, client, ref, server, (id) => followOrInterrupt(rt, client, workOn(id)));
           if (final !== undefined) await rt.out.show(final);
         });
       });
@@ -105,7 +105,7 @@ export function register(cmd: Command): void {
 async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: boolean; for?: string; parallel?: string; failFast?: boolean }): Promise<number | void> {
   const state = o.for ?? 'settled';
   if (!/^[a-z_]+$/.test(state)) throw new UsageError(`--for "${state}" is not a state`, 'Use running, offline, settled or another state of the status resource.');
-  const [{ followOrInterrupt, followWork }, { fleetOptions, runFleet }, { resolveTargets, singleRef, targetRefs }, { serverIdOf }, { stdinFor }] = await Promise.all([
+  const [{ followOrInterrupt, followWork }, { fleetOptions, runFleet }, { resolveTargets, singleRef, targetRefs }, { onServer, resolveRemembered }, { stdinFor }] = await Promise.all([
     import('../core/follow.js'), import('../core/fleet.js'), import('../core/targets.js'), import('../core/server-cache.js'), import('../core/fields.js'),
   ]);
   const refs = targetRefs(o.server, undefined, rt.env, o.allServers === true);
@@ -116,9 +116,9 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
   const then = (what: string) => [step('wait', `poll the status of ${what} until ${state}, for at most ${rt.waitLimitMs / 1000} s`)];
   const single = singleRef(refs);
   if (single !== undefined) {
-    const serverId = await serverIdOf(rt, client, single);
-    return rt.submit({ requests: [{ method: 'GET', path: `/servers/${encodeURIComponent(serverId)}/status` }], then: then(serverId) }, async () => {
-      await rt.out.show(await followOne(serverId));
+    const server = await resolveRemembered(rt, client, single);
+    return rt.submit({ requests: [{ method: 'GET', path: `/servers/${encodeURIComponent(server.id)}/status` }], then: then(server.id) }, async () => {
+      await rt.out.show(await onServer(rt, client, single, server, followOne));
     });
   }
   const targets = await resolveTargets(client, refs, await stdinFor(refs.refs, () => rt.ctx.stdin));

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ApiError } from './errors.js';
 import type { ApiClient } from './http.js';
 import type { Runtime } from './runtime.js';
 import { lookUpServer } from './server-ref.js';
@@ -175,14 +176,31 @@ export async function serverIdOf(rt: Runtime, client: ApiClient, ref: string): P
 
 /**
  * After a 404 for a remembered id: forget it and look `ref` up again, once. Gives the new id (and
- * says so on stderr), or undefined when the lookup gives the same id (the 404 stands).
+ * says so on stderr), or undefined when the lookup finds the same id or none (the 404 stands).
  */
 export async function lookUpAgain(rt: Runtime, client: ApiClient, ref: string, staleId: string): Promise<string | undefined> {
   const memory = await serverMemory(rt);
   memory.forget(ref);
   const found = await lookUpServer(client, ref);
-  if (found.confirmed) memory.remember(ref, found.id);
+  // Nothing listed under it now: the 404 stands.
+  if (!found.confirmed) return undefined;
+  memory.remember(ref, found.id);
   if (found.id === staleId) return undefined;
   rt.note(`note: "${ref}" was remembered as server ${staleId}, which the service no longer knows (404); looked it up again: ${found.id}`);
   return found.id;
+}
+
+/**
+ * Runs `use` on the server `ref` resolved to (hand-written commands; generated ones do the same
+ * in invoke.ts): when its id was remembered and the service answers 404, `ref` is looked up
+ * again once and, if it now names another server, `use` runs on that one.
+ */
+export async function onServer<T>(rt: Runtime, client: ApiClient, ref: string, resolved: ResolvedServer, use: (id: string) => Promise<T>): Promise<T> {
+  try {
+    return await use(resolved.id);
+  } catch (err) {
+    const again = resolved.remembered && err instanceof ApiError && err.status === 404 ? await lookUpAgain(rt, client, ref, resolved.id) : undefined;
+    if (again === undefined) throw err;
+    return use(again);
+  }
 }

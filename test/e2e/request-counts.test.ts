@@ -144,6 +144,20 @@ describe('a remembered server costs one request per command', () => {
     expect(stop.r.exitCode).toBe(5);
     expect(stop.requests).toEqual([`POST /servers/${heir.id}/power`, 'GET /servers']);
   });
+
+  it('hand-written commands too: gsh wait on a remembered name whose server is gone looks it up again once', async () => {
+    const [gone, heir] = [servers()[0]!, servers()[1]!];
+    const dir = freshDir();
+    const name = gone.name;
+    await sent(['servers', 'get', name, '--json'], { GSH_CONFIG_DIR: dir });
+    t.sandbox.state.servers.delete(gone.id);
+    heir.name = name;
+    heir.state = 'running';
+    const waited = await sent(['wait', '-s', name, '--for', 'running', '-o', 'json'], { GSH_CONFIG_DIR: dir });
+    expect(waited.r.exitCode, waited.r.stderr).toBe(0);
+    expect(waited.requests).toEqual([`GET /servers/${gone.id}/status`, 'GET /servers', `GET /servers/${heir.id}/status`]);
+    expect(waited.r.stderr).toMatch(/looked it up again/);
+  });
 });
 
 describe('fleets wait in pages', () => {
