@@ -47,7 +47,7 @@ const label = (t: Target) => (t.name ? `${t.name} (${t.id})` : t.id);
  * Runs `work` for every target and prints one result per target: a table when asked for one,
  * else -o json (an array), -o jsonl (a line as each target finishes) or --jq over the array.
  * Ctrl-C (or SIGTERM) starts nothing new, prints what finished and what was still running, and
- * exits 130 (143).
+ * exits 130 (143). `work` calls release() once only waiting is left (--wait): its worker moves on.
  */
 export async function runFleet(rt: Runtime, targets: readonly Target[], opts: FleetOptions, work: (t: Target, release: () => void) => Promise<unknown>): Promise<number> {
   const results: TargetResult[] = [];

@@ -87,16 +87,23 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Record<string, unknown
     try {
       return await runFleet(rt, targets, opts, async (t, release) => {
         let result: unknown;
+        let counted = false;
+        // Answered, or ended before its request was answered: no longer an action to send.
+        const done = () => void (counted || ((counted = true), sent++));
         const keep: Sink = {
           show: async (data) => void (result = data),
           document: (body) => void (result = Buffer.isBuffer(body) ? body.toString('utf8') : body),
           note: () => {},
           sent: () => {
-            sent++;
+            done();
             release();
           },
         };
-        await execute(rt, { ...(plans.get(t.id) as OperationPlan), confirm: undefined }, keep);
+        try {
+          await execute(rt, { ...(plans.get(t.id) as OperationPlan), confirm: undefined }, keep);
+        } finally {
+          done();
+        }
         return result;
       });
     } finally {

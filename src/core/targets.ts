@@ -2,7 +2,7 @@ import { UsageError } from './errors.js';
 import type { StdinText } from './fields.js';
 import type { ApiClient } from './http.js';
 import { fetchAll } from './paging.js';
-import { markedId } from './server-ref.js';
+import { ID_MARKER, markedId } from './server-ref.js';
 
 // Which servers a server-scoped command acts on (DESIGN.md "Many servers at once"): -s repeated
 // or comma-separated, shell-style globs on names (case-sensitive, as in the shell), `-s -` for ids
@@ -20,7 +20,7 @@ export interface TargetRefs {
   all: boolean;
 }
 
-const isPattern = (ref: string): boolean => !ref.startsWith('id:') && /[*?[\]{}]/.test(ref);
+const isPattern = (ref: string): boolean => !ref.startsWith(ID_MARKER) && /[*?[\]{}]/.test(ref);
 
 /** The references a command line names, checked (nothing is sent). */
 export function targetRefs(flag: string | readonly string[] | undefined, positional: string | undefined, env: NodeJS.ProcessEnv, all = false): TargetRefs {
