@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/core/context.js';
 import { CACHE_FILE } from '../../src/core/server-cache.js';
 import type { RequestLogEntry } from '../../src/sandbox/index.js';
+import { fastClock } from '../helpers/context.js';
 import { type E2E, setup } from './helpers.js';
 
 // Every request counts (a key's budget is shared by every script that uses it): the requests of
@@ -172,6 +173,21 @@ describe('fleets wait in pages', () => {
     expect(requests.filter((q) => q.endsWith('/power'))).toHaveLength(n);
     expect(requests.filter((q) => q.endsWith('/status'))).toEqual([]);
     expect(requests.length).toBeLessThanOrEqual(2 * n + 5);
+  });
+
+  it('a server only waiting frees its --parallel slot: with --parallel 1 every restart is sent before the first poll', async () => {
+    const targets = servers().slice(0, 3);
+    for (const s of targets) s.state = 'running';
+    const mark = t.sandbox.log.length;
+    // Pauses at a fifth of their length: the first poll comes 200 ms after the first restart.
+    const r = await t.gsh(['power', 'restart', '-s', targets.map((s) => s.id).join(','), '--parallel', '1', '--wait', '--yes', '-o', 'json'], { env: { GSH_CONFIG_DIR: freshDir() }, clock: fastClock(0.2) });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const log = t.sandbox.log.slice(mark);
+    const restarts = log.flatMap((e, i) => (e.path.endsWith('/power') ? [i] : []));
+    const firstPoll = log.findIndex((e) => e.path === '/servers' && e.query.include === 'status');
+    expect(restarts).toHaveLength(3);
+    expect(firstPoll).toBeGreaterThan(0);
+    expect(Math.max(...restarts)).toBeLessThan(firstPoll);
   });
 
   it('gsh wait over many servers reads the list with statuses, not each server', async () => {
