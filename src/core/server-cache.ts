@@ -42,13 +42,13 @@ export function cachePath(env: NodeJS.ProcessEnv): string {
   return join(configDir(env), CACHE_FILE);
 }
 
-const memories = new WeakMap<Runtime, Promise<ServerMemory>>();
+const memories = new WeakMap<Runtime, ServerMemory>();
 
 /** The remembered servers of this run's base URL and credential (after rt.client()). */
-export function serverMemory(rt: Runtime): Promise<ServerMemory> {
+function serverMemory(rt: Runtime): ServerMemory {
   let m = memories.get(rt);
   if (!m) {
-    m = (async () => open(rt, await scopeKey(rt)))();
+    m = open(rt, scopeKey(rt));
     memories.set(rt, m);
   }
   return m;
@@ -58,7 +58,7 @@ export function serverMemory(rt: Runtime): Promise<ServerMemory> {
  * Which base URL and credential the entries belong to: a SHA-256 of them, so the file holds no
  * secret. An agent's token renews itself, so its profile (and account) stands for it instead.
  */
-async function scopeKey(rt: Runtime): Promise<string> {
+function scopeKey(rt: Runtime): string {
   const auth = rt.auth;
   const envSecret = rt.globals.profile ? undefined : (rt.env.GSH_TOKEN || rt.env.GSH_API_KEY);
   let credential = envSecret ?? '';
@@ -161,7 +161,7 @@ export interface ResolvedServer {
 
 /** The id of `ref`: remembered, or looked up (and then remembered). `id:…` is never looked up. */
 export async function resolveRemembered(rt: Runtime, client: ApiClient, ref: string): Promise<ResolvedServer> {
-  const memory = await serverMemory(rt);
+  const memory = serverMemory(rt);
   const known = memory.get(ref);
   if (known !== undefined) return { id: known, remembered: true };
   const found = await lookUpServer(client, ref);
@@ -179,7 +179,7 @@ export async function serverIdOf(rt: Runtime, client: ApiClient, ref: string): P
  * says so on stderr), or undefined when the lookup finds the same id or none (the 404 stands).
  */
 export async function lookUpAgain(rt: Runtime, client: ApiClient, ref: string, staleId: string): Promise<string | undefined> {
-  const memory = await serverMemory(rt);
+  const memory = serverMemory(rt);
   memory.forget(ref);
   const found = await lookUpServer(client, ref);
   // Nothing listed under it now: the 404 stands.
