@@ -7,7 +7,8 @@ import { type ApiClient, type RequestSpec, withIdempotencyKey } from '../core/ht
 import { announcedSize, describeTarget, download, fetchSpec, planTarget, SIGNED_URL, signedUrlOf } from '../core/download.js';
 import { step } from '../core/plan.js';
 import { type Runtime, withRuntime } from '../core/runtime.js';
-import { resolveServer, serverFlag } from '../core/server-ref.js';
+import { serverIdOf } from '../core/server-cache.js';
+import { serverFlag } from '../core/server-ref.js';
 import type { OperationUses } from './index.js';
 
 // `gsh files put` and `gsh files get`: both steps of a transfer in one command (03-endpoints-
@@ -24,7 +25,7 @@ export const operations: OperationUses = {
 async function serverClient(rt: Runtime, server: string | undefined): Promise<{ client: ApiClient; serverId: string }> {
   const ref = serverFlag(server, rt.env);
   const client = await rt.client();
-  return { client, serverId: await resolveServer(client, ref) };
+  return { client, serverId: await serverIdOf(rt, client, ref) };
 }
 
 /** One file part in a multipart/form-data body (field name `files`, as the node expects). */

@@ -17,12 +17,14 @@ const SERVER_HELP = 'server id or name (default: $GSH_SERVER); for several: repe
 const HELP = `
 --for takes a state of the server status resource (running, offline, starting, stopping…) or
 settled (running or offline, with no reinstall, restore or transfer under way). The global
---timeout bounds the wait (default 10m). --ready waits for running, then for a console line (the
-recent output counts, so a line printed before gsh attached is not missed); a crash, or the
-server stopping, ends it early with exit 13 and the last console lines. Exit codes: 0 reached,
-1 failed, 10 timed out, 11 when some of several servers did not make it, 12 the record shows no
-field gsh reads (it says what the record holds and the gsh api line that shows it), 13 --ready:
-the server crashed or stopped first.
+--timeout bounds the wait (default 10m). One server is polled on its own, 1 s after the start
+and then less often (up to every 10 s); several are read together from the list with statuses,
+100 servers a request. --ready waits for running, then for a console line (the recent output
+counts, so a line printed before gsh attached is not missed); a crash, or the server stopping,
+ends it early with exit 13 and the last console lines. Exit codes: 0 reached, 1 failed, 10 timed
+out, 11 when some of several servers did not make it, 12 the record shows no field gsh reads (it
+says what the record holds and the gsh api line that shows it), 13 --ready: the server crashed or
+stopped first.
 
 Examples:
   gsh wait -s lobby --for running
@@ -43,7 +45,7 @@ export function register(cmd: Command): void {
     .option('-s, --server <id|name>', SERVER_HELP, collect)
     .option('--all-servers', 'every server the key can reach')
     .option('--for <state>', 'the state to wait for (default: settled)')
-    .option('--parallel <n>', 'with several servers: how many are polled at once (default 4, at most 32)')
+    .option('--parallel <n>', 'accepted for older scripts: several servers are now read together, 100 a request')
     .option('--fail-fast', 'with several servers: start no new one after a failure')
     .option('--ready [regex]', 'once running, wait for a console line matching REGEX (default: the settings\' done_message), recent output included; exit 13 if it crashes or stops first')
     .addHelpText('after', HELP)
@@ -77,12 +79,12 @@ export function register(cmd: Command): void {
       await withRuntime(this, async (rt) => {
         const problem = pathIdProblem(backupId);
         if (problem) throw new UsageError(`<backup-uuid> ${problem} (got "${backupId}")`);
-        const [{ backupWork, followOrInterrupt }, { resolveServer, serverFlag }] = await Promise.all([import('../core/follow.js'), import('../core/server-ref.js')]);
+        const [{ backupWork, followOrInterrupt }, { serverFlag }, { onServer, resolveRemembered }] = await Promise.all([import('../core/follow.js'), import('../core/server-ref.js'), import('../core/server-cache.js')]);
         const ref = serverFlag(this.opts<{ server?: string }>().server, rt.env);
         const client = await rt.client();
-        const work = backupWork(await resolveServer(client, ref), backupId);
-        return rt.submit({ requests: [{ method: 'GET', path: work.path }], then: [step('wait', `poll the backup until it has finished, for at most ${rt.waitLimitMs / 1000} s`)] }, async () => {
-          await rt.out.show(await followOrInterrupt(rt, client, work));
+        const server = await resolveRemembered(rt, client, ref);
+        return rt.submit({ requests: [{ method: 'GET', path: backupWork(server.id, backupId).path }], then: [step('wait', `poll the backup until it has finished, for at most ${rt.waitLimitMs / 1000} s`)] }, async () => {
+          await rt.out.show(await onServer(rt, client, ref, server, (id) => followOrInterrupt(rt, client, backupWork(id, backupId))));
         });
       });
     });
@@ -97,13 +99,13 @@ export function register(cmd: Command): void {
     sub.action(async function (this: Command) {
       await withRuntime(this, async (rt) => {
         const o = this.opts<{ server?: string; download?: string }>();
-        const [{ followOrInterrupt, pollPath }, { resolveServer, serverFlag }] = await Promise.all([import('../core/follow.js'), import('../core/server-ref.js')]);
+        const [{ followOrInterrupt, pollPath }, { serverFlag }, { onServer, resolveRemembered }] = await Promise.all([import('../core/follow.js'), import('../core/server-ref.js'), import('../core/server-cache.js')]);
         const ref = serverFlag(o.server, rt.env);
         const client = await rt.client();
-        const serverId = await resolveServer(client, ref);
-        const work = kind === 'pull' ? { kind, serverId, ...(o.download ? { started: o.download } : {}) } : { kind, serverId };
-        return rt.submit({ requests: [{ method: 'GET', path: pollPath(work) }], then: [step('wait', `poll ${what} on ${serverId} until it ends, for at most ${rt.waitLimitMs / 1000} s`)] }, async () => {
-          const final = await followOrInterrupt(rt, client, work);
+        const server = await resolveRemembered(rt, client, ref);
+        const workOn = (serverId: string) => (kind === 'pull' ? { kind, serverId, ...(o.download ? { started: o.download } : {}) } : { kind, serverId });
+        return rt.submit({ requests: [{ method: 'GET', path: pollPath(workOn(server.id)) }], then: [step('wait', `poll ${what} on ${server.id} until it ends, for at most ${rt.waitLimitMs / 1000} s`)] }, async () => {
+          const final = await onServer(rt, client, ref, server, (id) => followOrInterrupt(rt, client, workOn(id)));
           if (final !== undefined) await rt.out.show(final);
         });
       });
@@ -115,8 +117,8 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
   if (o.ready !== undefined && o.for !== undefined && o.for !== 'running') throw new UsageError('--ready waits for running; leave out --for');
   const state = o.ready !== undefined ? 'running' : (o.for ?? 'settled');
   if (!/^[a-z_]+$/.test(state)) throw new UsageError(`--for "${state}" is not a state`, 'Use running, offline, settled or another state of the status resource.');
-  const [{ followOrInterrupt, followWork }, { fleetOptions, runFleet }, { resolveTargets, singleRef, targetRefs }, { resolveServer }, { stdinFor }, { waitForServerState }] = await Promise.all([
-    import('../core/follow.js'), import('../core/fleet.js'), import('../core/targets.js'), import('../core/server-ref.js'), import('../core/fields.js'), import('../core/wait.js'),
+  const [{ followOrInterrupt, followWork }, { fleetOptions, runFleet }, { resolveTargets, singleRef, targetRefs }, { onServer, resolveRemembered }, { stdinFor }, { waitForServerState }] = await Promise.all([
+    import('../core/follow.js'), import('../core/fleet.js'), import('../core/targets.js'), import('../core/server-cache.js'), import('../core/fields.js'), import('../core/wait.js'),
   ]);
   const refs = targetRefs(o.server, undefined, rt.env, o.allServers === true);
   const opts = fleetOptions(o);
@@ -152,22 +154,36 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
   };
   const single = singleRef(refs);
   if (single !== undefined) {
-    const serverId = await resolveServer(client, single);
-    const p = then(serverId, serverId);
-    return rt.submit({ requests: [...p.requests, { method: 'GET', path: `/servers/${encodeURIComponent(serverId)}/status` }], then: p.then }, async () => {
-      await rt.out.show(await followOne(serverId));
+    const server = await resolveRemembered(rt, client, single);
+    const p = then(server.id, server.id);
+    return rt.submit({ requests: [...p.requests, { method: 'GET', path: `/servers/${encodeURIComponent(server.id)}/status` }], then: p.then }, async () => {
+      await rt.out.show(await onServer(rt, client, single, server, followOne));
     });
   }
   const targets = await resolveTargets(client, refs, await stdinFor(refs.refs, () => rt.ctx.stdin));
-  const requests = targets.flatMap((t) => [...then(t.id, t.id).requests, { method: 'GET' as const, path: `/servers/${encodeURIComponent(t.id)}/status` }]);
-  return rt.submit({ requests, then: then(`${targets.length} servers, ${opts.parallel} at a time`, targets[0]?.id ?? '').then }, async () => {
+  const requests = [...targets.flatMap((t) => then(t.id, t.id).requests), ...pagedRequests(targets.length)];
+  return rt.submit({ requests, then: then(`${targets.length} servers, read together from the list with statuses (100 a request)`, targets[0]?.id ?? '').then }, async () => {
     rt.singleTarget = false;
-    return runFleet(rt, targets, opts, (t) => follow(t.id));
+    const { stopPolling } = await import('../core/status-poller.js');
+    try {
+      // Nothing to send first: every server waits in the shared poller at once.
+      return await runFleet(rt, targets, opts, (t, release) => {
+        release();
+        return follow(t.id);
+      });
+    } finally {
+      stopPolling(client);
+    }
   });
 }
 
+/** The pages one round of a fleet wait reads (status-poller.ts): the plan a dry run prints. */
+function pagedRequests(servers: number) {
+  return Array.from({ length: Math.max(1, Math.ceil(servers / 100)) }, (_, i) => ({ method: 'GET' as const, path: '/servers', query: { include: 'status', limit: 100, offset: i * 100 } }));
+}
+
 export const operations: OperationUses = {
-  'wait server': ['GET /servers/{server_id}/status', 'GET /servers/{server_id}/settings', 'POST /servers/{server_id}/console/token'],
+  'wait server': ['GET /servers/{server_id}/status', 'GET /servers', 'GET /servers/{server_id}/settings', 'POST /servers/{server_id}/console/token'],
   'wait job': [],
   'wait init': ['GET /servers/{server_id}/init'],
   'wait transfer': ['GET /servers/{server_id}/settings/transfer/status'],

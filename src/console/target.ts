@@ -1,7 +1,8 @@
 import { Exit, GshError } from '../core/errors.js';
 import { type ApiClient, type RequestSpec, withIdempotencyKey } from '../core/http.js';
 import type { Runtime } from '../core/runtime.js';
-import { resolveServer, serverFlag } from '../core/server-ref.js';
+import { serverIdOf } from '../core/server-cache.js';
+import { serverFlag } from '../core/server-ref.js';
 import type { ConsoleSessionInfo } from './protocol.js';
 
 // Where a console command goes, found while planning: -s resolved (the one request planning may
@@ -19,7 +20,7 @@ export interface ConsoleTarget {
 export async function planTarget(rt: Runtime, server: string | undefined, positional?: string): Promise<ConsoleTarget> {
   const ref = serverFlag(server, rt.env, positional);
   const client = await rt.client();
-  const serverId = await resolveServer(client, ref);
+  const serverId = await serverIdOf(rt, client, ref);
   return consoleTarget(client, serverId, ref === serverId ? serverId : `${ref} (${serverId})`);
 }
 

@@ -51,9 +51,9 @@ const label = (t: Target) => (t.name ? `${t.name} (${t.id})` : t.id);
  * Runs `work` for every target and prints one result per target: a table when asked for one,
  * else -o json (an array), -o jsonl (a line as each target finishes) or --jq over the array.
  * Ctrl-C (or SIGTERM) starts nothing new, prints what finished and what was still running, and
- * exits 130 (143).
+ * exits 130 (143). `work` calls release() once only waiting is left (--wait): its worker moves on.
  */
-export async function runFleet(rt: Runtime, targets: readonly Target[], opts: FleetOptions, work: (t: Target) => Promise<unknown>): Promise<number> {
+export async function runFleet(rt: Runtime, targets: readonly Target[], opts: FleetOptions, work: (t: Target, release: () => void) => Promise<unknown>): Promise<number> {
   const results: TargetResult[] = [];
   const running = new Set<Target>();
   let next = 0;
@@ -79,21 +79,33 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
       rt.ctx.signals.on(signal, on);
     }
   });
+  // A target whose work calls release() (its request sent, only waiting left) frees its worker
+  // for the next target; it stays running until its work ends.
+  const finishing: Promise<void>[] = [];
   const worker = async () => {
     while (next < targets.length && stop === undefined) {
       const target = targets[next++] as Target;
       running.add(target);
       tick();
-      const result = await settle(target, work);
-      running.delete(target);
-      results.push(result);
-      if (streamed) rt.io.stdout.write(`${JSON.stringify(result)}\n`);
-      if (!result.ok && opts.failFast) stop ??= 'failure';
-      tick();
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const finished = settle(target, (t) => work(t, release)).then((result) => {
+        running.delete(target);
+        results.push(result);
+        if (streamed) rt.io.stdout.write(`${JSON.stringify(result)}\n`);
+        if (!result.ok && opts.failFast) stop ??= 'failure';
+        tick();
+      });
+      finishing.push(finished);
+      await Promise.race([finished, released]);
     }
   };
+  const all = async () => {
+    await Promise.all(Array.from({ length: Math.min(opts.parallel, targets.length) }, worker));
+    await Promise.all(finishing);
+  };
   try {
-    await Promise.race([Promise.all(Array.from({ length: Math.min(opts.parallel, targets.length) }, worker)), interrupted]);
+    await Promise.race([all(), interrupted]);
   } finally {
     for (const [signal, on] of handlers) rt.ctx.signals.off(signal, on);
     if (progress) rt.io.rawStderr.write('\r\x1b[2K');

@@ -149,6 +149,8 @@ export async function followWork(rt: Runtime, client: ApiClient, work: Work): Pr
       return waitForJob(rt, client, work.path, work.what);
     case 'server-state':
       if (work.note && rt.singleTarget) rt.note(work.note);
+      // Many servers: read together, a page of the list at a time (status-poller.ts).
+      if (!rt.singleTarget) return (await import('./status-poller.js')).sharedPoller(rt, client).waitFor(work.serverId, work.state, work.mustLeave);
       return waitForServerState(rt, client, work.serverId, work.state, work.mustLeave ? { mustLeave: work.mustLeave } : {});
     case 'pull': {
       const statusPath = pollPath(work);

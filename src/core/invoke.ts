@@ -3,9 +3,10 @@ import { type Leaf, needsServer } from '../operations/leaves.js';
 import type { Operation } from '../operations/types.js';
 import { confirmDestructive } from './confirm.js';
 import { envelopeData } from './envelope.js';
-import { UsageError } from './errors.js';
+import { ApiError, UsageError } from './errors.js';
 import type { ApiClient, RequestSpec } from './http.js';
-import { type OperationPlan, planOperation, serverArgument } from './operation-plan.js';
+import { type OperationPlan, planOperation, retarget, serverArgument } from './operation-plan.js';
+import { lookUpAgain } from './server-cache.js';
 import { fleetOptions, runFleet } from './fleet.js';
 import { stdinFor } from './fields.js';
 import { type Plan, step } from './plan.js';
@@ -80,6 +81,8 @@ interface Sink {
   checkColumns?(items: unknown[]): void;
   /** Notes about this run (hints, replays); a fleet keeps them out of its table. */
   note(message: string): void;
+  /** The run's own request is answered; only following it (--wait) is left. */
+  sent?(): void;
 }
 
 function printer(rt: Runtime): Sink {
@@ -117,23 +120,64 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Record<string, unknown
     const stopped = await countdown(rt, announce);
     if (stopped) return stopped;
     rt.singleTarget = false;
-    return runFleet(rt, targets, opts, async (t) => {
-      let result: unknown;
-      const keep: Sink = {
-        show: async (data) => void (result = data),
-        document: (body) => void (result = Buffer.isBuffer(body) ? body.toString('utf8') : body),
-        note: () => {},
-      };
-      await execute(rt, { ...(plans.get(t.id) as Planned), confirm: undefined }, keep);
-      return result;
-    });
+    // With --wait, a server whose request is sent waits in the shared poller without holding a
+    // --parallel slot; the poller keeps the budget the requests still to send need.
+    let sent = 0;
+    const { sharedPoller, stopPolling } = await import('./status-poller.js');
+    sharedPoller(rt, client).actionsLeft = () => targets.length - sent;
+    try {
+      return await runFleet(rt, targets, opts, async (t, release) => {
+        let result: unknown;
+        let counted = false;
+        // Answered, or ended before its request was answered: no longer an action to send.
+        const done = () => void (counted || ((counted = true), sent++));
+        const keep: Sink = {
+          show: async (data) => void (result = data),
+          document: (body) => void (result = Buffer.isBuffer(body) ? body.toString('utf8') : body),
+          note: () => {},
+          sent: () => {
+            done();
+            release();
+          },
+        };
+        try {
+          await execute(rt, { ...(plans.get(t.id) as Planned), confirm: undefined }, keep);
+        } finally {
+          done();
+        }
+        return result;
+      });
+    } finally {
+      stopPolling(client);
+    }
   })) ?? 0;
 }
 
+/**
+ * Sends the plan's own request with `send`. When the server's id came from the cache and the
+ * service answers 404, the reference is looked up again once and, if it now names another id,
+ * the request goes to that one (nothing was applied to an id the service does not know).
+ */
+async function sendFor<T>(rt: Runtime, p: OperationPlan, send: (p: OperationPlan) => Promise<T>): Promise<{ sent: T; p: OperationPlan }> {
+  try {
+    const sent = await send(p);
+    p.confirmId?.();
+    return { sent, p };
+  } catch (err) {
+    // Any answer but 404 on a server path says the server exists (02-endpoints-part-a.md, rule 2).
+    if (err instanceof ApiError && err.status !== 404) p.confirmId?.();
+    const again = p.remembered !== undefined && err instanceof ApiError && err.status === 404
+      ? await lookUpAgain(rt, p.client, p.remembered, p.params.server_id as string) : undefined;
+    if (again === undefined) throw err;
+    const retargeted = await retarget(rt, p, again);
+    return { sent: await send(retargeted), p: retargeted };
+  }
+}
+
 async function execute(rt: Runtime, p: Planned, out: Sink): Promise<void> {
-  const { leaf: { op, verb }, client, spec, params } = p;
+  const { leaf: { op, verb }, client } = p;
   if (p.confirm) await confirmDestructive(rt, p.confirm);
-  if (op.paging === 'offset') return list(rt, client, spec, p.paging, op, out);
+  if (op.paging === 'offset') return void (await sendFor(rt, p, (q) => list(rt, client, q.spec, q.paging, op, out)));
   if (p.ifAbsent) {
     const { findExisting } = await import('./if-absent.js');
     const existing = await findExisting(client, p.ifAbsent.lookup.path, p.ifAbsent.field, p.ifAbsent.value);
@@ -145,15 +189,16 @@ async function execute(rt: Runtime, p: Planned, out: Sink): Promise<void> {
   }
 
   // --ready: the console is open before the request, so no line of the new boot is missed.
-  const watch = p.ready ? await (await import('./ready.js')).watchReady(rt, client, params.server_id as string, params.server_id as string, p.ready, { replay: false }) : undefined;
+  const watch = p.ready ? await (await import('./ready.js')).watchReady(rt, client, p.params.server_id as string, p.params.server_id as string, p.ready, { replay: false }) : undefined;
   watch?.arm();
-  let res;
+  let sent;
   try {
-    res = await client.request<unknown>(spec);
+    sent = await sendFor(rt, p, (q) => client.request<unknown>(q.spec));
   } catch (err) {
     watch?.close();
     throw err;
   }
+  const { sent: res, p: { params } } = sent;
   if (op.raw) {
     const location = res.status >= 300 && res.status < 400 ? res.headers.location : undefined;
     out.document(location ?? res.body, res.headers['content-type']);
@@ -170,6 +215,7 @@ async function execute(rt: Runtime, p: Planned, out: Sink): Promise<void> {
   }
   const work = workOf(op, verb, params, data);
   if (p.follow && work) {
+    out.sent?.();
     let final: unknown;
     // With --ready the status is polled by the watch, which stops the polls when it ends early.
     if (watch && work.kind === 'server-state') {

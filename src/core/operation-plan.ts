@@ -8,7 +8,7 @@ import { type ApiClient, type QueryValue, type RequestSpec, withIdempotencyKey }
 import { type Plan, step, type Step } from './plan.js';
 import type { Runtime } from './runtime.js';
 import { MAX_PAGE } from './paging.js';
-import { resolveServer } from './server-ref.js';
+import { resolveRemembered } from './server-cache.js';
 import { singleRef, targetRefs } from './targets.js';
 import { convertField, flagName, optionKey, readSecretFlag } from './values.js';
 
@@ -32,6 +32,10 @@ export interface OperationPlan {
   ifAbsent?: { lookup: RequestSpec; field: string; value: unknown };
   /** --to on an answer that is a signed URL: where its bytes go. */
   download?: DownloadTarget;
+  /** The server reference as typed, when its id came from the cache (a 404 looks it up again). */
+  remembered?: string;
+  /** The reference matched no name and is tried as an id: remember it once the service answers. */
+  confirmId?: () => void;
 }
 
 /** Declared query/body fields from the parsed flags, converted and checked. */
@@ -148,7 +152,15 @@ export async function planOperation(rt: Runtime, leaf: Leaf, local: Local, args:
 
   // Everything typed is checked; from here on only the server-name lookup may be sent.
   const client = await rt.client({ anonymous: op.auth === 'none' });
-  if (serverRef !== undefined) params.server_id = target ? target.id : await resolveServer(client, serverRef);
+  let remembered: string | undefined;
+  let confirmId: (() => void) | undefined;
+  if (serverRef !== undefined && target) params.server_id = target.id;
+  else if (serverRef !== undefined) {
+    const resolved = await resolveRemembered(rt, client, serverRef);
+    params.server_id = resolved.id;
+    if (resolved.remembered) remembered = serverRef;
+    confirmId = resolved.confirm;
+  }
   const spec = await withIdempotencyKey({
     method: op.method,
     path: fillPath(op, params),
@@ -163,6 +175,7 @@ export async function planOperation(rt: Runtime, leaf: Leaf, local: Local, args:
   const planned = {
     leaf, client, spec: pagedSpec(op, spec, paging), params, paging, follow: local.wait === true && op.wait !== undefined,
     ...(confirm ? { confirm } : {}), ...(ifAbsent ? { ifAbsent } : {}), ...(download ? { download } : {}),
+    ...(remembered !== undefined ? { remembered } : {}), ...(confirmId ? { confirmId } : {}),
   };
   const lookup = ifAbsent ? [ifAbsent.lookup] : [];
   const first = ifAbsent ? [step('local', `send the next request only if no item of ${ifAbsent.lookup.path} has ${ifAbsent.field} ${JSON.stringify(ifAbsent.value)}`)] : [];
@@ -199,6 +212,19 @@ function absentCheck(op: Operation, params: Record<string, string>, body: JsonOb
     throw new UsageError(`--if-absent looks for an existing one by ${field}; give it (-f ${field}=… or its flag)`);
   }
   return { lookup: { method: 'GET', path: fillTemplate(list, (name) => params[name] ?? '') }, field, value };
+}
+
+/**
+ * The same plan on another server id (a remembered id the service answered 404 for, looked up
+ * again): its path filled anew, and a fresh Idempotency-Key unless the user gave one, since the
+ * key of the first request belongs to that request.
+ */
+export async function retarget(rt: Runtime, p: OperationPlan, serverId: string): Promise<OperationPlan> {
+  const params = { ...p.params, server_id: serverId };
+  const { idempotencyKey: _first, ...rest } = p.spec;
+  const spec = await withIdempotencyKey({ ...rest, path: fillPath(p.leaf.op, params), idempotencyKey: rt.globals.idempotencyKey });
+  const { remembered: _done, confirmId: _tried, ...plan } = p;
+  return { ...plan, params, spec };
 }
 
 /** The server argument of commands whose object is the server (`gsh servers get lobby`). */

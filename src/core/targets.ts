@@ -2,6 +2,7 @@ import { UsageError } from './errors.js';
 import type { StdinText } from './fields.js';
 import type { ApiClient } from './http.js';
 import { fetchAll } from './paging.js';
+import { ID_MARKER, markedId } from './server-ref.js';
 
 // Which servers a server-scoped command acts on (DESIGN.md "Many servers at once"): -s repeated
 // or comma-separated, shell-style globs on names (case-sensitive, as in the shell), `-s -` for ids
@@ -19,7 +20,7 @@ export interface TargetRefs {
   all: boolean;
 }
 
-const isPattern = (ref: string): boolean => /[*?[\]{}]/.test(ref);
+const isPattern = (ref: string): boolean => !ref.startsWith(ID_MARKER) && /[*?[\]{}]/.test(ref);
 
 /** The references a command line names, checked (nothing is sent). */
 export function targetRefs(flag: string | readonly string[] | undefined, positional: string | undefined, env: NodeJS.ProcessEnv, all = false): TargetRefs {
@@ -55,6 +56,8 @@ interface ServerItem {
 export async function resolveTargets(client: ApiClient, r: TargetRefs, stdin: StdinText): Promise<Target[]> {
   const refs = r.refs.flatMap((ref) => (ref === '-' ? stdin.take().split('\n').map((l) => l.trim()).filter(Boolean) : [ref]));
   if (!r.all && refs.length === 0) throw new UsageError('-s - read no server from standard input');
+  // `id:…` references are used as they are: when they are all there is, nothing is listed.
+  if (!r.all && refs.every((ref) => markedId(ref) !== undefined)) return [...new Map(refs.map((ref) => [markedId(ref) as string, { id: markedId(ref) as string }])).values()];
   const { items } = await fetchAll(client, { method: 'GET', path: '/servers' });
   const servers = (items as ServerItem[]).filter((s) => s.id !== undefined).map((s) => ({ id: String(s.id), ...(s.name !== undefined ? { name: s.name } : {}) }));
   if (r.all) return servers;
@@ -62,7 +65,10 @@ export async function resolveTargets(client: ApiClient, r: TargetRefs, stdin: St
   const { default: picomatch } = await import('picomatch');
   for (const ref of refs) {
     let matched: Target[];
-    if (isPattern(ref)) {
+    const marked = markedId(ref);
+    if (marked !== undefined) {
+      matched = [servers.find((s) => s.id === marked) ?? { id: marked }];
+    } else if (isPattern(ref)) {
       const isMatch = picomatch(ref, { dot: true });
       matched = servers.filter((s) => s.name !== undefined && isMatch(s.name));
       if (!matched.length) throw new UsageError(`-s '${ref}' matches no server name`, 'List them with gsh servers list.');

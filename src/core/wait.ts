@@ -31,6 +31,13 @@ export async function progressFor(rt: Runtime, text: string): Promise<Progress> 
   return { update: (t) => (spinner.text = visible(t)), stop: () => spinner.stop() };
 }
 
+/** Pauses between polls: 1 s, then half as long again each time, to POLL_CAP_MS. */
+export const POLL_FIRST_MS = 1000;
+export const POLL_CAP_MS = 10_000;
+export function pollDelay(polls: number): number {
+  return Math.min(POLL_CAP_MS, Math.round(POLL_FIRST_MS * 1.5 ** polls));
+}
+
 export interface PollOptions {
   intervalMs?: number;
   sleep?: (ms: number) => Promise<void>;
@@ -69,6 +76,7 @@ export async function pollUntil<T>(
   const sleep = opts.sleep ?? ((ms: number) => rt.sleep(ms));
   const deadline = rt.now() + rt.waitLimitMs;
   const progress = await progressFor(rt, what);
+  let polls = 0;
   try {
     for (let first = true; ; first = false) {
       const value = await fetch();
@@ -78,7 +86,7 @@ export async function pollUntil<T>(
       if (rt.now() >= deadline) {
         throw new GshError(`timed out waiting for ${what} (last: ${describe(value)})`, Exit.timedOut, 'Raise --timeout, or check again later.');
       }
-      await sleep(Math.min(opts.intervalMs ?? 1000, Math.max(0, deadline - rt.now())));
+      await sleep(Math.min(opts.intervalMs ?? pollDelay(polls++), Math.max(0, deadline - rt.now())));
     }
   } finally {
     progress.stop();
@@ -146,23 +154,34 @@ export async function waitForServerState(
   target: string,
   opts: { mustLeave?: string; now?: () => number } & PollOptions = {},
 ): Promise<ServerStatus> {
-  const now = opts.now ?? (() => rt.now());
-  const started = now();
-  let left = opts.mustLeave === undefined;
   const path = `/servers/${encodeURIComponent(serverId)}/status`;
   return pollUntil(
     rt,
     `server ${serverId}`,
     async () => ((await client.request<{ data?: ServerStatus }>({ method: 'GET', path })).body?.data ?? {}),
-    (s) => {
-      if (!left && (s.state !== opts.mustLeave || now() - started >= UNSEEN_RESTART_MS)) left = true;
-      if (!left) return false;
-      if (target === 'settled') return !s.lifecycle_status && (s.state === 'running' || s.state === 'offline');
-      return s.state === target;
-    },
-    (s) => `${s.state ?? 'no state'}${s.lifecycle_status ? ` (${s.lifecycle_status})` : ''}`,
+    serverStateReached(target, opts.mustLeave, opts.now ?? (() => rt.now())),
+    describeServerStatus,
     { ...opts, readable: { test: (s) => typeof s.state === 'string', fields: 'state', path } },
   );
+}
+
+/**
+ * Whether a server's status has reached `target` (see waitForServerState), as one check per
+ * wait: it remembers whether the server was seen leaving `mustLeave`.
+ */
+export function serverStateReached(target: string, mustLeave: string | undefined, now: () => number): (s: ServerStatus) => boolean {
+  const started = now();
+  let left = mustLeave === undefined;
+  return (s) => {
+    if (!left && (s.state !== mustLeave || now() - started >= UNSEEN_RESTART_MS)) left = true;
+    if (!left) return false;
+    if (target === 'settled') return !s.lifecycle_status && (s.state === 'running' || s.state === 'offline');
+    return s.state === target;
+  };
+}
+
+export function describeServerStatus(s: ServerStatus): string {
+  return `${s.state ?? 'no state'}${s.lifecycle_status ? ` (${s.lifecycle_status})` : ''}`;
 }
 
 /**

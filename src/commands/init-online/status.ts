@@ -2,7 +2,8 @@ import { Exit, GshError } from '../../core/errors.js';
 import type { RequestSpec } from '../../core/http.js';
 import { step } from '../../core/plan.js';
 import type { Runtime } from '../../core/runtime.js';
-import { resolveServer, serverFlag } from '../../core/server-ref.js';
+import { serverIdOf } from '../../core/server-cache.js';
+import { serverFlag } from '../../core/server-ref.js';
 import { pollUntil, TERMINAL_JOB_STATES } from '../../core/wait.js';
 
 // `gsh init status -s SERVER [--wait]`: GET /servers/{server_id}/init, the latest provisioning job
@@ -64,7 +65,7 @@ async function show(rt: Runtime, job: InitJob): Promise<void> {
 export async function runStatus(rt: Runtime, server: string | undefined, wait: boolean): Promise<number | void> {
   const ref = serverFlag(server, rt.env);
   const client = await rt.client();
-  const spec: RequestSpec = { method: 'GET', path: `/servers/${encodeURIComponent(await resolveServer(client, ref))}/init` };
+  const spec: RequestSpec = { method: 'GET', path: `/servers/${encodeURIComponent(await serverIdOf(rt, client, ref))}/init` };
   const then = wait ? [step('wait', `poll the provisioning job until it ends, for at most ${rt.waitLimitMs / 1000} s (--timeout)`)] : [];
   return rt.submit({ requests: [spec], then }, async () => {
     const fetch = async () => ((await client.request<{ data?: InitJob }>(spec)).body?.data ?? {});
