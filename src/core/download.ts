@@ -5,7 +5,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { looksBinary } from './binary.js';
 import { Exit, GshError, UsageError } from './errors.js';
 import type { ApiClient, RequestSpec } from './http.js';
-import { ansi, type Streams } from './io.js';
+import type { Streams } from './io.js';
+import { type Progress, progressBar } from './progress.js';
 import type { Runtime } from './runtime.js';
 
 // The one download path (03-endpoints-part-b.md "File transfers", "Worlds"; the backups families
@@ -202,7 +203,7 @@ function checkSize(got: number, expected: number | undefined): void {
 }
 
 /** Streams to a temporary file in the target's directory, renamed over the target at the end. */
-async function toFile(path: string, body: AsyncIterable<Uint8Array>, bar: Bar, expected: number | undefined): Promise<number> {
+async function toFile(path: string, body: AsyncIterable<Uint8Array>, bar: Progress, expected: number | undefined): Promise<number> {
   const tmp = join(dirname(path), `.${basename(path)}.gsh-${randomBytes(6).toString('hex')}.part`);
   const fh = await open(tmp, 'wx', 0o644);
   let written = 0;
@@ -224,7 +225,7 @@ async function toFile(path: string, body: AsyncIterable<Uint8Array>, bar: Bar, e
   }
 }
 
-async function toStdout(io: Streams, body: AsyncIterable<Uint8Array>, bar: Bar, binaryOnTerminal: DownloadOptions['binaryOnTerminal'], expected: number | undefined): Promise<number> {
+async function toStdout(io: Streams, body: AsyncIterable<Uint8Array>, bar: Progress, binaryOnTerminal: DownloadOptions['binaryOnTerminal'], expected: number | undefined): Promise<number> {
   let written = 0;
   try {
     for await (const chunk of body) {
@@ -244,58 +245,4 @@ async function toStdout(io: Streams, body: AsyncIterable<Uint8Array>, bar: Bar, 
     throw err;
   }
   return written;
-}
-
-interface Bar {
-  update(bytes: number): void;
-  stop(): void;
-}
-
-const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-
-export function formatBytes(n: number): string {
-  let v = n;
-  let u = 0;
-  while (v >= 1024 && u < UNITS.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return u === 0 ? `${v} B` : `${v.toFixed(1)} ${UNITS[u]}`;
-}
-
-/**
- * Size, rate and time left on a terminal's stderr, redrawn at most ten times a second; nothing on
- * a pipe. Drawn here on the io layer: one line with \r needs no library, and ora (the spinner the
- * waits use) draws no bar.
- */
-function progressBar(rt: Runtime, total: number | undefined): Bar {
-  if (!rt.io.stderrTTY || !rt.singleTarget) return { update() {}, stop() {} };
-  const started = rt.now();
-  let last = 0;
-  let drawn = false;
-  const width = Math.max(10, Math.min(30, (rt.io.stderr.columns ?? rt.io.columns) - 60));
-  const draw = (bytes: number) => {
-    const secs = Math.max((rt.now() - started) / 1000, 0.001);
-    const rate = bytes / secs;
-    let line = `${formatBytes(bytes)}${total !== undefined ? ` / ${formatBytes(total)}` : ''}  ${formatBytes(Math.round(rate))}/s`;
-    if (total !== undefined && total > 0) {
-      const frac = Math.min(1, bytes / total);
-      const fill = Math.round(frac * width);
-      const left = rate > 0 ? Math.ceil((total - bytes) / rate) : undefined;
-      line = `${ansi.cyan('█'.repeat(fill), rt.io.colorErr)}${'░'.repeat(width - fill)} ${String(Math.floor(frac * 100)).padStart(3)}%  ${line}${left !== undefined ? `  ${left} s left` : ''}`;
-    }
-    rt.io.stderr.write(`\r${line}\x1b[K`);
-    drawn = true;
-  };
-  return {
-    update(bytes) {
-      const now = rt.now();
-      if (now - last < 100 && bytes !== total) return;
-      last = now;
-      draw(bytes);
-    },
-    stop() {
-      if (drawn) rt.io.stderr.write('\r\x1b[K');
-    },
-  };
 }
