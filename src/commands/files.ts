@@ -113,7 +113,7 @@ export function register(files: Command): void {
     .argument('<path>', 'absolute path of the file on the server')
     .option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER)')
     .option('--to <file|dir|->', 'write to this file (atomically), into this directory, or - for stdout (even binary content on a terminal)')
-    .option('--clobber', 'replace an existing file')
+    .option('--clobber', 'replace an existing file; it keeps its mode (new files are 0644 less the umask: the API marks no file private)')
     .addHelpText('after', '\nExample:\n  gsh files get /logs/latest.log -s lobby --to latest.log\n  gsh files get /world.zip -s lobby --to ./backups/ --clobber\n\nAPI:\n  POST /servers/{server_id}/files/download, then GET <signed url>\n')
     .action(async function (this: Command, remote: string) {
       await withRuntime(this, async (rt) => {

@@ -137,7 +137,7 @@ function configureLeaf(cmd: Command, leaf: Leaf): void {
   }
   if (op.signedUrl) {
     cmd.option('--to <file|dir|->', 'download what the signed URL serves: to this file (atomically), into this directory (named by the download), or - for stdout');
-    cmd.option('--clobber', 'with --to: replace an existing file');
+    cmd.option('--clobber', 'with --to: replace an existing file, keeping its mode (new files: 0644 less the umask)');
   }
   if (op.wait) cmd.option('--wait', 'follow the result until it finishes (and wait for approvals or ad views)');
   else if (op.method !== 'GET') cmd.option('--wait', 'when the service asks a person to approve or watch an ad, wait for it instead of exiting 7');

@@ -57,7 +57,9 @@ export function planTarget(to: string | undefined, clobber: boolean): DownloadTa
   let existing: ReturnType<typeof statSync> | undefined;
   try {
     existing = statSync(full);
-  } catch {
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new UsageError(`${flag}: ${fsReason(code)}`, 'Give a shorter or another path.');
     existing = undefined;
   }
   if (existing?.isDirectory() || /[\\/]$/.test(to)) {
@@ -71,9 +73,9 @@ export function planTarget(to: string | undefined, clobber: boolean): DownloadTa
 }
 
 /** The download step of a plan, in words (`--dry-run`). */
-export function describeTarget(t: DownloadTarget, to: string): string {
+export function describeTarget(t: DownloadTarget, to: string, what = 'GET the signed URL of the answer and stream the bytes'): string {
   const where = t.kind === 'stdout' ? 'standard output' : t.kind === 'dir' ? `${to} under the name Content-Disposition gives` : to;
-  return `GET the signed URL of the answer and stream the bytes to ${where}${t.kind === 'stdout' ? '' : ' (through a temporary file, renamed at the end)'}${t.kind !== 'stdout' && t.clobber ? ', replacing an existing file (--clobber)' : ''}`;
+  return `${what} to ${where}${t.kind === 'stdout' ? '' : ' (through a temporary file, renamed at the end)'}${t.kind !== 'stdout' && t.clobber ? ', replacing an existing file (--clobber)' : ''}`;
 }
 
 /** The signed URL of an answer (`url`), or an error naming what came instead. */
@@ -128,13 +130,43 @@ export interface Downloaded {
   path?: string;
 }
 
+/** What the file system said, in words, with its code. */
+function fsReason(code: string | undefined): string {
+  const words: Record<string, string> = {
+    ENAMETOOLONG: 'the file name is too long for this file system',
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    ENOSPC: 'no space left on the device',
+    EROFS: 'the file system is read-only',
+    EISDIR: 'it is a directory',
+    EINVAL: 'the file system refuses this name',
+    EILSEQ: 'the file system refuses this name',
+  };
+  return code ? `${words[code] ?? 'the file system refused it'} (${code})` : 'the file system refused it';
+}
+
+/** The calls that save a file (a socket's errors come from others: read, connect). */
+const FILE_CALLS = new Set(['open', 'write', 'fsync', 'close', 'rename', 'fchmod', 'chmod']);
+
+/** A file-system failure while saving, as an error naming the file (never an internal error). */
+function saveError(path: string, err: unknown): unknown {
+  const { code, syscall } = err as NodeJS.ErrnoException;
+  if (err instanceof GshError || !FILE_CALLS.has(syscall ?? '')) return err;
+  return new GshError(`cannot save ${path}: ${fsReason(code)}; nothing downloaded`, Exit.error);
+}
+
 /**
  * GETs the signed URL and streams its body to the target. Each attempt writes a fresh temporary
  * file and removes it on failure; the request core retries a cut transfer like a dropped
  * connection (exit 9 when retries run out). To stdout, a retry happens only while nothing has
  * been written yet (bytes already in a pipe cannot be taken back).
  */
-export async function download(rt: Runtime, client: ApiClient, url: string, target: DownloadTarget, opts: DownloadOptions): Promise<Downloaded> {
+export function download(rt: Runtime, client: ApiClient, url: string, target: DownloadTarget, opts: DownloadOptions): Promise<Downloaded> {
+  return saveBody(rt, client, fetchSpec(url), target, opts);
+}
+
+/** Sends `spec` and streams a successful answer's body to the target (downloads, `gsh api --to`). */
+export async function saveBody(rt: Runtime, client: ApiClient, spec: RequestSpec, target: DownloadTarget, opts: DownloadOptions): Promise<Downloaded> {
   let done: Downloaded | undefined;
   // Ctrl-C or SIGTERM mid-transfer ends the body with an error, so the temporary file goes too.
   let reading: { destroy(err: Error): void } | undefined;
@@ -171,7 +203,7 @@ export async function download(rt: Runtime, client: ApiClient, url: string, targ
     }
   };
   try {
-    await client.request({ ...fetchSpec(url), sink });
+    await client.request({ ...spec, sink });
   } catch (err) {
     throw stopped ?? err;
   } finally {
@@ -202,12 +234,29 @@ function checkSize(got: number, expected: number | undefined): void {
   throw new GshError(`the download sent ${got} bytes, more than the ${expected} announced`, Exit.error);
 }
 
-/** Streams to a temporary file in the target's directory, renamed over the target at the end. */
+/** The mode of the file a download replaces (kept), or undefined for a new file (0644 less the umask). */
+function replacedMode(path: string): number | undefined {
+  try {
+    return statSync(path).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Streams to a temporary file in the target's directory, renamed over the target at the end. The
+ * temporary name takes only the start of the target's, so a name that fits fits with it too.
+ */
 async function toFile(path: string, body: AsyncIterable<Uint8Array>, bar: Progress, expected: number | undefined): Promise<number> {
-  const tmp = join(dirname(path), `.${basename(path)}.gsh-${randomBytes(6).toString('hex')}.part`);
-  const fh = await open(tmp, 'wx', 0o644);
+  const tmp = join(dirname(path), `.${[...basename(path)].slice(0, 40).join('')}.gsh-${randomBytes(6).toString('hex')}.part`);
+  const mode = replacedMode(path);
+  const fh = await open(tmp, 'wx', 0o644).catch((err: unknown) => {
+    throw saveError(path, err);
+  });
   let written = 0;
   try {
+    // A replaced file keeps its mode (a 0600 secret stays 0600), set exactly, not through the umask.
+    if (mode !== undefined) await fh.chmod(mode);
     for await (const chunk of body) {
       await fh.write(chunk);
       written += chunk.length;
@@ -221,7 +270,7 @@ async function toFile(path: string, body: AsyncIterable<Uint8Array>, bar: Progre
   } catch (err) {
     await fh.close().catch(() => {});
     await rm(tmp, { force: true });
-    throw err;
+    throw saveError(path, err);
   }
 }
 
