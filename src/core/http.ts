@@ -1,5 +1,5 @@
 import './wasm-flags.js';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import apiRequest from 'undici/lib/api/api-request.js';
@@ -322,8 +322,9 @@ export class ApiClient {
       path: url.pathname + url.search,
       method: spec.method,
       headers,
-      // Byte mode with a small buffer: backpressure reaches the file reads, so memory stays flat.
-      body: spec.streamBody ? Readable.from(spec.streamBody.open(), { objectMode: false, highWaterMark: 64 * 1024 }) : body,
+      // An async iterable goes as is (undici documents it; its types lag): undici awaits the socket's
+      // drain between chunks, so backpressure reaches the file reads and memory stays flat.
+      body: spec.streamBody ? (spec.streamBody.open() as unknown as Readable) : body,
       headersTimeout: this.opts.attemptTimeoutMs,
       bodyTimeout: this.opts.attemptTimeoutMs,
     });

@@ -77,6 +77,8 @@ export function planTree(root: string, target: string): TreePlan {
     }
   };
   walk(root, target);
+  // Sent one depth at a time (parents first): planned in that order, so --dry-run shows the order sent.
+  plan.folders.sort((a, b) => a.split('/').length - b.split('/').length);
   return plan;
 }
 
