@@ -79,7 +79,7 @@ export function register(files: Command): void {
   files
     .command('put')
     .description('Upload a local file of any size, or a directory tree, into a server directory (signed upload URL, then the bytes)')
-    .argument('<path>', 'local file or directory to upload')
+    .argument('<file>', 'local file, or a directory to upload as a tree')
     .option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER)')
     .option('--dir <directory>', 'server directory to upload into (a directory upload needs it)')
     .option('--name <filename>', 'file name on the server (default: the local name; files only)')

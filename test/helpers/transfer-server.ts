@@ -49,10 +49,10 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
 
 /** A sink upload: checks the part's head and the closing boundary, keeps only a count. */
 async function sinkMultipart(req: IncomingMessage, boundary: string): Promise<{ name: string; size: number }> {
-  let head = Buffer.alloc(0);
+  let head: Buffer = Buffer.alloc(0);
   let headLength = -1;
   let total = 0;
-  let last = Buffer.alloc(0);
+  let last: Buffer = Buffer.alloc(0);
   for await (const chunk of req as AsyncIterable<Buffer>) {
     total += chunk.length;
     if (headLength < 0) {
