@@ -6,7 +6,7 @@ import { DEFAULT_PARALLEL, fleetOptions, MAX_PARALLEL } from '../core/fleet.js';
 import { type ApiClient, withIdempotencyKey } from '../core/http.js';
 import { counted, localFile, uploadSpec } from '../core/multipart-upload.js';
 import { progressBar } from '../core/progress.js';
-import { planTree, remoteDir, treeRequests, uploadOne, uploadTree } from '../core/tree-upload.js';
+import { askSpec, planTree, remoteDir, treeRequests, uploadOne, uploadTree } from '../core/tree-upload.js';
 import { announcedSize, describeTarget, download, fetchSpec, planTarget, SIGNED_URL, signedUrlOf } from '../core/download.js';
 import { step } from '../core/plan.js';
 import { type Runtime, withRuntime } from '../core/runtime.js';
@@ -95,7 +95,7 @@ export function register(files: Command): void {
         const dir = o.dir ?? '/';
         const { client, serverId } = await serverClient(rt, o.server);
         const source = localFile(local, st.size, o.name ?? basename(local));
-        const ask = await withIdempotencyKey({ method: 'POST', path: `/servers/${encodeURIComponent(serverId)}/files/upload`, body: {}, idempotencyKey: rt.globals.idempotencyKey });
+        const ask = await withIdempotencyKey(askSpec(serverId, rt.globals.idempotencyKey));
         return rt.submit({ requests: [ask, uploadSpec(SIGNED_URL, dir, source)], then: [] }, async () => {
           const bar = progressBar(rt, st.size);
           try {

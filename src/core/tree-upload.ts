@@ -95,14 +95,16 @@ const folderSpec = (serverPath: string, path: string): RequestSpec => ({
   body: { name: posix.basename(path), path: posix.dirname(path) },
 });
 
-const askSpec = (serverPath: string): RequestSpec => ({ method: 'POST', path: `${serverPath}/files/upload`, body: {} });
+/** The request for a signed upload URL (one per file: each URL is short-lived). */
+export const askSpec = (serverId: string, idempotencyKey?: string): RequestSpec =>
+  ({ method: 'POST', path: `/servers/${encodeURIComponent(serverId)}/files/upload`, body: {}, idempotencyKey });
 
 /** Every request in order, for --dry-run (the signed URL is known only from each first answer). */
 export function treeRequests(serverId: string, plan: TreePlan): RequestSpec[] {
   const sp = `/servers/${encodeURIComponent(serverId)}`;
   return [
     ...plan.folders.map((f) => folderSpec(sp, f)),
-    ...plan.files.flatMap((f) => [askSpec(sp), uploadSpec(SIGNED_URL, f.directory, localFile(f.local, f.size, f.name))]),
+    ...plan.files.flatMap((f) => [askSpec(serverId), uploadSpec(SIGNED_URL, f.directory, localFile(f.local, f.size, f.name))]),
   ];
 }
 
@@ -122,7 +124,7 @@ async function ensureFolder(client: ApiClient, sp: string, path: string): Promis
 
 /** One upload: a fresh signed URL, then the bytes. */
 export async function uploadOne(client: ApiClient, serverId: string, directory: string, source: UploadSource, idempotencyKey?: string): Promise<unknown> {
-  const ask = await withIdempotencyKey({ ...askSpec(`/servers/${encodeURIComponent(serverId)}`), idempotencyKey });
+  const ask = await withIdempotencyKey(askSpec(serverId, idempotencyKey));
   const res = await client.request<{ data?: unknown }>(ask);
   const sent = await client.request<{ data?: unknown }>(uploadSpec(signedUrlOf(res.body?.data), directory, source));
   return sent.body?.data ?? sent.body;
