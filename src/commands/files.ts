@@ -35,6 +35,7 @@ A directory uploads its contents into --dir (DIR/a/b.txt lands at <dir>/a/b.txt)
   - symbolic links (and sockets, FIFOs) are skipped and named on stderr; nothing is followed
   - files go --parallel at once; one result per file, a summary on stderr, exit 11 when some failed
   - --dry-run lists every request: each folder, then each file's signed URL and upload
+  - Ctrl-C starts no new file, aborts those in flight (named on stderr) and exits 130
 On a terminal, stderr shows bytes, rate and time left (and files done / total) while it runs.
 
 Examples:

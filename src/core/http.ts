@@ -45,6 +45,8 @@ export interface RequestSpec {
    * a body shorter than announced) is retried like a dropped connection: it gets a fresh body.
    */
   sink?: (body: AsyncIterable<Uint8Array>, headers: Record<string, string>) => Promise<void>;
+  /** Aborts the request (a directory upload's Ctrl-C); an aborted request is not retried. */
+  signal?: AbortSignal;
 }
 
 export interface StreamBody {
@@ -258,7 +260,7 @@ export class ApiClient {
         // The service stored this failure under the key: every retry would get it back.
         if (res.status >= 500 && res.replayed) throw storedFailure(failure as ApiError);
       } catch (err) {
-        if (!isNetworkError(err)) throw err;
+        if (!isNetworkError(err) || spec.signal?.aborted) throw err;
         // A signed node URL is named without its query (its signature is a credential).
         const where = /^https?:\/\//.test(spec.path) ? new URL(spec.path).origin + new URL(spec.path).pathname : this.baseUrl;
         failure = new NetworkError(`could not ${spec.sink ? 'download from' : 'reach'} ${where}: ${describeNetworkError(err, this.opts.attemptTimeoutMs)}`, (err as { code?: string }).code);
@@ -327,6 +329,7 @@ export class ApiClient {
       body: spec.streamBody ? (spec.streamBody.open() as unknown as Readable) : body,
       headersTimeout: this.opts.attemptTimeoutMs,
       bodyTimeout: this.opts.attemptTimeoutMs,
+      signal: spec.signal,
     });
     const resHeaders = headerRecord(res.headers);
     if (spec.sink && res.statusCode < 400) {

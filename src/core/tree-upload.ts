@@ -123,10 +123,10 @@ async function ensureFolder(client: ApiClient, sp: string, path: string): Promis
 }
 
 /** One upload: a fresh signed URL, then the bytes. */
-export async function uploadOne(client: ApiClient, serverId: string, directory: string, source: UploadSource, idempotencyKey?: string): Promise<unknown> {
+export async function uploadOne(client: ApiClient, serverId: string, directory: string, source: UploadSource, idempotencyKey?: string, signal?: AbortSignal): Promise<unknown> {
   const ask = await withIdempotencyKey(askSpec(serverId, idempotencyKey));
-  const res = await client.request<{ data?: unknown }>(ask);
-  const sent = await client.request<{ data?: unknown }>(uploadSpec(signedUrlOf(res.body?.data), directory, source));
+  const res = await client.request<{ data?: unknown }>({ ...ask, signal });
+  const sent = await client.request<{ data?: unknown }>({ ...uploadSpec(signedUrlOf(res.body?.data), directory, source), signal });
   return sent.body?.data ?? sent.body;
 }
 
@@ -150,14 +150,23 @@ async function pool<T>(items: readonly T[], parallel: number, stopped: () => boo
 
 /**
  * Creates the folders, uploads the files and prints one result per file and a summary. Exit 0
- * when every file landed, 11 when some failed; Ctrl-C starts nothing new and exits 130 (143).
+ * when every file landed, 11 when some failed; Ctrl-C starts nothing new, aborts the uploads in
+ * flight (naming them) and exits 130 (143).
  */
 export async function uploadTree(rt: Runtime, client: ApiClient, serverId: string, plan: TreePlan, parallel: number): Promise<number> {
   const sp = `/servers/${encodeURIComponent(serverId)}`;
   let interrupted: number | undefined;
+  /** Files being sent, with the bytes of this attempt so far. */
+  const moving = new Map<TreeFile, number>();
+  // Ctrl-C does not wait for the files in flight (a large one could take minutes): it aborts and names them.
+  const abort = new AbortController();
+  let inFlight: string[] = [];
   const handlers = ([['SIGINT', Exit.interrupted], ['SIGTERM', Exit.terminated]] as const).map(([signal, code]) => {
     const on = () => {
-      interrupted ??= code;
+      if (interrupted !== undefined) return;
+      interrupted = code;
+      inFlight = [...moving.keys()].map((f) => (f.directory === '/' ? `/${f.name}` : `${f.directory}/${f.name}`));
+      abort.abort();
     };
     rt.ctx.signals.on(signal, on);
     return [signal, on] as const;
@@ -167,7 +176,6 @@ export async function uploadTree(rt: Runtime, client: ApiClient, serverId: strin
   const results: FileResult[] = [];
   const total = plan.files.reduce((n, f) => n + f.size, 0);
   const bar = progressBar(rt, total, plan.files.length);
-  const moving = new Map<TreeFile, number>();
   let doneBytes = 0;
   const draw = () => bar.update(doneBytes + [...moving.values()].reduce((a, b) => a + b, 0), results.length);
   try {
@@ -196,10 +204,10 @@ export async function uploadTree(rt: Runtime, client: ApiClient, serverId: strin
           moving.set(f, n);
           draw();
         });
-        await uploadOne(client, serverId, f.directory, source);
+        await uploadOne(client, serverId, f.directory, source, undefined, abort.signal);
         results.push({ path, size: f.size, ok: true, exit_code: Exit.ok });
       } catch (err) {
-        results.push(failed(path, f.size, err));
+        if (!abort.signal.aborted) results.push(failed(path, f.size, err));
       } finally {
         moving.delete(f);
         doneBytes += f.size;
@@ -217,7 +225,8 @@ export async function uploadTree(rt: Runtime, client: ApiClient, serverId: strin
   const moved = sent.reduce((n, r) => n + r.size, 0);
   rt.note(`${sent.length} of ${plan.files.length} files uploaded (${formatBytes(moved)}) into ${plan.target}${bad.length ? `; ${bad.length} failed: ${bad.map((r) => r.path).join(', ')}` : ''}`);
   if (interrupted !== undefined) {
-    rt.note(`Interrupted: ${plan.files.length - results.length} files not started.`);
+    if (inFlight.length) rt.note(`Interrupted while uploading (not complete on the server): ${inFlight.join(', ')}`);
+    rt.note(`Interrupted: ${plan.files.length - results.length - inFlight.length} files not started.`);
     return interrupted;
   }
   return bad.length ? Exit.someFailed : Exit.ok;

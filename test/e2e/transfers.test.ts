@@ -212,6 +212,25 @@ describe('files put DIR: a tree with nested and empty folders and a failing file
     }
   });
 
+  it('Ctrl-C starts no new file, does not wait for one in flight, names it and exits 130', async () => {
+    const ctx = testContext({ env: runEnv({}) });
+    const srv = await startTransferServer({ stall: 'LuckPerms.jar', onStall: () => ctx.signals.emit('SIGINT') });
+    try {
+      Object.assign(ctx.env, onServer(srv));
+      const root = fresh('tree-interrupt');
+      makeTree(root);
+      const code = await run(['files', 'put', root, '-s', SERVER_ID, '--dir', '/', '--parallel', '1', '--json'], ctx);
+      expect(code, ctx.stderr.text()).toBe(130);
+      expect(ctx.stderr.text()).toContain('Interrupted while uploading (not complete on the server): /plugins/LuckPerms.jar');
+      // Sorted walk order: .env.example, clash, plugins/Essentials/config.yml, …/a.yml, plugins/LuckPerms.jar, server.properties.
+      expect(JSON.parse(ctx.stdout.text()).map((r: { path: string }) => r.path)).toEqual(['/.env.example', '/clash', '/plugins/Essentials/config.yml', '/plugins/Essentials/userdata/a.yml']);
+      expect(ctx.stderr.text()).toContain('Interrupted: 1 files not started.');
+      expect(srv.files.has('/server.properties')).toBe(false);
+    } finally {
+      await srv.close();
+    }
+  });
+
   it('--dry-run lists every request (each folder, each signed URL and upload) and sends none', async () => {
     const root = fresh('tree-dry');
     makeTree(root);

@@ -33,6 +33,9 @@ export interface TransferServerOptions {
   refuse?: string[];
   /** The first upload's connection is destroyed after this many bytes (a cut upload, retried). */
   cutFirstUploadAt?: number;
+  /** An upload of this name is read and never answered; `onStall` hears of it. */
+  stall?: string;
+  onStall?: () => void;
 }
 
 const json = (res: ServerResponse, status: number, body: unknown) => {
@@ -149,6 +152,7 @@ export async function startTransferServer(opts: TransferServerOptions = {}): Pro
             parts.push({ name: v.name, size: data.length, data });
           }
         }
+        if (parts.some((p) => p.name === opts.stall)) return opts.onStall?.();
         const refused = parts.find((p) => opts.refuse?.includes(p.name));
         if (refused) return json(res, 422, { error: { code: 'invalid_file', message: `The node refuses ${refused.name}` } });
         const written = parts.map((p) => {
