@@ -12,9 +12,9 @@ import { GSH, median } from './harness.js';
 // process and keeps nothing: it checks and counts an upload's multipart body and serves a
 // generated download. Runs are paired (gsh and curl back to back, alternating which goes first;
 // five pairs after a warm-up pair), so machine load hits both; curl's time leaves out the request
-// for its signed URL, gsh's includes it and gsh's own start. Downloads are written to /dev/shm where it exists: gsh fsyncs the
-// file before renaming it into place and curl does not, and on a disk that flush, not the
-// transfer, would be what is compared.
+// for its signed URL, gsh's includes it and gsh's own start. Downloads are written to /dev/shm
+// where it exists: gsh fsyncs the file before renaming it into place and curl does not, and on a
+// disk that flush, not the transfer, would be what is compared.
 
 const SIZE = 1024 ** 3;
 const RUNS = 5;
