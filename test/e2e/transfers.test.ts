@@ -212,6 +212,22 @@ describe('files put DIR: a tree with nested and empty folders and a failing file
     }
   });
 
+  it('lands whole on an independent server when nothing fails: exit 0, every file byte for byte', async () => {
+    const srv = await startTransferServer();
+    try {
+      const root = fresh('tree-whole');
+      const files = makeTree(root);
+      const r = await gshInProcess(['files', 'put', root, '-s', SERVER_ID, '--dir', '/'], onServer(srv));
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/6 of 6 files uploaded \(.+\) into \/$/m);
+      expect([...srv.files.keys()].sort()).toEqual(Object.keys(files).map((f) => `/${f}`).sort());
+      for (const [rel, data] of Object.entries(files)) expect(srv.files.get(`/${rel}`)?.equals(data), rel).toBe(true);
+      expect(srv.folders.has('/logs/empty')).toBe(true);
+    } finally {
+      await srv.close();
+    }
+  });
+
   it('Ctrl-C starts no new file, does not wait for one in flight, names it and exits 130', async () => {
     const ctx = testContext({ env: runEnv({}) });
     const srv = await startTransferServer({ stall: 'LuckPerms.jar', onStall: () => ctx.signals.emit('SIGINT') });
