@@ -30,6 +30,8 @@ Environment:
   GSH_CONFIG_DIR              where the auth store lives
   GSH_CACHE_DIR               where compiled code is cached (NODE_DISABLE_COMPILE_CACHE: none)
   GSH_REQUEST_TIMEOUT         default for --request-timeout
+  GSH_MAX_RESPONSE_BYTES      most of an answer read into memory (default 64M; downloads and
+                              gsh api --to FILE stream past it)
   NO_COLOR, CLICOLOR=0        no colour (--color always|never beats the environment)
   CLICOLOR_FORCE, FORCE_COLOR colour even when piped
 

@@ -1,7 +1,9 @@
+import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { ApiError, UsageError } from '../core/errors.js';
 import { collect, parseFields, readInputBody, stdinFor } from '../core/fields.js';
 import { type ApiClient, type Method, type QueryValue, type RequestSpec, withIdempotencyKey } from '../core/http.js';
+import { describeTarget, planTarget, saveBody } from '../core/download.js';
 import { fetchAll } from '../core/paging.js';
 import { step } from '../core/plan.js';
 import { type Runtime, withRuntime } from '../core/runtime.js';
@@ -22,6 +24,11 @@ Examples:
   $ gsh api /servers --paginate
   $ gsh api /servers/abc/power -f signal=restart --dry-run   # the request, not sent
   $ echo '{"name":"x"}' | gsh api /init/templates --input -
+  $ gsh api /servers --to servers.json     # the body streamed to a file, any size
+
+An answer printed to stdout is read into memory first, up to 64 MiB (GSH_MAX_RESPONSE_BYTES);
+a larger one fails with a clear message. --to FILE streams a successful body of any size to the
+file (through a temporary file, renamed at the end; --clobber replaces one, keeping its mode).
 `;
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -36,12 +43,16 @@ export function register(api: Command): void {
     .option('-H, --header <name:value>', 'extra request header (repeatable)', collect)
     .option('-i, --include', 'print the status line and response headers before the body')
     .option('--paginate', 'fetch every page and print one merged array of data')
+    .option('--to <file|dir|->', 'stream a successful response body, unparsed and of any size, to this file, into this directory, or - for stdout')
+    .option('--clobber', 'with --to: replace an existing file (it keeps its mode)')
     .addHelpText('after', HELP)
     .action(async function (this: Command, rawPath: string) {
       await withRuntime(this, async (rt) => {
         const o = this.opts<ApiFlags>();
         const { spec, paginate, client } = await plan(rt, rawPath, o);
-        const then = paginate ? [step('page', 'follow limit/offset pages and print one merged array of data')] : [];
+        const target = planTarget(o.to, o.clobber === true);
+        if (target && (paginate || o.include)) throw new UsageError(`--to saves one body as it comes: it does not combine with ${paginate ? '--paginate' : '--include'}`);
+        const then = paginate ? [step('page', 'follow limit/offset pages and print one merged array of data')] : target ? [step('transfer', describeTarget(target, o.to!, 'stream the response body'))] : [];
         return rt.submit({ requests: [spec], then }, async () => {
           if (paginate) {
             const { items } = await fetchAll(client, spec);
@@ -49,6 +60,11 @@ export function register(api: Command): void {
             return;
           }
           try {
+            if (target) {
+              const got = await saveBody(rt, client, spec, target, { fallbackName: basename(spec.path) || 'response' });
+              if (got.path) rt.note(`Saved ${got.bytes} bytes to ${got.path}`);
+              return;
+            }
             const res = await client.request(spec);
             if (o.include) {
               rt.io.stdout.write(`HTTP ${res.status}\n`);
@@ -75,6 +91,8 @@ interface ApiFlags {
   header?: string[];
   include?: boolean;
   paginate?: boolean;
+  to?: string;
+  clobber?: boolean;
 }
 
 /** Every flag checked and the request built before anything is sent. */

@@ -1,9 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { type Stats, statSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../core/errors.js';
-import { type ApiClient, type RequestSpec, withIdempotencyKey } from '../core/http.js';
+import { DEFAULT_PARALLEL, fleetOptions, MAX_PARALLEL } from '../core/fleet.js';
+import { type ApiClient, withIdempotencyKey } from '../core/http.js';
+import { counted, localFile, uploadSpec } from '../core/multipart-upload.js';
+import { progressBar } from '../core/progress.js';
+import { askSpec, planTree, remoteDir, treeRequests, uploadOne, uploadTree } from '../core/tree-upload.js';
 import { announcedSize, describeTarget, download, fetchSpec, planTarget, SIGNED_URL, signedUrlOf } from '../core/download.js';
 import { step } from '../core/plan.js';
 import { type Runtime, withRuntime } from '../core/runtime.js';
@@ -22,46 +25,86 @@ export const operations: OperationUses = {
   'files get': ['POST /servers/{server_id}/files/download'],
 };
 
+const PUT_HELP = `
+A file of any size is streamed from disk; a retry sends it again from the start, and a file that
+changes size while it is sent is an error.
+
+A directory uploads its contents into --dir (DIR/a/b.txt lands at <dir>/a/b.txt):
+  - folders are created as needed, parents first, empty ones too; a folder that exists is used
+  - a file that exists on the server is replaced (the node overwrites it)
+  - hidden files and folders (.name) are uploaded like any other
+  - symbolic links (and sockets, FIFOs) are skipped and named on stderr; nothing is followed
+  - files go --parallel at once; one result per file, a summary on stderr, exit 11 when some failed
+  - --dry-run lists every request: each folder, then each file's signed URL and upload
+  - Ctrl-C starts no new file, aborts those in flight (named on stderr) and exits 130
+On a terminal, stderr shows bytes, rate and time left (and files done / total) while it runs.
+
+Examples:
+  gsh files put world.zip -s lobby --dir /backups
+  gsh files put world.zip -s lobby --dry-run
+  gsh files put ./plugins -s lobby --dir /plugins
+  gsh files put ./config -s lobby --dir /config --parallel 8 -o json
+
+API:
+  POST /servers/{server_id}/files/folder (directories: each folder)
+  POST /servers/{server_id}/files/upload, then POST <signed url>?directory=<dir> (multipart, streamed)
+`;
+
+function localStat(local: string): Stats {
+  try {
+    return statSync(local);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read ${local}: ${code === 'ENOENT' ? 'no such file or directory' : code === 'ENAMETOOLONG' ? 'the file name is too long for this file system' : (code ?? (err as Error).message)}`);
+  }
+}
+
+/** A directory: planned whole (every folder and file) before anything is sent. */
+async function putTree(rt: Runtime, local: string, o: { server?: string; dir?: string; name?: string; parallel?: string }): Promise<number | void> {
+  if (o.dir === undefined) throw new UsageError(`${local} is a directory: give the server directory its contents go into with --dir`, `e.g. gsh files put ${local} -s SERVER --dir /${basename(resolve(local))}`);
+  if (o.name !== undefined) throw new UsageError('--name renames one file; a directory keeps its names');
+  if (rt.globals.idempotencyKey !== undefined) throw new UsageError('--idempotency-key names one request; a directory upload sends several', 'Leave it out: each request gets its own key, kept across retries.');
+  const { parallel } = fleetOptions({ parallel: o.parallel });
+  const plan = planTree(local, remoteDir(o.dir));
+  const { client, serverId } = await serverClient(rt, o.server);
+  for (const s of plan.skipped) rt.note(`skipped ${s}`);
+  return rt.submit({ requests: treeRequests(serverId, plan), then: [] }, () => uploadTree(rt, client, serverId, plan, parallel));
+}
+
 async function serverClient(rt: Runtime, server: string | undefined): Promise<{ client: ApiClient; serverId: string }> {
   const ref = serverFlag(server, rt.env);
   const client = await rt.client();
   return { client, serverId: await serverIdOf(rt, client, ref) };
 }
 
-/** One file part in a multipart/form-data body (field name `files`, as the node expects). */
-export function multipartBody(filename: string, bytes: Buffer): { body: Buffer; contentType: string } {
-  const boundary = `gsh${randomBytes(12).toString('hex')}`;
-  const safe = filename.replace(/["\r\n\\]/g, '_');
-  const head = `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${safe}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-  return { body: Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
 export function register(files: Command): void {
   files
     .command('put')
-    .description('Upload a local file of any size into a server directory (signed upload URL, then the bytes)')
-    .argument('<file>', 'local file to upload')
+    .description('Upload a local file of any size, or a directory tree, into a server directory (signed upload URL, then the bytes)')
+    .argument('<file>', 'local file, or a directory to upload as a tree')
     .option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER)')
-    .option('--dir <directory>', 'server directory to upload into', '/')
-    .option('--name <filename>', 'file name on the server (default: the local name)')
-    .addHelpText('after', '\nExample:\n  gsh files put world.zip -s lobby --dir /backups\n  gsh files put world.zip -s lobby --dry-run\n\nAPI:\n  POST /servers/{server_id}/files/upload, then POST <signed url>?directory=<dir> (multipart)\n')
+    .option('--dir <directory>', 'server directory to upload into (a directory upload needs it)')
+    .option('--name <filename>', 'file name on the server (default: the local name; files only)')
+    .option('--parallel <n>', `directory uploads: files sent at once (1 to ${MAX_PARALLEL}, default ${DEFAULT_PARALLEL}), sharing the rate limit`)
+    .addHelpText('after', PUT_HELP)
     .action(async function (this: Command, local: string) {
       await withRuntime(this, async (rt) => {
-        const o = this.opts<{ server?: string; dir: string; name?: string }>();
-        let bytes: Buffer;
-        try {
-          bytes = readFileSync(local);
-        } catch (err) {
-          throw new UsageError(`cannot read ${local}: ${(err as Error).message}`);
-        }
+        const o = this.opts<{ server?: string; dir?: string; name?: string; parallel?: string }>();
+        const st = localStat(local);
+        if (st.isDirectory()) return putTree(rt, local, o);
+        if (o.parallel !== undefined) throw new UsageError('--parallel applies to directory uploads');
+        if (!st.isFile()) throw new UsageError(`${local} is not a regular file or a directory`);
+        const dir = o.dir ?? '/';
         const { client, serverId } = await serverClient(rt, o.server);
-        const ask = await withIdempotencyKey({ method: 'POST', path: `/servers/${encodeURIComponent(serverId)}/files/upload`, body: {}, idempotencyKey: rt.globals.idempotencyKey });
-        const form = multipartBody(o.name ?? basename(local), bytes);
-        const send = (url: string): RequestSpec => ({ method: 'POST', path: url, query: { directory: o.dir }, rawBody: form.body, headers: { 'content-type': form.contentType } });
-        return rt.submit({ requests: [ask, send(SIGNED_URL)], then: [] }, async () => {
-          const res = await client.request<{ data?: unknown }>(ask);
-          const sent = await client.request<{ data?: unknown }>(send(signedUrlOf(res.body?.data)));
-          await rt.out.show(sent.body?.data ?? sent.body);
+        const source = localFile(local, st.size, o.name ?? basename(local));
+        const ask = await withIdempotencyKey(askSpec(serverId, rt.globals.idempotencyKey));
+        return rt.submit({ requests: [ask, uploadSpec(SIGNED_URL, dir, source)], then: [] }, async () => {
+          const bar = progressBar(rt, st.size);
+          try {
+            await rt.out.show(await uploadOne(client, serverId, dir, counted(source, (n) => bar.update(n)), ask.idempotencyKey));
+          } finally {
+            bar.stop();
+          }
         });
       });
     });
@@ -72,7 +115,7 @@ export function register(files: Command): void {
     .argument('<path>', 'absolute path of the file on the server')
     .option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER)')
     .option('--to <file|dir|->', 'write to this file (atomically), into this directory, or - for stdout (even binary content on a terminal)')
-    .option('--clobber', 'replace an existing file')
+    .option('--clobber', 'replace an existing file; it keeps its mode (new files are 0644 less the umask: the API marks no file private)')
     .addHelpText('after', '\nExample:\n  gsh files get /logs/latest.log -s lobby --to latest.log\n  gsh files get /world.zip -s lobby --to ./backups/ --clobber\n\nAPI:\n  POST /servers/{server_id}/files/download, then GET <signed url>\n')
     .action(async function (this: Command, remote: string) {
       await withRuntime(this, async (rt) => {

@@ -138,7 +138,7 @@ function configureLeaf(cmd: Command, leaf: Leaf): void {
   }
   if (op.signedUrl) {
     cmd.option('--to <file|dir|->', 'download what the signed URL serves: to this file (atomically), into this directory (named by the download), or - for stdout');
-    cmd.option('--clobber', 'with --to: replace an existing file');
+    cmd.option('--clobber', 'with --to: replace an existing file, keeping its mode (new files: 0644 less the umask)');
   }
   if (verb && op.console?.announce?.includes(verb)) {
     cmd.option('--announce <message>', `first warn the players: console command "say <message>" at each --countdown point ({left} becomes the time left)`);

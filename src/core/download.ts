@@ -5,7 +5,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { looksBinary } from './binary.js';
 import { Exit, GshError, UsageError } from './errors.js';
 import type { ApiClient, RequestSpec } from './http.js';
-import { ansi, type Streams } from './io.js';
+import type { Streams } from './io.js';
+import { type Progress, progressBar } from './progress.js';
 import type { Runtime } from './runtime.js';
 
 // The one download path (03-endpoints-part-b.md "File transfers", "Worlds"; the backups families
@@ -56,7 +57,9 @@ export function planTarget(to: string | undefined, clobber: boolean): DownloadTa
   let existing: ReturnType<typeof statSync> | undefined;
   try {
     existing = statSync(full);
-  } catch {
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new UsageError(`${flag}: ${fsReason(code)}`, 'Give a shorter or another path.');
     existing = undefined;
   }
   if (existing?.isDirectory() || /[\\/]$/.test(to)) {
@@ -70,9 +73,9 @@ export function planTarget(to: string | undefined, clobber: boolean): DownloadTa
 }
 
 /** The download step of a plan, in words (`--dry-run`). */
-export function describeTarget(t: DownloadTarget, to: string): string {
+export function describeTarget(t: DownloadTarget, to: string, what = 'GET the signed URL of the answer and stream the bytes'): string {
   const where = t.kind === 'stdout' ? 'standard output' : t.kind === 'dir' ? `${to} under the name Content-Disposition gives` : to;
-  return `GET the signed URL of the answer and stream the bytes to ${where}${t.kind === 'stdout' ? '' : ' (through a temporary file, renamed at the end)'}${t.kind !== 'stdout' && t.clobber ? ', replacing an existing file (--clobber)' : ''}`;
+  return `${what} to ${where}${t.kind === 'stdout' ? '' : ' (through a temporary file, renamed at the end)'}${t.kind !== 'stdout' && t.clobber ? ', replacing an existing file (--clobber)' : ''}`;
 }
 
 /** The signed URL of an answer (`url`), or an error naming what came instead. */
@@ -127,13 +130,43 @@ export interface Downloaded {
   path?: string;
 }
 
+/** What the file system said, in words, with its code. */
+function fsReason(code: string | undefined): string {
+  const words: Record<string, string> = {
+    ENAMETOOLONG: 'the file name is too long for this file system',
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    ENOSPC: 'no space left on the device',
+    EROFS: 'the file system is read-only',
+    EISDIR: 'it is a directory',
+    EINVAL: 'the file system refuses this name',
+    EILSEQ: 'the file system refuses this name',
+  };
+  return code ? `${words[code] ?? 'the file system refused it'} (${code})` : 'the file system refused it';
+}
+
+/** The calls that save a file (a socket's errors come from others: read, connect). */
+const FILE_CALLS = new Set(['open', 'write', 'fsync', 'close', 'rename', 'fchmod', 'chmod']);
+
+/** A file-system failure while saving, as an error naming the file (never an internal error). */
+function saveError(path: string, err: unknown): unknown {
+  const { code, syscall } = err as NodeJS.ErrnoException;
+  if (err instanceof GshError || !FILE_CALLS.has(syscall ?? '')) return err;
+  return new GshError(`cannot save ${path}: ${fsReason(code)}; nothing downloaded`, Exit.error);
+}
+
 /**
  * GETs the signed URL and streams its body to the target. Each attempt writes a fresh temporary
  * file and removes it on failure; the request core retries a cut transfer like a dropped
  * connection (exit 9 when retries run out). To stdout, a retry happens only while nothing has
  * been written yet (bytes already in a pipe cannot be taken back).
  */
-export async function download(rt: Runtime, client: ApiClient, url: string, target: DownloadTarget, opts: DownloadOptions): Promise<Downloaded> {
+export function download(rt: Runtime, client: ApiClient, url: string, target: DownloadTarget, opts: DownloadOptions): Promise<Downloaded> {
+  return saveBody(rt, client, fetchSpec(url), target, opts);
+}
+
+/** Sends `spec` and streams a successful answer's body to the target (downloads, `gsh api --to`). */
+export async function saveBody(rt: Runtime, client: ApiClient, spec: RequestSpec, target: DownloadTarget, opts: DownloadOptions): Promise<Downloaded> {
   let done: Downloaded | undefined;
   // Ctrl-C or SIGTERM mid-transfer ends the body with an error, so the temporary file goes too.
   let reading: { destroy(err: Error): void } | undefined;
@@ -170,7 +203,7 @@ export async function download(rt: Runtime, client: ApiClient, url: string, targ
     }
   };
   try {
-    await client.request({ ...fetchSpec(url), sink });
+    await client.request({ ...spec, sink });
   } catch (err) {
     throw stopped ?? err;
   } finally {
@@ -201,12 +234,29 @@ function checkSize(got: number, expected: number | undefined): void {
   throw new GshError(`the download sent ${got} bytes, more than the ${expected} announced`, Exit.error);
 }
 
-/** Streams to a temporary file in the target's directory, renamed over the target at the end. */
-async function toFile(path: string, body: AsyncIterable<Uint8Array>, bar: Bar, expected: number | undefined): Promise<number> {
-  const tmp = join(dirname(path), `.${basename(path)}.gsh-${randomBytes(6).toString('hex')}.part`);
-  const fh = await open(tmp, 'wx', 0o644);
+/** The mode of the file a download replaces (kept), or undefined for a new file (0644 less the umask). */
+function replacedMode(path: string): number | undefined {
+  try {
+    return statSync(path).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Streams to a temporary file in the target's directory, renamed over the target at the end. The
+ * temporary name takes only the start of the target's, so a name that fits fits with it too.
+ */
+async function toFile(path: string, body: AsyncIterable<Uint8Array>, bar: Progress, expected: number | undefined): Promise<number> {
+  const tmp = join(dirname(path), `.${[...basename(path)].slice(0, 40).join('')}.gsh-${randomBytes(6).toString('hex')}.part`);
+  const mode = replacedMode(path);
+  const fh = await open(tmp, 'wx', 0o644).catch((err: unknown) => {
+    throw saveError(path, err);
+  });
   let written = 0;
   try {
+    // A replaced file keeps its mode (a 0600 secret stays 0600), set exactly, not through the umask.
+    if (mode !== undefined) await fh.chmod(mode);
     for await (const chunk of body) {
       await fh.write(chunk);
       written += chunk.length;
@@ -220,11 +270,11 @@ async function toFile(path: string, body: AsyncIterable<Uint8Array>, bar: Bar, e
   } catch (err) {
     await fh.close().catch(() => {});
     await rm(tmp, { force: true });
-    throw err;
+    throw saveError(path, err);
   }
 }
 
-async function toStdout(io: Streams, body: AsyncIterable<Uint8Array>, bar: Bar, binaryOnTerminal: DownloadOptions['binaryOnTerminal'], expected: number | undefined): Promise<number> {
+async function toStdout(io: Streams, body: AsyncIterable<Uint8Array>, bar: Progress, binaryOnTerminal: DownloadOptions['binaryOnTerminal'], expected: number | undefined): Promise<number> {
   let written = 0;
   try {
     for await (const chunk of body) {
@@ -244,58 +294,4 @@ async function toStdout(io: Streams, body: AsyncIterable<Uint8Array>, bar: Bar, 
     throw err;
   }
   return written;
-}
-
-interface Bar {
-  update(bytes: number): void;
-  stop(): void;
-}
-
-const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-
-export function formatBytes(n: number): string {
-  let v = n;
-  let u = 0;
-  while (v >= 1024 && u < UNITS.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return u === 0 ? `${v} B` : `${v.toFixed(1)} ${UNITS[u]}`;
-}
-
-/**
- * Size, rate and time left on a terminal's stderr, redrawn at most ten times a second; nothing on
- * a pipe. Drawn here on the io layer: one line with \r needs no library, and ora (the spinner the
- * waits use) draws no bar.
- */
-function progressBar(rt: Runtime, total: number | undefined): Bar {
-  if (!rt.io.stderrTTY || !rt.singleTarget) return { update() {}, stop() {} };
-  const started = rt.now();
-  let last = 0;
-  let drawn = false;
-  const width = Math.max(10, Math.min(30, (rt.io.stderr.columns ?? rt.io.columns) - 60));
-  const draw = (bytes: number) => {
-    const secs = Math.max((rt.now() - started) / 1000, 0.001);
-    const rate = bytes / secs;
-    let line = `${formatBytes(bytes)}${total !== undefined ? ` / ${formatBytes(total)}` : ''}  ${formatBytes(Math.round(rate))}/s`;
-    if (total !== undefined && total > 0) {
-      const frac = Math.min(1, bytes / total);
-      const fill = Math.round(frac * width);
-      const left = rate > 0 ? Math.ceil((total - bytes) / rate) : undefined;
-      line = `${ansi.cyan('█'.repeat(fill), rt.io.colorErr)}${'░'.repeat(width - fill)} ${String(Math.floor(frac * 100)).padStart(3)}%  ${line}${left !== undefined ? `  ${left} s left` : ''}`;
-    }
-    rt.io.rawStderr.write(`\r${line}\x1b[K`);
-    drawn = true;
-  };
-  return {
-    update(bytes) {
-      const now = rt.now();
-      if (now - last < 100 && bytes !== total) return;
-      last = now;
-      draw(bytes);
-    },
-    stop() {
-      if (drawn) rt.io.rawStderr.write('\r\x1b[K');
-    },
-  };
 }

@@ -1,10 +1,12 @@
 import './wasm-flags.js';
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import apiRequest from 'undici/lib/api/api-request.js';
 import { summarise } from './envelope.js';
 import { ApiError, type ApiErrorBody, NetworkError, OutcomeUnknownError, UsageError } from './errors.js';
 import type { PlannedRequest } from './plan.js';
+import { maxResponseBytes, readLimited } from './body-limit.js';
 import { decideRetry, parseRetryAfter } from './retry.js';
 import { redactBody, redactHeaders, redactSignedUrls, truncateForTrace } from './redact.js';
 import { VERSION } from './version.js';
@@ -27,8 +29,10 @@ export interface RequestSpec {
   body?: unknown;
   /** Sent form-encoded (the OAuth endpoints). */
   form?: Record<string, string>;
-  /** Sent as is (multipart uploads): the caller sets content-type. */
+  /** Sent as is: the caller sets content-type. */
   rawBody?: Buffer | string;
+  /** Streamed with this exact Content-Length (uploads, core/multipart-upload.ts); opened anew on each attempt. */
+  streamBody?: StreamBody;
   headers?: Record<string, string>;
   /** false: no Authorization header (health, discovery). */
   auth?: boolean;
@@ -42,6 +46,13 @@ export interface RequestSpec {
    * a body shorter than announced) is retried like a dropped connection: it gets a fresh body.
    */
   sink?: (body: AsyncIterable<Uint8Array>, headers: Record<string, string>) => Promise<void>;
+  /** Aborts the request (a directory upload's Ctrl-C); an aborted request is not retried. */
+  signal?: AbortSignal;
+}
+
+export interface StreamBody {
+  length: number;
+  open(): AsyncIterable<Uint8Array>;
 }
 
 export interface RateLimitState {
@@ -177,6 +188,8 @@ export class ApiClient {
   private readonly opts: Required<Pick<ClientOptions, 'retries' | 'attemptTimeoutMs' | 'sleep' | 'now' | 'random' | 'env'>> & ClientOptions;
   /** Requests sent whose answers (and so their X-RateLimit-Remaining) are not in yet. */
   private inFlight = 0;
+  /** The most of an answer read into memory (GSH_MAX_RESPONSE_BYTES); sinks stream past it. */
+  private readonly maxResponseBytes: number;
 
   constructor(opts: ClientOptions) {
     this.baseUrl = normalizeBaseUrl(opts.baseUrl);
@@ -189,6 +202,7 @@ export class ApiClient {
       env: process.env,
       ...opts,
     };
+    this.maxResponseBytes = maxResponseBytes(this.opts.env);
   }
 
   /** The client's pause (the run's clock), for callers that pace themselves. */
@@ -209,7 +223,7 @@ export class ApiClient {
     const { url, headers } = this.wire(spec, undefined);
     if (this.sendsCredential(spec)) headers.authorization = 'Bearer [redacted]';
     // The body as the user would read it: JSON and form fields as values, raw bytes by size.
-    const shown = spec.rawBody !== undefined ? `[${Buffer.byteLength(spec.rawBody)} bytes]` : redactBody(spec.form ?? spec.body);
+    const shown = spec.streamBody ? `[${spec.streamBody.length} bytes, streamed]` : spec.rawBody !== undefined ? `[${Buffer.byteLength(spec.rawBody)} bytes]` : redactBody(spec.form ?? spec.body);
     return { method: spec.method, url: url.href, headers, ...(shown === undefined ? {} : { body: shown }) };
   }
 
@@ -247,7 +261,7 @@ export class ApiClient {
         // The service stored this failure under the key: every retry would get it back.
         if (res.status >= 500 && res.replayed) throw storedFailure(failure as ApiError);
       } catch (err) {
-        if (!isNetworkError(err)) throw err;
+        if (!isNetworkError(err) || spec.signal?.aborted) throw err;
         // A signed node URL is named without its query (its signature is a credential).
         const where = /^https?:\/\//.test(spec.path) ? new URL(spec.path).origin + new URL(spec.path).pathname : this.baseUrl;
         failure = new NetworkError(`could not ${spec.sink ? 'download from' : 'reach'} ${where}: ${describeNetworkError(err, this.opts.attemptTimeoutMs)}`, (err as { code?: string }).code);
@@ -277,6 +291,8 @@ export class ApiClient {
       body = new URLSearchParams(spec.form).toString();
     } else if (spec.rawBody !== undefined) {
       body = spec.rawBody;
+    } else if (spec.streamBody) {
+      headers['content-length'] = String(spec.streamBody.length);
     } else if (spec.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(spec.body);
@@ -298,6 +314,7 @@ export class ApiClient {
     this.trace(`> ${spec.method} ${url.href}`);
     this.traceHeaders('>', headers);
     if (body !== undefined) this.trace(`> ${truncateForTrace(spec.form ? '[form body]' : String(body))}`);
+    if (spec.streamBody) this.trace(`> [${spec.streamBody.length} bytes, streamed]`);
 
     if (!this.dispatcher) {
       this.ownDispatcher = this.opts.dispatcher === undefined;
@@ -309,9 +326,12 @@ export class ApiClient {
       path: url.pathname + url.search,
       method: spec.method,
       headers,
-      body,
+      // An async iterable goes as is (undici documents it; its types lag): undici awaits the socket's
+      // drain between chunks, so backpressure reaches the file reads and memory stays flat.
+      body: spec.streamBody ? (spec.streamBody.open() as unknown as Readable) : body,
       headersTimeout: this.opts.attemptTimeoutMs,
       bodyTimeout: this.opts.attemptTimeoutMs,
+      signal: spec.signal,
     });
     const resHeaders = headerRecord(res.headers);
     if (spec.sink && res.statusCode < 400) {
@@ -330,7 +350,14 @@ export class ApiClient {
       this.noteRateLimit(resHeaders);
       return { status: res.statusCode, headers: resHeaders, body: undefined as T, requestId: resHeaders['x-request-id'], replayed: false, idempotencyKey: spec.idempotencyKey };
     }
-    const bytes = Buffer.from(await res.body.arrayBuffer());
+    let bytes: Buffer;
+    try {
+      bytes = await readLimited(res.body, this.maxResponseBytes, resHeaders['content-length']);
+    } catch (err) {
+      res.body.on('error', () => {});
+      res.body.destroy();
+      throw err;
+    }
     this.trace(`< ${res.statusCode} (${Date.now() - started} ms)`);
     this.traceHeaders('<', resHeaders);
     const asBytes = spec.binary === true && res.statusCode < 400;

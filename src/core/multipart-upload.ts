@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { open } from 'node:fs/promises';
+import { Exit, GshError } from './errors.js';
+import type { RequestSpec, StreamBody } from './http.js';
+
+// The upload half of a signed-URL transfer (03-endpoints-part-b.md "File transfers": "send the
+// file there by POST as a multipart form with query parameter `directory` appended"). The body is
+// streamed (the part's head, the file read from disk, the closing boundary) with an exact
+// Content-Length, so memory stays flat whatever the file's size. Each attempt opens the file
+// afresh, so a retry sends it from the start; a file whose size changes while it is read is an
+// error, never a body that disagrees with its Content-Length.
+
+/** What one upload sends: a name for the node and bytes that can be read again from the start. */
+export interface UploadSource {
+  name: string;
+  size: number;
+  /** A fresh read from the first byte; called once per attempt. */
+  open(): AsyncIterable<Uint8Array>;
+}
+
+/** Reads of this size keep syscalls few on multi-GB files; larger ones made a loopback upload slower, not faster. */
+const CHUNK = 256 * 1024;
+
+/** A local file of `size` bytes (its size when planned); reading it checks the size still holds. */
+export function localFile(path: string, size: number, name: string): UploadSource {
+  return { name, size, open: () => readExactly(path, size) };
+}
+
+function changed(path: string, planned: number, now: string): GshError {
+  return new GshError(`${path} changed size during the upload (${planned} bytes when it started, ${now} now); nothing complete was sent`, Exit.error, 'Upload it again once nothing is writing to it.');
+}
+
+async function* readExactly(path: string, size: number): AsyncGenerator<Uint8Array> {
+  const fh = await open(path, 'r').catch((err: NodeJS.ErrnoException) => {
+    throw new GshError(`cannot read ${path}: ${err.code ?? err.message}`, Exit.error);
+  });
+  let read = 0;
+  try {
+    for (;;) {
+      const buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(size - read, 0) + 1));
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+      if (read > size) throw changed(path, size, 'more');
+      yield buf.subarray(0, bytesRead);
+    }
+  } finally {
+    await fh.close();
+  }
+  if (read !== size) throw changed(path, size, `${read} bytes`);
+}
+
+/** Counts the bytes of each read as they pass (progress); the count starts again on a retry. */
+export function counted(source: UploadSource, onBytes: (sentOfThisAttempt: number) => void): UploadSource {
+  return {
+    ...source,
+    async *open() {
+      let sent = 0;
+      for await (const chunk of source.open()) {
+        yield chunk;
+        sent += chunk.length;
+        onBytes(sent);
+      }
+    },
+  };
+}
+
+/** One file part (field name `files`, as the node expects) around the source's bytes. */
+export function multipartBody(source: UploadSource): { body: StreamBody; contentType: string } {
+  const boundary = `gsh${randomBytes(12).toString('hex')}`;
+  const safe = source.name.replace(/["\r\n\\]/g, '_');
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${safe}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return {
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    body: {
+      length: head.length + source.size + tail.length,
+      async *open() {
+        yield head;
+        yield* source.open();
+        yield tail;
+      },
+    },
+  };
+}
+
+/** The POST of the bytes to a signed upload URL, into `directory` on the server. */
+export function uploadSpec(url: string, directory: string, source: UploadSource): RequestSpec {
+  const form = multipartBody(source);
+  return { method: 'POST', path: url, query: { directory }, streamBody: form.body, headers: { 'content-type': form.contentType } };
+}

@@ -1,0 +1,63 @@
+import { ansi } from './io.js';
+import type { Runtime } from './runtime.js';
+
+// The transfer progress line (downloads, uploads, directory uploads): size, rate and time left on
+// a terminal's stderr, one line redrawn at most ten times a second; nothing on a pipe. Drawn on
+// the io layer: one line with \r needs no library, and ora (the spinner the waits use) draws no bar.
+
+export interface Progress {
+  /** Bytes moved so far (absolute), and for directory uploads the files finished. */
+  update(bytes: number, filesDone?: number): void;
+  stop(): void;
+}
+
+const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+
+export function formatBytes(n: number): string {
+  let v = n;
+  let u = 0;
+  while (v >= 1024 && u < UNITS.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return u === 0 ? `${v} B` : `${v.toFixed(1)} ${UNITS[u]}`;
+}
+
+const SILENT: Progress = { update() {}, stop() {} };
+
+/** `total` bytes when known; `files` for a directory upload (shown as files done / total). */
+export function progressBar(rt: Runtime, total: number | undefined, files?: number): Progress {
+  if (!rt.io.stderrTTY || !rt.singleTarget) return SILENT;
+  const started = rt.now();
+  let last = 0;
+  let drawn = false;
+  const width = Math.max(10, Math.min(30, (rt.io.stderr.columns ?? rt.io.columns) - 60 - (files !== undefined ? 16 : 0)));
+  const draw = (bytes: number, filesDone: number) => {
+    const secs = Math.max((rt.now() - started) / 1000, 0.001);
+    const rate = bytes / secs;
+    let line = `${formatBytes(bytes)}${total !== undefined ? ` / ${formatBytes(total)}` : ''}  ${formatBytes(Math.round(rate))}/s`;
+    if (total !== undefined && total > 0) {
+      const frac = Math.min(1, bytes / total);
+      const fill = Math.round(frac * width);
+      const left = rate > 0 ? Math.ceil(Math.max(0, total - bytes) / rate) : undefined;
+      line = `${ansi.cyan('█'.repeat(fill), rt.io.colorErr)}${'░'.repeat(width - fill)} ${String(Math.floor(frac * 100)).padStart(3)}%  ${line}${left !== undefined ? `  ${left} s left` : ''}`;
+    }
+    if (files !== undefined) line = `${filesDone}/${files} files  ${line}`;
+    rt.io.rawStderr.write(`\r${line}\x1b[K`);
+    drawn = true;
+  };
+  let doneFiles = 0;
+  return {
+    update(bytes, filesDone) {
+      const now = rt.now();
+      const finished = filesDone !== undefined && filesDone !== doneFiles;
+      if (filesDone !== undefined) doneFiles = filesDone;
+      if (now - last < 100 && bytes !== total && !finished) return;
+      last = now;
+      draw(bytes, doneFiles);
+    },
+    stop() {
+      if (drawn) rt.io.rawStderr.write('\r\x1b[K');
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVER_ID, startTransferServer, type TransferServer } from '../helpers/transfer-server.js';
+import { GSH, median } from './harness.js';
+
+// Transfer budgets: 1 GiB up (`files put`) and down (`files get --to FILE`) on loopback within 2x
+// of curl's time for the same bytes against the same server in the same run, and gsh's peak
+// resident memory under 128 MiB. The server (test/helpers/transfer-server.ts) runs in this
+// process and keeps nothing: it checks and counts an upload's multipart body and serves a
+// generated download. Runs are paired (gsh and curl back to back, alternating which goes first;
+// five pairs after a warm-up pair), so machine load hits both; curl's time leaves out the request
+// for its signed URL, gsh's includes it and gsh's own start. Downloads are written to /dev/shm
+// where it exists: gsh fsyncs the file before renaming it into place and curl does not, and on a
+// disk that flush, not the transfer, would be what is compared.
+
+const SIZE = 1024 ** 3;
+const RUNS = 5;
+const BUDGET = { ratio: 2, peakMiB: 128 };
+
+const RSS_PRELOAD =
+  "import { writeFileSync } from 'node:fs'; process.on('exit', () => writeFileSync(process.env.GSH_BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));";
+
+interface Run {
+  ms: number;
+  /** gsh runs only. */
+  peakMiB?: number;
+}
+
+/** One process, awaited (the server shares this event loop, so nothing here may block it). */
+function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const t0 = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    let err = '';
+    const child = spawn(cmd, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(Number(process.hrtime.bigint() - t0) / 1e6) : reject(new Error(`${cmd} ${args.join(' ')}: exit ${code}: ${err}`))));
+  });
+}
+
+describe('transfers: 1 GiB up and down, gsh against curl', () => {
+  let srv: TransferServer;
+  let dir: string;
+  let out: string;
+  let file: string;
+  const env = (extra: NodeJS.ProcessEnv = {}) => ({ ...process.env, NO_COLOR: '1', GSH_BASE_URL: srv.url, GSH_TOKEN: 'bench', ...extra });
+
+  beforeAll(async () => {
+    srv = await startTransferServer({ sink: true, generatedSize: SIZE });
+    dir = mkdtempSync(join(tmpdir(), 'gsh-bench-transfers-'));
+    out = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'gsh-bench-down-'));
+    // A sparse file: 1 GiB to read, no GiB on disk.
+    file = join(dir, 'world.bin');
+    writeFileSync(file, '');
+    truncateSync(file, SIZE);
+  });
+  afterAll(async () => {
+    await srv.close();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(out, { recursive: true, force: true });
+  });
+
+  const signed = async (action: 'upload' | 'download') => {
+    const res = await fetch(`${srv.url}/servers/${SERVER_ID}/files/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ file: '/world.bin' }) });
+    return ((await res.json()) as { data: { url: string } }).data.url;
+  };
+
+  async function gsh(args: string[]): Promise<Run> {
+    const rss = join(dir, 'rss');
+    const ms = await timed(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(RSS_PRELOAD)}`, GSH, ...args], env({ GSH_BENCH_RSS_FILE: rss }));
+    return { ms, peakMiB: Number(readFileSync(rss, 'utf8')) / 1024 };
+  }
+
+  const cases = {
+    'files put (1 GiB)': {
+      gsh: () => gsh(['files', 'put', file, '-s', SERVER_ID, '--dir', '/']),
+      curl: async (): Promise<Run> => ({ ms: await timed('curl', ['-sSf', '-o', '/dev/null', '-F', `files=@${file}`, `${await signed('upload')}&directory=/`], env()) }),
+    },
+    'files get --to FILE (1 GiB)': {
+      gsh: () => gsh(['files', 'get', '/world.bin', '-s', SERVER_ID, '--to', join(out, 'gsh.bin'), '--clobber']),
+      curl: async (): Promise<Run> => ({ ms: await timed('curl', ['-sSf', '-o', join(out, 'curl.bin'), await signed('download')], env()) }),
+    },
+  };
+
+  it('both 1 GiB rows are within 2x of curl and under 128 MiB', async () => {
+    const rows: string[][] = [];
+    const over: string[] = [];
+    for (const [name, c] of Object.entries(cases)) {
+      const g: Run[] = [];
+      const k: Run[] = [];
+      // A first pair warms the page cache and gsh's code cache; it is not counted.
+      await c.gsh();
+      await c.curl();
+      for (let i = 0; i < RUNS; i++) {
+        if (i % 2 === 0) {
+          g.push(await c.gsh());
+          k.push(await c.curl());
+        } else {
+          k.push(await c.curl());
+          g.push(await c.gsh());
+        }
+      }
+      const gMs = median(g.map((r) => r.ms));
+      const kMs = median(k.map((r) => r.ms));
+      const peak = Math.max(...g.map((r) => r.peakMiB ?? 0));
+      const within = gMs / kMs <= BUDGET.ratio && peak < BUDGET.peakMiB;
+      if (!within) over.push(name);
+      rows.push([name, gMs.toFixed(0), kMs.toFixed(0), `${(gMs / kMs).toFixed(2)}x`, peak.toFixed(1), `${BUDGET.ratio}x, ${BUDGET.peakMiB} MiB`, within ? 'yes' : 'no']);
+    }
+    const head = ['transfer', 'gsh median ms', 'curl median ms', 'ratio', 'gsh peak MiB', 'budget', 'within?'];
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+    console.log([head, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n'));
+    expect(srv.sunk.every((n) => n === SIZE)).toBe(true);
+    expect(over, 'rows over budget').toEqual([]);
+  });
+});
