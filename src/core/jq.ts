@@ -43,7 +43,7 @@ function load(): Promise<Engine> {
 async function start(factory: Factory): Promise<Engine> {
   // The module's WebAssembly, inlined by the build as a base64 data URI in the factory's source.
   const uri = /data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)/.exec(String(factory));
-  if (!uri) throw new Error('jq: the WebAssembly module was not found in jq-wasm');
+  if (!uri) throw new Error('the WebAssembly module was not found in jq-wasm');
   const bytes = Buffer.from(uri[1]!, 'base64');
 
   let memory: Memory | undefined;
@@ -63,7 +63,7 @@ async function start(factory: Factory): Promise<Engine> {
   const module = factory({
     instantiateWasm(info, receive) {
       const { d: fdWrite, g: fdRead } = info.a;
-      if (typeof fdWrite !== 'function' || typeof fdRead !== 'function') throw new Error('jq: jq-wasm is not the build gsh knows');
+      if (typeof fdWrite !== 'function' || typeof fdRead !== 'function') throw new Error('jq-wasm is not the build gsh knows (package.json pins 1.0.1)');
       // jq reads its input from fd 0 (no file is named) and writes to fds 1 and 2.
       info.a.g = (fd, iov, iovcnt, pnum) => {
         if (fd !== 0) return fdRead(fd, iov, iovcnt, pnum);
