@@ -7,11 +7,12 @@ import { Exit, GshError, UsageError } from './errors.js';
 //
 // The package's own wrapper (`raw()`) cannot take a large input: it hands jq its stdin one byte per
 // callback and copies the rest of the input for every byte (`slice(1)`), and grows stdout by a copy
-// per character, so its cost is quadratic (1.6 MB, 5,000 servers: 80 s, four fifths of it in that
-// callback and the rest in the garbage it makes; `--cpu-prof`). So gsh drives jq's Emscripten
-// module itself: it instantiates the module's WebAssembly through the factory's `instantiateWasm`
-// hook and answers jq's read() of stdin and write() of stdout and stderr from and into whole
-// buffers in the module's memory, linear in the input. jq itself, and so its semantics, is the same.
+// per character, so its cost is quadratic (5,000 sandbox servers, 1.2 MB of JSON: 80 s, four
+// fifths of it in that callback and the rest in the garbage it makes; `--cpu-prof`). So gsh drives
+// jq's Emscripten module itself: it instantiates the module's WebAssembly through the factory's
+// `instantiateWasm` hook and answers jq's read() of stdin and write() of stdout and stderr from and
+// into whole buffers in the module's memory, linear in the input. jq itself, and so its
+// semantics, is the same.
 
 interface Run { status: number; stdout: string; stderr: string }
 type Engine = (args: string[], input: string) => Run;
