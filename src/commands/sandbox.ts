@@ -32,7 +32,7 @@ function intFlag(name: string, value: string | undefined, min: number, max: numb
 export function sandboxOptions(flags: SandboxFlags): SandboxOptions {
   const opts: SandboxOptions = {};
   const port = intFlag('port', flags.port, 0, 65535);
-  const servers = intFlag('servers', flags.servers, 0, 1000);
+  const servers = intFlag('servers', flags.servers, 0, 10_000);
   const seed = intFlag('seed', flags.seed, 0, 2 ** 31 - 1);
   const rateLimit = intFlag('rate-limit', flags.rateLimit, 1, 1_000_000);
   if (port !== undefined) opts.port = port;

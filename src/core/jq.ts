@@ -4,15 +4,121 @@ import { Exit, GshError, UsageError } from './errors.js';
 // file that the bundle carries), loaded only when --jq is given. The program is compiled on its
 // own before anything is sent, so a bad expression is a usage error (exit 2) and never follows a
 // request; errors while running it on the answer exit 1.
+//
+// The package's own wrapper (`raw()`) cannot take a large input: it hands jq its stdin one byte per
+// callback and copies the rest of the input for every byte (`slice(1)`), and grows stdout by a copy
+// per character, so its cost is quadratic (5,000 sandbox servers, 1.2 MB of JSON: 80 s, four
+// fifths of it in that callback and the rest in the garbage it makes; `--cpu-prof`). So gsh drives
+// jq's Emscripten module itself: it instantiates the module's WebAssembly through the factory's
+// `instantiateWasm` hook and answers jq's read() of stdin and write() of stdout and stderr from and
+// into whole buffers in the module's memory, linear in the input. jq itself, and so its
+// semantics, is the same.
 
-type Engine = { raw(input: string, filter: string, flags: string[]): Promise<string> };
+interface Run { status: number; stdout: string; stderr: string }
+type Engine = (args: string[], input: string) => Run;
+
+// The WebAssembly API as used here (the project's TypeScript libs do not declare it).
+interface Instance { exports: Record<string, unknown> }
+interface Memory { buffer: ArrayBuffer }
+const wasm = (globalThis as unknown as {
+  WebAssembly: { instantiate(bytes: Uint8Array, imports: object): Promise<{ instance: Instance }>; Memory: abstract new () => Memory };
+}).WebAssembly;
+
+/** The Emscripten factory of jq-wasm 1.0.1 (package.json pins it: the names below are its build's). */
+type Factory = (moduleArg: { instantiateWasm(info: { a: Imports }, receive: (instance: Instance) => void): object }) => Promise<{ callMain(args: string[]): number }>;
+/** The WASI calls of that build, by their minified import names: fd_write `d`, fd_read `g`. */
+interface Imports { d: SysCall; g: SysCall; [name: string]: unknown }
+type SysCall = (fd: number, iov: number, iovcnt: number, pnum: number) => number;
 
 let engine: Promise<Engine> | undefined;
 
 function load(): Promise<Engine> {
-  // `default`: a bundled dynamic import of a CommonJS package exposes only module.exports.
-  engine ??= import('jq-wasm').then((m) => (m as unknown as { default: Engine }).default);
+  if (!engine) {
+    engine = import('jq-wasm/dist/build/jq.js').then((m) => start((m as unknown as { default: Factory }).default));
+    // A failed start (or an engine left broken, below) is tried afresh next time.
+    engine.catch(() => (engine = undefined));
+  }
   return engine;
+}
+
+async function start(factory: Factory): Promise<Engine> {
+  // The module's WebAssembly, inlined by the build as a base64 data URI in the factory's source.
+  const uri = /data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)/.exec(String(factory));
+  if (!uri) throw new Error('the WebAssembly module was not found in jq-wasm');
+  const bytes = Buffer.from(uri[1]!, 'base64');
+
+  let memory: Memory | undefined;
+  let input = new Uint8Array(0);
+  let read = 0;
+  let out: Uint8Array[] = [];
+  let err: Uint8Array[] = [];
+  /** The (pointer, length) pairs of an iovec array, read afresh: memory may have grown. */
+  const iovecs = (iov: number, count: number) => {
+    const words = new DataView(memory!.buffer);
+    return Array.from({ length: count }, (_, i) => [words.getUint32(iov + i * 8, true), words.getUint32(iov + i * 8 + 4, true)] as const);
+  };
+  const setCount = (pnum: number, n: number) => new DataView(memory!.buffer).setUint32(pnum, n, true);
+
+  let failed: (reason: unknown) => void = () => undefined;
+  const instantiateFailed = new Promise<never>((_, reject) => (failed = reject));
+  const module = factory({
+    instantiateWasm(info, receive) {
+      const { d: fdWrite, g: fdRead } = info.a;
+      if (typeof fdWrite !== 'function' || typeof fdRead !== 'function') throw new Error('jq-wasm is not the build gsh knows (package.json pins 1.0.1)');
+      // jq reads its input from fd 0 (no file is named) and writes to fds 1 and 2.
+      info.a.g = (fd, iov, iovcnt, pnum) => {
+        if (fd !== 0) return fdRead(fd, iov, iovcnt, pnum);
+        let n = 0;
+        for (const [ptr, len] of iovecs(iov, iovcnt)) {
+          const chunk = input.subarray(read, read + len);
+          new Uint8Array(memory!.buffer, ptr, chunk.length).set(chunk);
+          read += chunk.length;
+          n += chunk.length;
+          if (chunk.length < len) break;
+        }
+        setCount(pnum, n);
+        return 0;
+      };
+      info.a.d = (fd, iov, iovcnt, pnum) => {
+        if (fd !== 1 && fd !== 2) return fdWrite(fd, iov, iovcnt, pnum);
+        let n = 0;
+        for (const [ptr, len] of iovecs(iov, iovcnt)) {
+          (fd === 1 ? out : err).push(new Uint8Array(memory!.buffer, ptr, len).slice());
+          n += len;
+        }
+        setCount(pnum, n);
+        return 0;
+      };
+      wasm.instantiate(bytes, info).then(({ instance }) => {
+        memory = Object.values(instance.exports).find((e): e is Memory => e instanceof wasm.Memory);
+        receive(instance);
+      }, failed);
+      return {};
+    },
+  });
+  const jq = await Promise.race([module, instantiateFailed]);
+  const text = (chunks: Uint8Array[]) => Buffer.concat(chunks).toString('utf8');
+
+  return (args, json) => {
+    input = Buffer.from(json, 'utf8');
+    read = 0;
+    out = [];
+    err = [];
+    // Emscripten sets process.exitCode to jq's status as it returns; only src/cli.ts may touch process.
+    const exitCode = process.exitCode;
+    let status: number;
+    try {
+      status = jq.callMain(['-M', ...args]);
+    } catch (e) {
+      // A trap (out of memory, stack overflow) may leave the module broken: start afresh next time.
+      engine = undefined;
+      throw e;
+    } finally {
+      process.exitCode = exitCode;
+      input = new Uint8Array(0);
+    }
+    return { status, stdout: text(out), stderr: text(err) };
+  };
 }
 
 export interface JqFilter {
@@ -20,17 +126,16 @@ export interface JqFilter {
   apply(input: unknown): Promise<unknown[]>;
 }
 
-/** jq's own message without the wrapper's prefix or the "N compile error(s)" trailer. */
-function messageOf(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
-  return text
+/** jq's own message without its "jq: error (at …):" prefix or the "N compile error(s)" trailer. */
+function messageOf(stderr: string): string {
+  return stderr
     .split('\n')
     .filter((l) => l.trim() !== '' && !/^jq: \d+ compile errors?$/.test(l))
     .join(' ')
     .replace(/^jq: error(?: \(at [^)]*\))?: /, '');
 }
 
-const isCompileError = (err: unknown): boolean => /compile error/.test(err instanceof Error ? err.message : String(err));
+const isCompileError = (r: Run): boolean => r.status !== 0 && /compile error/.test(r.stderr);
 
 /**
  * Compiles `expr` without running it: as the body of a function called only after `empty`, with no
@@ -40,24 +145,25 @@ const isCompileError = (err: unknown): boolean => /compile error/.test(err insta
  */
 export async function compileJq(expr: string): Promise<JqFilter> {
   const jq = await load();
-  const fail = (err: unknown) => new UsageError(`--jq: ${messageOf(err)}`, 'See the jq manual for the language: https://jqlang.org/manual/v1.7/');
-  const wrapped = await jq.raw('null', `def __gsh_compile_check: (\n${expr}\n); empty | __gsh_compile_check`, ['-n']).then(() => undefined, (err: unknown) => err);
-  if (wrapped !== undefined) {
-    if (!isCompileError(wrapped)) throw wrapped;
+  const wrapped = jq(['-n', `def __gsh_compile_check: (\n${expr}\n); empty | __gsh_compile_check`], '');
+  if (wrapped.status !== 0) {
+    if (!isCompileError(wrapped)) throw new GshError(`jq: ${messageOf(wrapped.stderr)}`, Exit.error);
     // It does not compile, so running it alone cannot get past compiling either.
-    const alone = await jq.raw('null', expr, ['-n']).then(() => undefined, (err: unknown) => err);
-    throw fail(alone !== undefined && isCompileError(alone) ? alone : wrapped);
+    const alone = jq(['-n', expr], '');
+    throw new UsageError(`--jq: ${messageOf(isCompileError(alone) ? alone.stderr : wrapped.stderr)}`, 'See the jq manual for the language: https://jqlang.org/manual/v1.7/');
   }
   return {
     async apply(input) {
-      let out: string;
+      let run: Run;
       try {
-        out = await jq.raw(JSON.stringify(input ?? null), expr, ['-c']);
+        run = (await load())(['-c', expr], JSON.stringify(input ?? null));
       } catch (err) {
-        throw new GshError(`jq: ${messageOf(err)}`, Exit.error);
+        throw new GshError(`jq: ${err instanceof Error ? err.message : String(err)}`, Exit.error);
       }
+      // jq's status, as its command line would end: an error after some outputs is still an error.
+      if (run.status !== 0) throw new GshError(`jq: ${messageOf(run.stderr) || `exit status ${run.status}`}`, Exit.error);
       // Compact output: one JSON text per line (newlines inside strings are escaped).
-      return out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown);
+      return run.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown);
     },
   };
 }

@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// Startup benchmarks as ratios to `node -e 0` measured in the same run, paired: each sample runs
-// the baseline and the command back to back (alternating which goes first), so machine load hits
-// both. Peak memory comes from separate runs that report process.resourceUsage().maxRSS at exit.
+// Benchmarks as ratios to a baseline measured in the same run, paired: each sample runs the
+// baseline and the command back to back (alternating which goes first), so machine load hits
+// both. The baseline is `node -e 0` for start-up, or the floor of the work itself where a row has
+// one (a row's `baseline`). Peak memory comes from separate runs that report
+// process.resourceUsage().maxRSS at exit.
 
 export const GSH = fileURLToPath(new URL('../../bin/gsh.js', import.meta.url));
 
@@ -19,7 +21,19 @@ export interface BenchCase {
   runs?: number;
   /** Exit status the command must end with (a usage error bench expects 2). */
   expectStatus?: number;
+  /** What the command is timed against; `node -e 0` when not given. */
+  baseline?: Baseline;
 }
+
+export interface Baseline {
+  /** How the table names it. */
+  name: string;
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+  expectStatus?: number;
+}
+
+export const NODE_E_0: Baseline = { name: 'node -e 0', args: ['-e', '0'], expectStatus: 0 };
 
 export interface BenchResult {
   name: string;
@@ -62,21 +76,23 @@ export function peakRss(args: string[], env: NodeJS.ProcessEnv, input?: string):
 export function bench(c: BenchCase): BenchResult {
   const runs = c.runs ?? 15;
   const env = { ...process.env, NO_COLOR: '1', ...c.env };
-  // Warm the file cache for both sides.
-  timeOnce(['-e', '0'], env);
-  const warm = timeOnce(c.args, env, c.input);
-  if (c.expectStatus !== undefined && warm.status !== c.expectStatus) {
-    throw new Error(`${c.name}: exit ${warm.status}, expected ${c.expectStatus}`);
-  }
+  const baseline = c.baseline ?? NODE_E_0;
+  const baseEnv = { ...process.env, NO_COLOR: '1', ...baseline.env };
+  const check = (what: string, status: number | null, expected: number | undefined) => {
+    if (expected !== undefined && status !== expected) throw new Error(`${what}: exit ${status}, expected ${expected}`);
+  };
+  // Warm the file cache (and gsh's code cache) for both sides.
+  check(baseline.name, timeOnce(baseline.args, baseEnv).status, baseline.expectStatus);
+  check(c.name, timeOnce(c.args, env, c.input).status, c.expectStatus);
   const base: number[] = [];
   const cmd: number[] = [];
   for (let i = 0; i < runs; i++) {
     if (i % 2 === 0) {
-      base.push(timeOnce(['-e', '0'], env).ms);
+      base.push(timeOnce(baseline.args, baseEnv).ms);
       cmd.push(timeOnce(c.args, env, c.input).ms);
     } else {
       cmd.push(timeOnce(c.args, env, c.input).ms);
-      base.push(timeOnce(['-e', '0'], env).ms);
+      base.push(timeOnce(baseline.args, baseEnv).ms);
     }
   }
   return {

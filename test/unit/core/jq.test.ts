@@ -47,6 +47,32 @@ describe('compiling before anything is sent', () => {
   });
 });
 
+describe('inputs of any size', () => {
+  // 5,000 servers shaped like a `servers list --all` answer, about 1.7 MB of JSON. The package's own
+  // wrapper fed jq one byte at a time, copying the rest of the input for each (80 s for this).
+  const servers = Array.from({ length: 5000 }, (_, i) => ({
+    id: `srv-${i}`, name: `Sérveur ${i} 🎮`, status: i % 3 ? 'running' : 'offline', tags: ['a', 'b'], node: { region: 'eu-west', cpu: i / 7 },
+    notes: 'x'.repeat(200),
+  }));
+
+  it('reads the whole input and gives every output, multi-byte text intact', async () => {
+    expect(await (await compileJq('length')).apply(servers)).toEqual([5000]);
+    expect(await (await compileJq('.[4999].name')).apply(servers)).toEqual(['Sérveur 4999 🎮']);
+    expect(await (await compileJq('.[]')).apply(servers)).toEqual(servers);
+    expect(await (await compileJq('[.[] | select(.status == "offline")] | length')).apply(servers)).toEqual([1667]);
+  });
+
+  it('reads exactly one input, to its end', async () => {
+    expect(await (await compileJq('[., inputs]')).apply({ a: 1 })).toEqual([[{ a: 1 }]]);
+  });
+
+  it('an error after some outputs is still an error (jq exits 5), not a shorter answer', async () => {
+    const err = await (await compileJq('.[] | .a')).apply([{ a: 1 }, 5]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GshError);
+    expect((err as GshError).message).toBe('jq: Cannot index number with string "a"');
+  });
+});
+
 describe('rendering', () => {
   it('strings raw, one per line; other values as JSON, compact when piped and indented on a terminal', () => {
     expect(renderJq(['a b', 'line\nbreak', 1, null, { a: [1] }], false)).toBe('a b\nline\nbreak\n1\nnull\n{"a":[1]}\n');
