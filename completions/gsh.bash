@@ -5,7 +5,7 @@
 # _gsh_node PATH: the subcommands, flags and value-taking flags of a command.
 _gsh_node() {
   case "$1" in
-    '') subs='activity addons advertisement agent allocations api applications auth backups billing completion console databases docs domains files firewall game-status git health hooks importer init instances integrations llms llms-full logs man me modules monitor network openapi players ports power properties proxies reference sandbox schedules servers settings ssh-keys startup subdomains subusers support-access tickets version wait whoami worlds' flags='' valued='' ;;
+    '') subs='activity addons advertisement agent allocations api applications auth backups billing cache completion console databases docs domains files firewall game-status git health hooks importer init instances integrations llms llms-full logs man me modules monitor network openapi players ports power properties proxies reference sandbox schedules servers settings ssh-keys startup subdomains subusers support-access tickets version wait whoami worlds' flags='' valued='' ;;
     'activity') subs='account list ls' flags='' valued='' ;;
     'activity account') subs='' flags='--limit --offset --all -q --quiet' valued='--limit --offset' ;;
     'activity list') subs='' flags='-s --server --all-servers --parallel --fail-fast --limit --offset --all -q --quiet' valued='-s --server --parallel --limit --offset' ;;
@@ -29,7 +29,7 @@ _gsh_node() {
     'addons search') subs='' flags='-s --server --all-servers --parallel --fail-fast --type --provider --query --sort --game-version --loader --page -q --quiet' valued='-s --server --parallel --type --provider --query --sort --game-version --loader --page' ;;
     'addons packs') subs='list ls create fork get update delete rm diff install items' flags='' valued='' ;;
     'addons packs list') subs='' flags='-s --server --all-servers --parallel --fail-fast --limit --offset --all -q --quiet' valued='-s --server --parallel --limit --offset' ;;
-    'addons packs create') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
+    'addons packs create') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'addons packs fork') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'addons packs get') subs='' flags='-s --server --all-servers --parallel --fail-fast' valued='-s --server --parallel' ;;
     'addons packs update') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
@@ -46,7 +46,7 @@ _gsh_node() {
     'advertisement unpublish') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
     'advertisement posts') subs='list ls create update delete rm' flags='' valued='' ;;
     'advertisement posts list') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet' valued='-s --server --parallel' ;;
-    'advertisement posts create') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
+    'advertisement posts create') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'advertisement posts update') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'advertisement posts delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
     'advertisement comments') subs='list ls update delete rm' flags='' valued='' ;;
@@ -62,11 +62,11 @@ _gsh_node() {
     'agent revoke') subs='' flags='--token-file -f --raw-field -F --field --input --wait' valued='--token-file -f --raw-field -F --field --input' ;;
     'allocations') subs='list ls create update delete rm primary' flags='' valued='' ;;
     'allocations list') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet' valued='-s --server --parallel' ;;
-    'allocations create') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
+    'allocations create') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'allocations update') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'allocations delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
     'allocations primary') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
-    'api') subs='' flags='-X --method -f --raw-field -F --field --input -H --header -i --include --paginate' valued='-X --method -f --raw-field -F --field --input -H --header' ;;
+    'api') subs='' flags='-X --method -f --raw-field -F --field --input -H --header -i --include --paginate --to --clobber' valued='-X --method -f --raw-field -F --field --input -H --header --to' ;;
     'applications') subs='list ls' flags='' valued='' ;;
     'applications list') subs='' flags='--kind --free-tier -q --quiet' valued='--kind' ;;
     'auth') subs='login claim status token logout profiles ls switch' flags='' valued='' ;;
@@ -79,7 +79,7 @@ _gsh_node() {
     'auth switch') subs='' flags='' valued='' ;;
     'backups') subs='list ls create get delete rm download lock unlock transfer scheduled browse contents copy-to-server quick-restore restore restore-selective auto gdrive' flags='' valued='' ;;
     'backups list') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet' valued='-s --server --parallel' ;;
-    'backups create') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
+    'backups create') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'backups get') subs='' flags='-s --server --all-servers --parallel --fail-fast' valued='-s --server --parallel' ;;
     'backups delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
     'backups download') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --to --clobber --wait' valued='-s --server --parallel -f --raw-field -F --field --input --to' ;;
@@ -112,9 +112,12 @@ _gsh_node() {
     'billing pricing') subs='' flags='' valued='' ;;
     'billing catalog') subs='' flags='' valued='' ;;
     'billing top-up') subs='' flags='-f --raw-field -F --field --input --wait' valued='-f --raw-field -F --field --input' ;;
+    'cache') subs='clear path' flags='' valued='' ;;
+    'cache clear') subs='' flags='' valued='' ;;
+    'cache path') subs='' flags='' valued='' ;;
     'completion') subs='' flags='--dir' valued='--dir' ;;
     'console') subs='attach send history stats eula queue status storage timer token' flags='' valued='' ;;
-    'console attach') subs='' flags='-s --server --no-history --read-only --until' valued='-s --server --until' ;;
+    'console attach') subs='' flags='-s --server --all-servers --no-history --read-only --broadcast --until --raw --until-any' valued='-s --server --until' ;;
     'console send') subs='' flags='-s --server --all-servers --parallel --fail-fast --expect' valued='-s --server --parallel --expect' ;;
     'console history') subs='' flags='-s --server --cursor --limit' valued='-s --server --cursor --limit' ;;
     'console stats') subs='' flags='-s --server --watch' valued='-s --server' ;;
@@ -126,25 +129,25 @@ _gsh_node() {
     'console token') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'databases') subs='list ls create get delete rm rotate-password backups' flags='' valued='' ;;
     'databases list') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet' valued='-s --server --parallel' ;;
-    'databases create') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
+    'databases create') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'databases get') subs='' flags='-s --server --all-servers --parallel --fail-fast' valued='-s --server --parallel' ;;
     'databases delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
     'databases rotate-password') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'databases backups') subs='list ls create delete rm download restore' flags='' valued='' ;;
     'databases backups list') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet' valued='-s --server --parallel' ;;
-    'databases backups create') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
+    'databases backups create') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'databases backups delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
     'databases backups download') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --to --clobber --wait' valued='-s --server --parallel -f --raw-field -F --field --input --to' ;;
     'databases backups restore') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'docs') subs='' flags='' valued='' ;;
     'domains') subs='list ls create delete rm primary verify' flags='' valued='' ;;
     'domains list') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet' valued='-s --server --parallel' ;;
-    'domains create') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
+    'domains create') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'domains delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
     'domains primary') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'domains verify') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'files') subs='put get list ls content copy delete rm folder move rename sftp chmod compress decompress disk-usage history search search-content archive nbt copy-to download pull pull-status transfer upload trash' flags='' valued='' ;;
-    'files put') subs='' flags='-s --server --dir --name' valued='-s --server --dir --name' ;;
+    'files put') subs='' flags='-s --server --dir --name --parallel' valued='-s --server --dir --name --parallel' ;;
     'files get') subs='' flags='-s --server --to --clobber' valued='-s --server --to' ;;
     'files list') subs='' flags='-s --server --all-servers --parallel --fail-fast --directory --limit --offset --all -q --quiet' valued='-s --server --parallel --directory --limit --offset' ;;
     'files content') subs='get update' flags='' valued='' ;;
@@ -183,7 +186,7 @@ _gsh_node() {
     'firewall') subs='get rules sync toggle analytics' flags='' valued='' ;;
     'firewall get') subs='' flags='-s --server --all-servers --parallel --fail-fast' valued='-s --server --parallel' ;;
     'firewall rules') subs='create update delete rm' flags='' valued='' ;;
-    'firewall rules create') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
+    'firewall rules create') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'firewall rules update') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'firewall rules delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
     'firewall sync') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
@@ -221,14 +224,15 @@ _gsh_node() {
     'hooks') subs='verify list ls create update delete rm deliveries' flags='' valued='' ;;
     'hooks verify') subs='' flags='--payload --signature --header --secret-file' valued='--payload --signature --header --secret-file' ;;
     'hooks list') subs='' flags='-s --server --all-servers --parallel --fail-fast --limit --offset --all -q --quiet' valued='-s --server --parallel --limit --offset' ;;
-    'hooks create') subs='' flags='-s --server --all-servers --parallel --fail-fast --url --events --secret-file -f --raw-field -F --field --input --if-absent --wait' valued='-s --server --parallel --url --events --secret-file -f --raw-field -F --field --input' ;;
+    'hooks create') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet --url --events --secret-file -f --raw-field -F --field --input --if-absent --wait' valued='-s --server --parallel --url --events --secret-file -f --raw-field -F --field --input' ;;
     'hooks update') subs='' flags='-s --server --all-servers --parallel --fail-fast --url --events --enabled -f --raw-field -F --field --input --wait' valued='-s --server --parallel --url --events -f --raw-field -F --field --input' ;;
     'hooks delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
     'hooks deliveries') subs='' flags='-s --server --all-servers --parallel --fail-fast --limit --offset --all -q --quiet' valued='-s --server --parallel --limit --offset' ;;
     'importer') subs='start' flags='' valued='' ;;
     'importer start') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
-    'init') subs='lint schema validate templates status' flags='' valued='' ;;
+    'init') subs='lint rules schema validate templates status' flags='' valued='' ;;
     'init lint') subs='' flags='--format --tier --quiet --max-warnings --stdin-filename --only-manifests' valued='--format --tier --max-warnings --stdin-filename' ;;
+    'init rules') subs='' flags='' valued='' ;;
     'init schema') subs='' flags='--tier' valued='--tier' ;;
     'init validate') subs='' flags='--template --tier' valued='--template --tier' ;;
     'init templates') subs='create update list ls get delete rm' flags='' valued='' ;;
@@ -240,7 +244,7 @@ _gsh_node() {
     'init status') subs='' flags='-s --server --wait' valued='-s --server' ;;
     'instances') subs='list ls create clone-jobs update delete rm activate clone' flags='' valued='' ;;
     'instances list') subs='' flags='-s --server --all-servers --parallel --fail-fast --limit --offset --all -q --quiet' valued='-s --server --parallel --limit --offset' ;;
-    'instances create') subs='' flags='-s --server --all-servers --parallel --fail-fast --target-config-id -f --raw-field -F --field --input --wait' valued='-s --server --parallel --target-config-id -f --raw-field -F --field --input' ;;
+    'instances create') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet --target-config-id -f --raw-field -F --field --input --wait' valued='-s --server --parallel --target-config-id -f --raw-field -F --field --input' ;;
     'instances clone-jobs') subs='list ls get' flags='' valued='' ;;
     'instances clone-jobs list') subs='' flags='-s --server --all-servers --parallel --fail-fast --limit --offset --all -q --quiet' valued='-s --server --parallel --limit --offset' ;;
     'instances clone-jobs get') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
@@ -282,7 +286,7 @@ _gsh_node() {
     'network get') subs='' flags='-s --server --all-servers --parallel --fail-fast' valued='-s --server --parallel' ;;
     'network update') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'network peers') subs='create delete rm' flags='' valued='' ;;
-    'network peers create') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
+    'network peers create') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'network peers delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
     'openapi') subs='' flags='' valued='' ;;
     'players') subs='list ls max online resolve get command inventory nbt files migrate' flags='' valued='' ;;
@@ -306,15 +310,15 @@ _gsh_node() {
     'players migrate apply') subs='' flags='-s --server --all-servers --parallel --fail-fast --backup-id -f --raw-field -F --field --input --wait' valued='-s --server --parallel --backup-id -f --raw-field -F --field --input' ;;
     'ports') subs='list ls create update delete rm primary' flags='' valued='' ;;
     'ports list') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet' valued='-s --server --parallel' ;;
-    'ports create') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
+    'ports create') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'ports update') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'ports delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
     'ports primary') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'power') subs='start stop restart kill' flags='' valued='' ;;
-    'power start') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
-    'power stop') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
-    'power restart') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
-    'power kill') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
+    'power start') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --ready --wait' valued='-s --server --parallel -f --raw-field -F --field --input --ready' ;;
+    'power stop') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --announce --countdown --announce-cancel --wait' valued='-s --server --parallel -f --raw-field -F --field --input --announce --countdown --announce-cancel' ;;
+    'power restart') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --announce --countdown --announce-cancel --ready --wait' valued='-s --server --parallel -f --raw-field -F --field --input --announce --countdown --announce-cancel --ready' ;;
+    'power kill') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --announce --countdown --announce-cancel --wait' valued='-s --server --parallel -f --raw-field -F --field --input --announce --countdown --announce-cancel' ;;
     'properties') subs='list ls update configs' flags='' valued='' ;;
     'properties list') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet' valued='-s --server --parallel' ;;
     'properties update') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
@@ -324,7 +328,7 @@ _gsh_node() {
     'properties configs update') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'proxies') subs='list ls create update delete rm retry-ssl status verify' flags='' valued='' ;;
     'proxies list') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet' valued='-s --server --parallel' ;;
-    'proxies create') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
+    'proxies create') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'proxies update') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'proxies delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
     'proxies retry-ssl') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
@@ -337,11 +341,11 @@ _gsh_node() {
     'sandbox ad-view') subs='' flags='--sandbox' valued='--sandbox' ;;
     'sandbox disconnect') subs='' flags='--sandbox' valued='--sandbox' ;;
     'sandbox claim-complete') subs='' flags='--sandbox' valued='--sandbox' ;;
-    'sandbox start') subs='' flags='--port -q --quiet --servers --seed --time-scale --rate-limit' valued='--port --servers --seed --time-scale --rate-limit' ;;
-    'sandbox exec') subs='' flags='--servers --seed --time-scale --rate-limit' valued='--servers --seed --time-scale --rate-limit' ;;
+    'sandbox start') subs='' flags='--port -q --quiet --servers --seed --time-scale --rate-limit --strict' valued='--port --servers --seed --time-scale --rate-limit' ;;
+    'sandbox exec') subs='' flags='--servers --seed --time-scale --rate-limit --strict' valued='--servers --seed --time-scale --rate-limit' ;;
     'schedules') subs='list ls create timezone get update delete rm logs run tasks event-types triggers webhooks' flags='' valued='' ;;
     'schedules list') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet' valued='-s --server --parallel' ;;
-    'schedules create') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
+    'schedules create') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'schedules timezone') subs='get update' flags='' valued='' ;;
     'schedules timezone get') subs='' flags='-s --server --all-servers --parallel --fail-fast' valued='-s --server --parallel' ;;
     'schedules timezone update') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
@@ -351,23 +355,23 @@ _gsh_node() {
     'schedules logs') subs='' flags='-s --server --all-servers --parallel --fail-fast' valued='-s --server --parallel' ;;
     'schedules run') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'schedules tasks') subs='create reorder update delete rm' flags='' valued='' ;;
-    'schedules tasks create') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
+    'schedules tasks create') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'schedules tasks reorder') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'schedules tasks update') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'schedules tasks delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
     'schedules event-types') subs='' flags='-s --server --all-servers --parallel --fail-fast' valued='-s --server --parallel' ;;
     'schedules triggers') subs='list ls create update delete rm' flags='' valued='' ;;
     'schedules triggers list') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet' valued='-s --server --parallel' ;;
-    'schedules triggers create') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
+    'schedules triggers create') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'schedules triggers update') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'schedules triggers delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
     'schedules webhooks') subs='list ls create delete rm' flags='' valued='' ;;
     'schedules webhooks list') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet' valued='-s --server --parallel' ;;
-    'schedules webhooks create') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
+    'schedules webhooks create') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'schedules webhooks delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
     'servers') subs='list ls create create-job get delete rm reinstall status status-issues' flags='' valued='' ;;
     'servers list') subs='' flags='--search --include-status --limit --offset --all -q --quiet' valued='--search --limit --offset' ;;
-    'servers create') subs='' flags='--init --template -f --raw-field -F --field --input --no-lint --if-absent --wait' valued='--init --template -f --raw-field -F --field --input' ;;
+    'servers create') subs='' flags='-q --quiet --init --template -f --raw-field -F --field --input --no-lint --if-absent --wait' valued='--init --template -f --raw-field -F --field --input' ;;
     'servers create-job') subs='' flags='--wait' valued='' ;;
     'servers get') subs='' flags='-s --server --all-servers --parallel --fail-fast' valued='-s --server --parallel' ;;
     'servers delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
@@ -397,7 +401,7 @@ _gsh_node() {
     'settings discord-webhook test') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'ssh-keys') subs='list ls create delete rm' flags='' valued='' ;;
     'ssh-keys list') subs='' flags='--limit --offset --all -q --quiet' valued='--limit --offset' ;;
-    'ssh-keys create') subs='' flags='-f --raw-field -F --field --input --wait' valued='-f --raw-field -F --field --input' ;;
+    'ssh-keys create') subs='' flags='-q --quiet -f --raw-field -F --field --input --wait' valued='-f --raw-field -F --field --input' ;;
     'ssh-keys delete') subs='' flags='--wait' valued='' ;;
     'startup') subs='get update variables' flags='' valued='' ;;
     'startup get') subs='' flags='-s --server --all-servers --parallel --fail-fast' valued='-s --server --parallel' ;;
@@ -406,13 +410,13 @@ _gsh_node() {
     'startup variables update') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'subdomains') subs='list ls create rename delete rm primary' flags='' valued='' ;;
     'subdomains list') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet' valued='-s --server --parallel' ;;
-    'subdomains create') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
+    'subdomains create') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'subdomains rename') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'subdomains delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
     'subdomains primary') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'subusers') subs='list ls create update delete rm' flags='' valued='' ;;
     'subusers list') subs='' flags='-s --server --all-servers --parallel --fail-fast --limit --offset --all -q --quiet' valued='-s --server --parallel --limit --offset' ;;
-    'subusers create') subs='' flags='-s --server --all-servers --parallel --fail-fast --email --username --user-id --permissions -f --raw-field -F --field --input --wait' valued='-s --server --parallel --email --username --user-id --permissions -f --raw-field -F --field --input' ;;
+    'subusers create') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet --email --username --user-id --permissions -f --raw-field -F --field --input --wait' valued='-s --server --parallel --email --username --user-id --permissions -f --raw-field -F --field --input' ;;
     'subusers update') subs='' flags='-s --server --all-servers --parallel --fail-fast --permissions -f --raw-field -F --field --input --wait' valued='-s --server --parallel --permissions -f --raw-field -F --field --input' ;;
     'subusers delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
     'support-access') subs='get grant revoke' flags='' valued='' ;;
@@ -421,7 +425,7 @@ _gsh_node() {
     'support-access revoke') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
     'tickets') subs='list ls create get rename close reopen reply participants' flags='' valued='' ;;
     'tickets list') subs='' flags='-q --quiet' valued='' ;;
-    'tickets create') subs='' flags='-f --raw-field -F --field --input --wait' valued='-f --raw-field -F --field --input' ;;
+    'tickets create') subs='' flags='-q --quiet -f --raw-field -F --field --input --wait' valued='-f --raw-field -F --field --input' ;;
     'tickets get') subs='' flags='' valued='' ;;
     'tickets rename') subs='' flags='-f --raw-field -F --field --input --wait' valued='-f --raw-field -F --field --input' ;;
     'tickets close') subs='' flags='-f --raw-field -F --field --input --wait' valued='-f --raw-field -F --field --input' ;;
@@ -430,7 +434,7 @@ _gsh_node() {
     'tickets participants') subs='' flags='' valued='' ;;
     'version') subs='' flags='' valued='' ;;
     'wait') subs='server job backup init transfer pull' flags='' valued='' ;;
-    'wait server') subs='' flags='-s --server --all-servers --for --parallel --fail-fast' valued='-s --server --for --parallel' ;;
+    'wait server') subs='' flags='-s --server --all-servers --for --parallel --fail-fast --ready' valued='-s --server --for --parallel --ready' ;;
     'wait job') subs='' flags='' valued='' ;;
     'wait backup') subs='' flags='-s --server' valued='-s --server' ;;
     'wait init') subs='' flags='-s --server' valued='-s --server' ;;
@@ -578,13 +582,13 @@ _gsh_words() {
   done
 }
 
-# _gsh_servers: server names from the API (gsh __complete servers: cached a minute, silent, never
+# _gsh_servers: server names from the API (gsh __complete servers, asked with the typed word: cached a minute, silent, never
 # prompts), filtered by prefix without expanding them (compgen -W would run $(…) in a name).
 _gsh_servers() {
   local name
   while IFS= read -r name; do
     [[ $name == "$cur"* ]] && COMPREPLY+=("$name")
-  done < <("${COMP_WORDS[0]}" __complete servers "${auth[@]}" 2>/dev/null)
+  done < <("${COMP_WORDS[0]}" __complete servers "${auth[@]}" --prefix "$cur" 2>/dev/null)
 }
 
 _gsh() {

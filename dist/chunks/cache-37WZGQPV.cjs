@@ -1,0 +1,11 @@
+var __gsh_meta={get url(){return require('node:url').pathToFileURL(__filename).href}};
+var d=Object.create;var i=Object.defineProperty;var l=Object.getOwnPropertyDescriptor;var v=Object.getOwnPropertyNames;var f=Object.getPrototypeOf,u=Object.prototype.hasOwnProperty;var x=(t,e)=>{for(var r in e)i(t,r,{get:e[r],enumerable:!0})},n=(t,e,r,o)=>{if(e&&typeof e=="object"||typeof e=="function")for(let a of v(e))!u.call(t,a)&&a!==r&&i(t,a,{get:()=>e[a],enumerable:!(o=l(e,a))||o.enumerable});return t};var s=(t,e,r)=>(r=t!=null?d(f(t)):{},n(e||!t||!t.__esModule?i(r,"default",{value:t,enumerable:!0}):r,t)),y=t=>n(i({},"__esModule",{value:!0}),t);var g={};x(g,{operations:()=>h,register:()=>p});module.exports=y(g);var c=require("./chunk-IPGPEAAC.cjs"),m=require("./chunk-AFSHPXIZ.cjs"),b=require("./chunk-JYCRPCEY.cjs"),T=require("./chunk-EBV7MZ5B.cjs"),$=require("./chunk-7R3LTQFJ.cjs"),E=require("./chunk-E7ZQZDJK.cjs"),P=require("./chunk-2VOFCX7S.cjs"),k=require("./chunk-JPUKNXZO.cjs"),H=require("./chunk-T62L3IQ5.cjs"),q=require("./chunk-G6Q55UVW.cjs"),C=require("./chunk-A47OLFUX.cjs"),F=require("./chunk-OUKZYLKD.cjs"),G=require("./chunk-5NVEVDRY.cjs"),N=require("./chunk-I4PIUIPT.cjs"),R=require("./chunk-VJBIVGRP.cjs"),j=require("./chunk-HF5LC6UN.cjs"),z=require("./chunk-I2YUVHHP.cjs"),A=require("./chunk-CFYFLVIA.cjs");function p(t){t.command("clear").description("Forget every remembered server (ids that names and ids resolved to), for every profile").addHelpText("after",`
+The next command that names a server looks it up again (one GET /servers).
+
+Example:
+  gsh cache clear
+`).action(async function(){await(0,m.e)(this,async e=>{let{cachePath:r,clearCache:o}=await Promise.resolve().then(()=>s(require("./server-cache-DX5APDBE.cjs")));return e.submit({requests:[],then:[(0,c.a)("local",`remove ${r(e.env)}`)]},async()=>{e.note(o(e.env)?`Removed ${r(e.env)}`:`Nothing remembered (${r(e.env)} does not exist)`)})})}),t.command("path").description("Print where remembered servers are kept").addHelpText("after",`
+Example:
+  gsh cache path
+`).action(async function(){await(0,m.e)(this,async e=>{let{cachePath:r}=await Promise.resolve().then(()=>s(require("./server-cache-DX5APDBE.cjs")));e.io.stdout.write(`${r(e.env)}
+`)})})}var h={"cache clear":[],"cache path":[]};0&&(module.exports={operations,register});

@@ -1,0 +1,2 @@
+var __gsh_meta={get url(){return require('node:url').pathToFileURL(__filename).href}};
+var p=Object.defineProperty;var v=Object.getOwnPropertyDescriptor;var x=Object.getOwnPropertyNames;var b=Object.prototype.hasOwnProperty;var c=(a,r)=>{for(var o in r)p(a,o,{get:r[o],enumerable:!0})},d=(a,r,o,s)=>{if(r&&typeof r=="object"||typeof r=="function")for(let e of x(r))!b.call(a,e)&&e!==o&&p(a,e,{get:()=>r[e],enumerable:!(s=v(r,e))||s.enumerable});return a};var f=a=>d(p({},"__esModule",{value:!0}),a);var g={};c(g,{a:()=>t});module.exports=f(g);var t=a=>a;0&&(module.exports={a});

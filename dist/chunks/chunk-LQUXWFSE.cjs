@@ -1,2 +1,0 @@
-var __gsh_meta={get url(){return require('node:url').pathToFileURL(__filename).href}};
-var o=Object.defineProperty;var v=Object.getOwnPropertyDescriptor;var x=Object.getOwnPropertyNames;var b=Object.prototype.hasOwnProperty;var c=(a,r)=>{for(var e in r)o(a,e,{get:r[e],enumerable:!0})},d=(a,r,e,p)=>{if(r&&typeof r=="object"||typeof r=="function")for(let t of x(r))!b.call(a,t)&&t!==e&&o(a,t,{get:()=>r[t],enumerable:!(p=v(r,t))||p.enumerable});return a};var f=a=>d(o({},"__esModule",{value:!0}),a);var g={};c(g,{a:()=>s});module.exports=f(g);var s=a=>a;0&&(module.exports={a});
