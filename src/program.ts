@@ -172,7 +172,7 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
   let program: Command | undefined;
   try {
     program = await buildProgram(argv);
-    const result = bindRun(program, ctx);
+    const result = bindRun(program, ctx, argv);
     applyRecursively(program, writeTo(ctx));
     if (argv.length === 0) {
       // Plain `gsh` is a request for orientation, not a mistake.

@@ -1,3 +1,5 @@
+import type { Outcome } from './outcome.js';
+
 // Errors and exit codes (DESIGN.md "Exit codes"). Every failure the CLI reports is a GshError;
 // anything else reaching the top level is a bug and is reported as such, still without a stack
 // trace unless --debug.
@@ -24,6 +26,13 @@ export const Exit = {
 export type ExitCode = (typeof Exit)[keyof typeof Exit];
 
 export class GshError extends Error {
+  /** Set when a mutation was sent (core/outcome.ts): whether it acted, and the key that replays it. */
+  outcome?: Outcome;
+  idempotencyKey?: string;
+  /** The step that failed after the mutation was accepted (`wait`). */
+  step?: string;
+  /** The `gsh wait …` command that picks up work this failure left under way. */
+  resume?: string;
   constructor(
     message: string,
     readonly exitCode: number = Exit.error,
@@ -119,7 +128,7 @@ export class NetworkError extends GshError {
  * is still under way and the `gsh wait` command that resumes it.
  */
 export class WaitStoppedError extends GshError {
-  constructor(message: string, exitCode: number, readonly resume: string, readonly underWay: Record<string, string>) {
+  constructor(message: string, exitCode: number, override readonly resume: string, readonly underWay: Record<string, string>) {
     super(message, exitCode, `Still under way: ${Object.entries(underWay).map(([k, v]) => `${k} ${v}`).join(', ')}. Resume with:\n  ${resume}`);
     this.name = 'WaitStoppedError';
   }
@@ -132,8 +141,18 @@ export class WaitStoppedError extends GshError {
  * the exact command to run.
  */
 export class OutcomeUnknownError extends NetworkError {
-  constructor(cause: NetworkError, readonly idempotencyKey: string) {
+  constructor(cause: NetworkError, idempotencyKey: string) {
     super(`${cause.message}; the request may have been applied`, cause.causeCode, `Replay it safely within 24 hours with --idempotency-key ${idempotencyKey}: the service answers with the first outcome instead of acting twice.`);
     this.name = 'OutcomeUnknownError';
+    this.outcome = 'unknown';
+    this.idempotencyKey = idempotencyKey;
+  }
+}
+
+/** Ctrl-C (exit 130) or SIGTERM (143) stopped the run; requests under way were cancelled. */
+export class InterruptedError extends GshError {
+  constructor(readonly signal: 'SIGINT' | 'SIGTERM') {
+    super(signal === 'SIGINT' ? 'interrupted' : 'terminated (SIGTERM)', signal === 'SIGINT' ? Exit.interrupted : Exit.terminated);
+    this.name = 'InterruptedError';
   }
 }

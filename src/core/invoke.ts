@@ -3,8 +3,8 @@ import { type Leaf, needsServer } from '../operations/leaves.js';
 import type { Operation } from '../operations/types.js';
 import { confirmDestructive } from './confirm.js';
 import { envelopeData } from './envelope.js';
-import { UsageError } from './errors.js';
-import type { ApiClient, RequestSpec } from './http.js';
+import { GshError, UsageError } from './errors.js';
+import type { ApiClient, ApiResponse, RequestSpec } from './http.js';
 import { type OperationPlan, planOperation, serverArgument } from './operation-plan.js';
 import { fleetOptions, runFleet } from './fleet.js';
 import { stdinFor } from './fields.js';
@@ -13,7 +13,8 @@ import { resolveTargets, singleRef, targetRefs, type TargetRefs } from './target
 import type { ShowOptions } from './output.js';
 import { fetchAll, fetchPage } from './paging.js';
 import { type Runtime, withRuntime } from './runtime.js';
-import { followOrInterrupt, followWork, waitCommand, workOf } from './follow.js';
+import { followOrInterrupt, followWork, waitCommand, type Work, workOf } from './follow.js';
+import { targetReplayCommand } from './report.js';
 
 // Runs one registry leaf: plan (operation-plan.ts), then execute: the request, paging, --wait
 // and output. Every generated command goes through here, so the request logic exists once.
@@ -60,7 +61,11 @@ function printer(rt: Runtime): Sink {
  * asks once, and each runs as it would alone, its result kept for the fleet's table.
  */
 async function runOnFleet(rt: Runtime, leaf: Leaf, local: Record<string, unknown>, args: string[], refs: TargetRefs): Promise<number> {
-  const opts = fleetOptions(local as { parallel?: string; failFast?: boolean }, rt.globals.idempotencyKey);
+  const opts = {
+    ...fleetOptions(local as { parallel?: string; failFast?: boolean }, rt.globals.idempotencyKey),
+    mutates: leaf.op.method !== 'GET',
+    replay: (id: string, key: string) => targetReplayCommand(rt.argv, id, key, serverArgument(leaf.op, args)),
+  };
   const stdin = await stdinFor([...Object.values(local), ...refs.refs], () => rt.ctx.stdin);
   const client = await rt.client();
   const targets = await resolveTargets(client, refs, stdin);
@@ -120,7 +125,12 @@ async function execute(rt: Runtime, p: OperationPlan, out: Sink): Promise<void> 
   }
   const work = workOf(op, verb, params, data);
   if (p.follow && work) {
-    const final = await (rt.singleTarget ? followOrInterrupt(rt, client, work) : followWork(rt, client, work));
+    let final: unknown;
+    try {
+      final = await (rt.singleTarget ? followOrInterrupt(rt, client, work) : followWork(rt, client, work));
+    } catch (err) {
+      throw waitFailed(err, res, work);
+    }
     if (final !== undefined) await out.show(final);
     return;
   }
@@ -131,6 +141,20 @@ async function execute(rt: Runtime, p: OperationPlan, out: Sink): Promise<void> 
   }
   // Work under way: the command that follows it without sending the request again.
   if (work && res.status === 202) out.note(`Follow it: ${waitCommand(work)}`);
+}
+
+/**
+ * A wait that failed (or was interrupted) after the service accepted the change: the change was
+ * applied, so the error says so, names the step that failed and the `gsh wait` that resumes it,
+ * instead of reading as a plain failure of the command.
+ */
+function waitFailed(err: unknown, res: ApiResponse<unknown>, work: Work): unknown {
+  if (!(err instanceof GshError) || res.idempotencyKey === undefined) return err;
+  err.outcome = 'applied';
+  err.idempotencyKey = res.idempotencyKey;
+  err.step = 'wait';
+  err.resume ??= waitCommand(work);
+  return err;
 }
 
 /** The name a download gets in a --to directory when Content-Disposition gives none. */

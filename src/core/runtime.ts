@@ -2,13 +2,14 @@ import type { Command } from 'commander';
 import { ApiClient, checkIdempotencyKey, type ClientOptions } from './http.js';
 import { resolveAuth, type Resolved } from './credentials.js';
 import type { Context } from './context.js';
-import { UsageError } from './errors.js';
+import { InterruptedError, UsageError } from './errors.js';
 import { ansi, colorWhen, streamsFor, type Streams } from './io.js';
 import { COLUMN_FORMATS, FORMATS, type Format, Output, type Shaping } from './output.js';
 import { parseDuration } from './duration.js';
 import type { Plan } from './plan.js';
 import type { ConfigStore } from './store.js';
-import { contextOf, rootOf, setExitCode } from './run-state.js';
+import { argvOf, contextOf, rootOf, setExitCode } from './run-state.js';
+import { untilAborted } from './sleep.js';
 
 // What every action gets (STYLE.md: gh's run(opts, ctx)): the global options, checked once before
 // anything else happens, the context's streams, clock and store, and a lazily built API client.
@@ -55,6 +56,11 @@ export class Runtime {
   waitRequested = false;
   /** One target: spinners and per-run notes may use stderr (a fleet draws its own progress instead). */
   singleTarget = true;
+  /** The command line as typed (a replay command repeats it with the key). */
+  argv: readonly string[] = [];
+  /** Aborted by Ctrl-C / SIGTERM once the run talks to the API (see interruptSignal). */
+  private interrupt: AbortController | undefined;
+  private stopListening: (() => void) | undefined;
   private clientPromise: Promise<ApiClient> | undefined;
   private resolved: Resolved | undefined;
   /** The displayer: the format shaped by -q, --columns, --no-header and, after prepare(), --jq. */
@@ -101,8 +107,31 @@ export class Runtime {
     return this.ctx.clock.now();
   }
 
+  /** A pause of the run's clock that Ctrl-C / SIGTERM ends at once (throwing InterruptedError). */
   sleep(ms: number): Promise<void> {
-    return this.ctx.clock.sleep(ms);
+    const signal = this.interrupt?.signal;
+    return untilAborted(this.ctx.clock.sleep(ms, signal), signal);
+  }
+
+  /**
+   * Ctrl-C and SIGTERM, for a run that talks to the API: requests under way are cancelled and
+   * pauses end, each failing with an InterruptedError (exit 130 / 143) that still says what a
+   * mutation did, so the run ends within moments with its output whole.
+   */
+  get interruptSignal(): AbortSignal {
+    if (!this.interrupt) {
+      const controller = new AbortController();
+      const handlers = (['SIGINT', 'SIGTERM'] as const).map((name) => {
+        const on = () => controller.abort(new InterruptedError(name));
+        this.ctx.signals.on(name, on);
+        return [name, on] as const;
+      });
+      this.stopListening = () => {
+        for (const [name, on] of handlers) this.ctx.signals.off(name, on);
+      };
+      this.interrupt = controller;
+    }
+    return this.interrupt.signal;
   }
 
   /** Prompts are allowed: a terminal on both ends and no --no-input. */
@@ -120,6 +149,7 @@ export class Runtime {
       sleep: (ms) => this.sleep(ms),
       now: () => this.now(),
       notify: (line) => this.note(line),
+      signal: this.interruptSignal,
       ...(this.ctx.dispatcher ? { dispatcher: this.ctx.dispatcher } : {}),
       trace: this.globals.debug ? (line) => this.io.stderr.write(`${ansi.dim(line, this.io.colorErr)}\n`) : undefined,
     });
@@ -167,6 +197,7 @@ export class Runtime {
   }
 
   async close(): Promise<void> {
+    this.stopListening?.();
     if (this.clientPromise) await (await this.clientPromise.catch(() => undefined))?.close();
   }
 }
@@ -212,6 +243,7 @@ function checkShaping(g: Globals, format: Format, quiet: boolean): string[] | un
 /** Global options live on the program, wherever they were written on the command line. */
 export function runtimeFor(cmd: Command): Runtime {
   const rt = new Runtime(rootOf(cmd).opts<Globals>(), contextOf(cmd), cmd.opts<{ quiet?: boolean }>().quiet === true);
+  rt.argv = argvOf(cmd);
   rt.waitRequested = cmd.opts<{ wait?: unknown }>().wait === true;
   return rt;
 }
