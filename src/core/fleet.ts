@@ -1,6 +1,6 @@
 import { Exit, GshError } from './errors.js';
 import type { SignalName } from './context.js';
-import { OutcomeTracker, trackOutcomes } from './outcome.js';
+import { OutcomeTracker, settleOutcome, trackOutcomes } from './outcome.js';
 import { type ErrorObject, errorObject } from './report.js';
 import type { Runtime } from './runtime.js';
 import type { Target } from './targets.js';
@@ -149,14 +149,8 @@ async function settle(target: Target, tracker: OutcomeTracker, work: () => Promi
     return { ...base, ok: true, exit_code: Exit.ok, ...(data === undefined ? {} : { data }) };
   } catch (err) {
     const exit = err instanceof GshError ? err.exitCode : Exit.error;
+    if (err instanceof GshError) settleOutcome(err, tracker, opts.mutates === true);
     const error = errorObject(err);
-    // An error that came outside a request (or before one was sent) takes what was sent: a
-    // change never sent did nothing.
-    if (error.outcome === null && tracker.last) {
-      error.outcome = tracker.last.outcome;
-      error.idempotency_key = tracker.last.idempotencyKey;
-    }
-    if (opts.mutates && error.outcome === null) error.outcome = 'not_applied';
     withReplay(error, target, opts);
     return { ...base, ok: false, exit_code: exit, error };
   }

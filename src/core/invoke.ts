@@ -20,7 +20,21 @@ import { targetReplayCommand } from './report.js';
 // and output. Every generated command goes through here, so the request logic exists once.
 
 export async function runOperation(leaf: Leaf, cmd: Command): Promise<void> {
-  await withRuntime(cmd, async (rt) => {
+  await withRuntime(cmd, (rt) => notSentOnPlanFailure(leaf, () => operation(leaf, cmd, rt)));
+}
+
+/** Planning sends only the reads that resolve servers: a change that fails there was not sent. */
+async function notSentOnPlanFailure<T>(leaf: Leaf, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof GshError && err.outcome === undefined && leaf.op.method !== 'GET') err.outcome = 'not_applied';
+    throw err;
+  }
+}
+
+async function operation(leaf: Leaf, cmd: Command, rt: Runtime): Promise<number | void> {
+  {
     const local = cmd.opts();
     const args = cmd.processedArgs as string[];
     if (needsServer(leaf.op)) {
@@ -32,7 +46,7 @@ export async function runOperation(leaf: Leaf, cmd: Command): Promise<void> {
     }
     const planned = await planOperation(rt, leaf, local, args);
     return rt.submit(planned.plan, () => execute(rt, planned, printer(rt)));
-  });
+  }
 }
 
 /** Where one run's result goes: printed, or kept as a fleet target's result. */

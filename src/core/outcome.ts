@@ -81,12 +81,18 @@ export function recordMutation(method: string, path: string, idempotencyKey: str
   return record;
 }
 
-/** The parts of an error that tell whether a mutation acted (set by the request core and by --wait). */
-export interface OutcomeFacts {
-  outcome?: Outcome;
-  idempotencyKey?: string;
-  /** The step that failed after the mutation was accepted (`wait`). */
-  step?: string;
-  /** The `gsh wait …` command that resumes a wait the failure stopped. */
-  resume?: string;
+/**
+ * The outcome of a command that failed: what its error says, else what it sent (an error outside
+ * a request, after a change went out), else nothing happened when it was to change something
+ * (it failed before sending the change: a lookup, a plan check).
+ */
+export function settleOutcome(err: { outcome?: Outcome; idempotencyKey?: string }, tracker: OutcomeTracker, mutates: boolean): void {
+  if (err.outcome !== undefined) return;
+  const last = tracker.last;
+  if (last) {
+    err.outcome = last.outcome;
+    err.idempotencyKey = last.idempotencyKey;
+  } else if (mutates) {
+    err.outcome = 'not_applied';
+  }
 }

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { ApiClient, checkIdempotencyKey, type ClientOptions } from './http.js';
 import { resolveAuth, type Resolved } from './credentials.js';
 import type { Context } from './context.js';
-import { InterruptedError, UsageError } from './errors.js';
+import { GshError, InterruptedError, UsageError } from './errors.js';
+import { OutcomeTracker, settleOutcome, trackOutcomes } from './outcome.js';
 import { ansi, colorWhen, streamsFor, type Streams } from './io.js';
 import { COLUMN_FORMATS, FORMATS, type Format, Output, type Shaping } from './output.js';
 import { parseDuration } from './duration.js';
@@ -182,7 +183,17 @@ export class Runtime {
    * is sent; otherwise `execute` carries it out.
    */
   async submit(plan: Plan, execute: () => Promise<number | void>): Promise<number | void> {
-    if (!this.dryRun) return execute();
+    if (!this.dryRun) {
+      // A failure states what the command's change did (core/outcome.ts): what it sent, or
+      // not_applied when it failed before sending the change its plan names.
+      const tracker = new OutcomeTracker();
+      try {
+        return await trackOutcomes(tracker, execute);
+      } catch (err) {
+        if (err instanceof GshError) settleOutcome(err, tracker, plan.requests.some((r) => r.method !== 'GET'));
+        throw err;
+      }
+    }
     const { printPlan } = await import('./plan-output.js');
     await printPlan(this, plan);
     return 0;
