@@ -211,9 +211,8 @@ function noteInterrupted(rt: Runtime, results: TargetResult[], total: number, no
 /** Targets whose change may have acted: say so, with each one's replay command. */
 function noteOutcomes(rt: Runtime, results: TargetResult[]): void {
   const open = results.filter((r) => r.error?.step === undefined && (r.error?.outcome === 'unknown' || r.error?.outcome === 'applied'));
-  if (open.length === 0) return;
   const lines = open.map((r) => `  ${r.server_name ?? r.server_id}: ${r.error?.outcome === 'applied' ? 'applied' : 'may have been applied'} (Idempotency-Key ${r.error?.idempotency_key})${typeof r.error?.replay === 'string' ? `; replay safely within 24 hours:\n    ${r.error.replay}` : ''}`);
-  rt.note(`Changes that may have acted (a replay with the key answers with the first outcome instead of acting twice):\n${lines.join('\n')}`);
+  if (lines.length) rt.note(`Changes that may have acted (a replay with the key answers with the first outcome instead of acting twice):\n${lines.join('\n')}`);
   const waits = results.filter((r) => r.error?.step !== undefined && r.error.outcome === 'applied');
   if (waits.length) rt.note(`Applied, then the ${waits[0]?.error?.step} failed: ${waits.map((r) => r.server_name ?? r.server_id).join(', ')}`);
 }

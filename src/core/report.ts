@@ -105,8 +105,8 @@ export function outcomeHint(err: GshError, argv: readonly string[] | undefined):
   const replay = argv ? `:\n  ${replayCommand(argv, key)}` : ` with --idempotency-key ${key}.`;
   const window = `within ${REPLAY_WINDOW_HOURS} hours (the service answers with the first outcome instead of acting twice)`;
   if (err.outcome === 'applied' && err.step) {
-    const resume = err.resume ? ` Resume the ${err.step} with:\n  ${err.resume}` : '';
-    return `The change was applied (Idempotency-Key ${key}); the ${err.step} failed.${resume}`;
+    const next = err.hint ?? (err.resume ? `Resume it with:\n  ${err.resume}` : '');
+    return `The change was applied (Idempotency-Key ${key}); the ${err.step} did not finish. ${next}`.trim();
   }
   if (err.outcome === 'applied') return `The change was applied (Idempotency-Key ${key}) but its answer did not arrive whole. Replay it safely ${window} to get the answer${replay}`;
   return `It may have been applied (Idempotency-Key ${key}). Replay it safely ${window}${replay}`;
