@@ -149,9 +149,21 @@ export class OutcomeUnknownError extends NetworkError {
   }
 }
 
+/**
+ * The error an ending reports and annotates (outcome, key, step): an interrupt's is a copy, as the
+ * interrupt's reason is one object shared by every request and pause it stops.
+ */
+export function ownError(err: unknown): unknown {
+  return err instanceof InterruptedError && err.shared ? new InterruptedError(err.signal) : err;
+}
+
 /** Ctrl-C (exit 130) or SIGTERM (143) stopped the run; requests under way were cancelled. */
 export class InterruptedError extends GshError {
-  constructor(readonly signal: 'SIGINT' | 'SIGTERM') {
+  constructor(
+    readonly signal: 'SIGINT' | 'SIGTERM',
+    /** The interrupt's own reason, seen by every request it stops (see ownError). */
+    readonly shared = false,
+  ) {
     super(signal === 'SIGINT' ? 'interrupted' : 'terminated (SIGTERM)', signal === 'SIGINT' ? Exit.interrupted : Exit.terminated);
     this.name = 'InterruptedError';
   }

@@ -1,4 +1,4 @@
-import { Exit, GshError } from './errors.js';
+import { Exit, GshError, ownError } from './errors.js';
 import type { SignalName } from './context.js';
 import { OutcomeTracker, settleOutcome, trackOutcomes } from './outcome.js';
 import { type ErrorObject, errorObject } from './report.js';
@@ -113,7 +113,11 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
     await Promise.race([workers, interrupted]);
     // The interrupt cancelled every request under way (runtime.ts): the running targets end at
     // once, each saying what its change did. One that does not is listed from what it sent.
-    if (stop === 'interrupt') await Promise.race([workers, rt.ctx.clock.sleep(WIND_DOWN_MS)]);
+    if (stop === 'interrupt') {
+      // The wind-down's pause ends with the workers, so no timer of it outlives the run.
+      const ended = new AbortController();
+      await Promise.race([workers.finally(() => ended.abort()), rt.ctx.clock.sleep(WIND_DOWN_MS, ended.signal)]);
+    }
   } finally {
     for (const [signal, on] of handlers) rt.ctx.signals.off(signal, on);
     if (progress) rt.io.stderr.write('\r\x1b[2K');
@@ -147,7 +151,8 @@ async function settle(target: Target, tracker: OutcomeTracker, work: () => Promi
   try {
     const data = await work();
     return { ...base, ok: true, exit_code: Exit.ok, ...(data === undefined ? {} : { data }) };
-  } catch (err) {
+  } catch (caught) {
+    const err = ownError(caught);
     const exit = err instanceof GshError ? err.exitCode : Exit.error;
     if (err instanceof GshError) settleOutcome(err, tracker, opts.mutates === true);
     const error = errorObject(err);

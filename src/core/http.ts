@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import apiRequest from 'undici/lib/api/api-request.js';
 import { summarise } from './envelope.js';
-import { ApiError, type ApiErrorBody, GshError, NetworkError, OutcomeUnknownError, UsageError } from './errors.js';
+import { ApiError, type ApiErrorBody, GshError, NetworkError, OutcomeUnknownError, ownError, UsageError } from './errors.js';
 import { type AttemptProof, type MutationRecord, proofOfStatus, recordMutation } from './outcome.js';
 import type { PlannedRequest } from './plan.js';
 import { decideRetry, parseRetryAfter } from './retry.js';
@@ -237,7 +237,8 @@ export class ApiClient {
     for (;;) {
       try {
         return await this.withRetries<T>(keyed, record);
-      } catch (err) {
+      } catch (caught) {
+        const err = ownError(caught);
         if (err instanceof ApiError) {
           if (err.status === 401 && !renewed && keyed.auth !== false && this.opts.credential?.renewAfterUnauthorized) {
             renewed = true;

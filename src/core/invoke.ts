@@ -3,7 +3,7 @@ import { type Leaf, needsServer } from '../operations/leaves.js';
 import type { Operation } from '../operations/types.js';
 import { confirmDestructive } from './confirm.js';
 import { envelopeData } from './envelope.js';
-import { GshError, UsageError } from './errors.js';
+import { GshError, ownError, UsageError } from './errors.js';
 import type { ApiClient, ApiResponse, RequestSpec } from './http.js';
 import { type OperationPlan, planOperation, serverArgument } from './operation-plan.js';
 import { fleetOptions, runFleet } from './fleet.js';
@@ -27,7 +27,8 @@ export async function runOperation(leaf: Leaf, cmd: Command): Promise<void> {
 async function notSentOnPlanFailure<T>(leaf: Leaf, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
-  } catch (err) {
+  } catch (caught) {
+    const err = ownError(caught);
     if (err instanceof GshError && err.outcome === undefined && leaf.op.method !== 'GET') err.outcome = 'not_applied';
     throw err;
   }
@@ -162,7 +163,8 @@ async function execute(rt: Runtime, p: OperationPlan, out: Sink): Promise<void> 
  * applied, so the error says so, names the step that failed and the `gsh wait` that resumes it,
  * instead of reading as a plain failure of the command.
  */
-function waitFailed(err: unknown, res: ApiResponse<unknown>, work: Work): unknown {
+function waitFailed(caught: unknown, res: ApiResponse<unknown>, work: Work): unknown {
+  const err = ownError(caught);
   if (!(err instanceof GshError) || res.idempotencyKey === undefined) return err;
   err.outcome = 'applied';
   err.idempotencyKey = res.idempotencyKey;

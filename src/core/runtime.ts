@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { ApiClient, checkIdempotencyKey, type ClientOptions } from './http.js';
 import { resolveAuth, type Resolved } from './credentials.js';
 import type { Context } from './context.js';
-import { GshError, InterruptedError, UsageError } from './errors.js';
+import { GshError, InterruptedError, ownError, UsageError } from './errors.js';
 import { OutcomeTracker, settleOutcome, trackOutcomes } from './outcome.js';
 import { ansi, colorWhen, streamsFor, type Streams } from './io.js';
 import { COLUMN_FORMATS, FORMATS, type Format, Output, type Shaping } from './output.js';
@@ -123,7 +123,7 @@ export class Runtime {
     if (!this.interrupt) {
       const controller = new AbortController();
       const handlers = (['SIGINT', 'SIGTERM'] as const).map((name) => {
-        const on = () => controller.abort(new InterruptedError(name));
+        const on = () => controller.abort(new InterruptedError(name, true));
         this.ctx.signals.on(name, on);
         return [name, on] as const;
       });
@@ -189,7 +189,8 @@ export class Runtime {
       const tracker = new OutcomeTracker();
       try {
         return await trackOutcomes(tracker, execute);
-      } catch (err) {
+      } catch (caught) {
+        const err = ownError(caught);
         if (err instanceof GshError) settleOutcome(err, tracker, plan.requests.some((r) => r.method !== 'GET'));
         throw err;
       }

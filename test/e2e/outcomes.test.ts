@@ -140,6 +140,43 @@ describe('Ctrl-C during a mutation', () => {
   });
 });
 
+describe('Ctrl-C on a fleet whose changes were accepted', () => {
+  it('each interrupted target keeps its own key and resume; one gsh wait line resumes them all', async () => {
+    const ids = [...t.sandbox.state.servers.values()].map((s) => s.id);
+    for (const id of ids) settle(id, 'running');
+    const ctx = testContext({ env: runEnv(t.env()) });
+    const mark = t.sandbox.log.length;
+    t.sandbox.setFaults({ latencyMs: 200 });
+    try {
+      const polled = new Promise<void>((resolve) => {
+        const timer = setInterval(() => {
+          const polling = new Set(t.sandbox.log.slice(mark).filter((e) => e.method === 'GET' && e.path.endsWith('/status')).map((e) => e.path));
+          if (polling.size === 2) {
+            clearInterval(timer);
+            resolve();
+          }
+        }, 5);
+      });
+      const running = runGsh(['power', 'restart', '-s', ids.join(','), '--wait', '--parallel', '2', '-o', 'json'], ctx);
+      await polled;
+      (ctx.signals as EventEmitter).emit('SIGINT');
+      const r = await running;
+      expect(r.exitCode).toBe(130);
+      const entries = JSON.parse(r.stdout) as { server_id: string; interrupted?: true; not_started?: true; error: { outcome: string; idempotency_key: string; resume?: string } }[];
+      const stopped = entries.filter((e) => e.interrupted);
+      expect(stopped).toHaveLength(2);
+      for (const e of stopped) {
+        expect(e.error).toMatchObject({ outcome: 'applied', resume: `gsh wait -s ${e.server_id} --for running` });
+        expect(effectsOf(e.error.idempotency_key).map((x) => x.path)).toEqual([power(e.server_id)]);
+      }
+      expect(entries.filter((e) => e.not_started)).toHaveLength(ids.length - 2);
+      expect(r.stderr).toContain(`gsh wait -s ${stopped.map((e) => e.server_id).join(',')} --for running`);
+    } finally {
+      t.sandbox.setFaults({ latencyMs: 0 });
+    }
+  });
+});
+
 describe('one notice per wait', () => {
   it('eight workers rate limited at once: one "waiting" line, with how long', async () => {
     const ids = [...t.sandbox.state.servers.values()].map((s) => s.id);
