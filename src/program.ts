@@ -34,7 +34,9 @@ Environment:
   CLICOLOR_FORCE, FORCE_COLOR colour even when piped
 
 Exit codes: 0 ok, 1 error, 2 usage, 3 authentication, 4 permission, 5 not found, 6 conflict,
-7 a person must act, 8 rate limited, 9 unavailable, 10 timed out, 130 interrupted.
+7 a person must act, 8 rate limited, 9 unavailable, 10 timed out, 11 some targets failed,
+130 interrupted (Ctrl-C), 143 terminated (SIGTERM). A change that fails says whether it was
+applied and gives the command that replays it safely (its --idempotency-key).
 `;
 
 export function createProgram(): Command {
@@ -56,7 +58,7 @@ export function createProgram(): Command {
     .option('--idempotency-key <key>', 'Idempotency-Key for the mutation (default: a fresh UUID per request)')
     .option('--retries <n>', 'retries on 429, 5xx and dropped connections (default 4)')
     .option('--timeout <duration>', 'limit on waiting (--wait, --expect), e.g. 90s or 10m (default 10m)')
-    .option('--request-timeout <duration>', 'limit on each request attempt: connect, answer, a stalled body (default 30s; also GSH_REQUEST_TIMEOUT)')
+    .option('--request-timeout <duration>', 'limit on each request attempt as a whole: connect, send, the answer and its body (default 30s; also GSH_REQUEST_TIMEOUT)')
     .option('--dry-run', 'print the requests the command would send, and what would follow, then stop; sends nothing but server-name lookups')
     .addHelpText('after', ROOT_HELP)
     .showSuggestionAfterError(false)
