@@ -81,6 +81,7 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
       const on = () => {
         stop = 'interrupt';
         exitOnStop = code;
+        rt.cancelAll(signal);
         resolve();
       };
       handlers.push([signal, on]);

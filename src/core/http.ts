@@ -85,6 +85,8 @@ export interface ClientOptions {
   attemptTimeoutMs?: number;
   /** Aborted on Ctrl-C / SIGTERM: requests under way are cancelled and pauses end; its reason is thrown. */
   signal?: AbortSignal;
+  /** Wraps each request (its attempts and pauses) while it is under way: the run listens for signals then. */
+  interruptible?: <T>(work: () => Promise<T>) => Promise<T>;
   /** Carries the requests (Context.dispatcher); absent: a proxy-aware agent of our own. */
   dispatcher?: Dispatcher;
   trace?: (line: string) => void;
@@ -229,7 +231,11 @@ export class ApiClient {
     return { method: spec.method, url: url.href, headers, ...(shown === undefined ? {} : { body: shown }) };
   }
 
-  async request<T = unknown>(spec: RequestSpec): Promise<ApiResponse<T>> {
+  request<T = unknown>(spec: RequestSpec): Promise<ApiResponse<T>> {
+    return this.opts.interruptible ? this.opts.interruptible(() => this.send<T>(spec)) : this.send<T>(spec);
+  }
+
+  private async send<T>(spec: RequestSpec): Promise<ApiResponse<T>> {
     const keyed = await withIdempotencyKey(spec);
     // One record for the mutation across every attempt, renewals and approvals included.
     const record = keyed.idempotencyKey === undefined ? undefined : recordMutation(keyed.method, keyed.path, keyed.idempotencyKey);

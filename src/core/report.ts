@@ -104,11 +104,15 @@ export function outcomeHint(err: GshError, argv: readonly string[] | undefined):
   if (err instanceof ApiError && err.storedFailure) return `Outcome unknown (Idempotency-Key ${key}). ${hintFor(err)}`;
   const replay = argv ? `:\n  ${replayCommand(argv, key)}` : ` with --idempotency-key ${key}.`;
   const window = `within ${REPLAY_WINDOW_HOURS} hours (the service answers with the first outcome instead of acting twice)`;
-  if (err.outcome === 'applied' && err.step) {
-    const next = err.hint ?? (err.resume ? `Resume it with:\n  ${err.resume}` : '');
-    return `The change was applied (Idempotency-Key ${key}); the ${err.step} did not finish. ${next}`.trim();
+  // The service accepted the change and its answer was cut: the replay gets the stored answer.
+  if (err.outcome === 'applied' && !err.step && err instanceof NetworkError) {
+    return `The change was applied (Idempotency-Key ${key}) but its answer did not arrive whole. Replay it safely ${window} to get the answer${replay}`;
   }
-  if (err.outcome === 'applied') return `The change was applied (Idempotency-Key ${key}) but its answer did not arrive whole. Replay it safely ${window} to get the answer${replay}`;
+  // Accepted, then something after it failed (a wait, a download): that failure's own next step.
+  if (err.outcome === 'applied') {
+    const next = err.hint ?? (err.resume ? `Resume it with:\n  ${err.resume}` : '');
+    return `The change was applied (Idempotency-Key ${key})${err.step ? `; the ${err.step} did not finish` : ''}. ${next}`.trim();
+  }
   return `It may have been applied (Idempotency-Key ${key}). Replay it safely ${window}${replay}`;
 }
 

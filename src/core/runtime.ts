@@ -59,8 +59,10 @@ export class Runtime {
   singleTarget = true;
   /** The command line as typed (a replay command repeats it with the key). */
   argv: readonly string[] = [];
-  /** Aborted by Ctrl-C / SIGTERM once the run talks to the API (see interruptSignal). */
-  private interrupt: AbortController | undefined;
+  /** Aborted by Ctrl-C / SIGTERM while a request or a pause is under way (see interruptible). */
+  private readonly interrupt = new AbortController();
+  /** Requests and pauses under way; the signal listeners are on only while there are some. */
+  private underWay = 0;
   private stopListening: (() => void) | undefined;
   private clientPromise: Promise<ApiClient> | undefined;
   private resolved: Resolved | undefined;
@@ -108,31 +110,37 @@ export class Runtime {
     return this.ctx.clock.now();
   }
 
+  /** Cancels every request and pause under way and any started later (a fleet's Ctrl-C between requests). */
+  cancelAll(signal: 'SIGINT' | 'SIGTERM'): void {
+    this.interrupt.abort(new InterruptedError(signal, true));
+  }
+
   /** A pause of the run's clock that Ctrl-C / SIGTERM ends at once (throwing InterruptedError). */
   sleep(ms: number): Promise<void> {
-    const signal = this.interrupt?.signal;
-    return untilAborted(this.ctx.clock.sleep(ms, signal), signal);
+    const signal = this.interrupt.signal;
+    return this.interruptible(() => untilAborted(this.ctx.clock.sleep(ms, signal), signal));
   }
 
   /**
-   * Ctrl-C and SIGTERM, for a run that talks to the API: requests under way are cancelled and
-   * pauses end, each failing with an InterruptedError (exit 130 / 143) that still says what a
-   * mutation did, so the run ends within moments with its output whole.
+   * Runs a request or a pause so that Ctrl-C and SIGTERM cancel it: it fails at once with an
+   * InterruptedError (exit 130 / 143) that still says what a mutation did, so the run ends within
+   * moments with its output whole. The listeners are on only while something is under way: a
+   * command with its own handling (console attach) sees only its own between requests.
    */
-  get interruptSignal(): AbortSignal {
-    if (!this.interrupt) {
-      const controller = new AbortController();
+  interruptible<T>(work: () => Promise<T>): Promise<T> {
+    if (this.underWay++ === 0) {
       const handlers = (['SIGINT', 'SIGTERM'] as const).map((name) => {
-        const on = () => controller.abort(new InterruptedError(name, true));
+        const on = () => this.cancelAll(name);
         this.ctx.signals.on(name, on);
         return [name, on] as const;
       });
       this.stopListening = () => {
         for (const [name, on] of handlers) this.ctx.signals.off(name, on);
       };
-      this.interrupt = controller;
     }
-    return this.interrupt.signal;
+    return work().finally(() => {
+      if (--this.underWay === 0) this.stopListening?.();
+    });
   }
 
   /** Prompts are allowed: a terminal on both ends and no --no-input. */
@@ -150,7 +158,8 @@ export class Runtime {
       sleep: (ms) => this.sleep(ms),
       now: () => this.now(),
       notify: (line) => this.note(line),
-      signal: this.interruptSignal,
+      signal: this.interrupt.signal,
+      interruptible: (work) => this.interruptible(work),
       ...(this.ctx.dispatcher ? { dispatcher: this.ctx.dispatcher } : {}),
       trace: this.globals.debug ? (line) => this.io.stderr.write(`${ansi.dim(line, this.io.colorErr)}\n`) : undefined,
     });
@@ -209,7 +218,6 @@ export class Runtime {
   }
 
   async close(): Promise<void> {
-    this.stopListening?.();
     if (this.clientPromise) await (await this.clientPromise.catch(() => undefined))?.close();
   }
 }
