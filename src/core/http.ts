@@ -238,7 +238,7 @@ export class ApiClient {
   private async send<T>(spec: RequestSpec): Promise<ApiResponse<T>> {
     const keyed = await withIdempotencyKey(spec);
     // One record for the mutation across every attempt, renewals and approvals included.
-    const record = keyed.idempotencyKey === undefined ? undefined : recordMutation(keyed.method, keyed.path, keyed.idempotencyKey);
+    const record = keyed.idempotencyKey === undefined ? undefined : recordMutation(keyed.idempotencyKey);
     let renewed = false;
     for (;;) {
       try {

@@ -32,18 +32,10 @@ export class MutationRecord {
   /** An attempt is on the wire now (its answer not in). */
   inFlight = false;
 
-  constructor(
-    readonly method: string,
-    readonly path: string,
-    readonly idempotencyKey: string,
-  ) {}
+  constructor(readonly idempotencyKey: string) {}
 
   attempt(proof: AttemptProof): void {
     this.proofs.push(proof);
-  }
-
-  get attempts(): number {
-    return this.proofs.length;
   }
 
   /** applied when any answer proved it; unknown when any attempt may have acted (or one is on the wire); else not_applied. */
@@ -75,8 +67,8 @@ export function trackOutcomes<T>(tracker: OutcomeTracker, fn: () => Promise<T>):
 }
 
 /** A record for a new mutation, kept by the work's tracker when there is one. */
-export function recordMutation(method: string, path: string, idempotencyKey: string): MutationRecord {
-  const record = new MutationRecord(method, path, idempotencyKey);
+export function recordMutation(idempotencyKey: string): MutationRecord {
+  const record = new MutationRecord(idempotencyKey);
   current.getStore()?.mutations.push(record);
   return record;
 }

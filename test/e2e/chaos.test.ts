@@ -15,7 +15,7 @@ import { type E2E, setup } from './helpers.js';
 
 const FAULTS = { gateway5xx: 0.3, lostResponse: 0.25, rateLimit429: 0.1 };
 const NO_FAULTS = { gateway5xx: 0, lostResponse: 0, rateLimit429: 0 };
-/** Mutations per kind (5 kinds) and how many servers carry them (each server's run one at a time). */
+/** Mutations per kind (5 kinds; GSH_CHAOS_PER_KIND for a larger run) and how many servers carry them (each server's run one at a time). */
 const PER_KIND = Number(process.env.GSH_CHAOS_PER_KIND ?? 60);
 const LANES = 10;
 const FLEET = 50;
@@ -188,7 +188,7 @@ describe('chaos: every ending of a mutation states its outcome', () => {
     expect(counts.unknownWithEffect + counts.appliedWithEffect).toBeGreaterThan(0);
     expect(open.length).toBeGreaterThan(0);
     console.log(JSON.stringify({ mutations: endings.length + fleetEndings.length, ...counts, replays: open.length }));
-  });
+  }, 30_000 + PER_KIND * 500);
 });
 
 /** The rules of every ending (see the top of this file). */
