@@ -288,7 +288,12 @@ export class ApiClient {
         if (!isNetworkError(err)) throw err;
         // A signed node URL is named without its query (its signature is a credential).
         const where = /^https?:\/\//.test(spec.path) ? new URL(spec.path).origin + new URL(spec.path).pathname : this.baseUrl;
-        failure = new NetworkError(`could not ${spec.sink ? 'download from' : 'reach'} ${where}: ${describeNetworkError(err, this.opts.attemptTimeoutMs, seen)}`, (err as { code?: string }).code);
+        const what = describeNetworkError(err, this.opts.attemptTimeoutMs, seen);
+        const code = (err as { code?: string }).code;
+        // The service was reached and answered: the base URL is not the problem, the answer's body is.
+        failure = seen.status === undefined || spec.sink
+          ? new NetworkError(`could not ${spec.sink ? 'download from' : 'reach'} ${where}: ${what}`, code)
+          : new NetworkError(`could not read the answer of ${where}: ${what}`, code, 'The service answered and then stopped sending; try again, or raise --request-timeout for a large answer (--debug shows each attempt).');
       } finally {
         if (record) record.inFlight = false;
       }
