@@ -151,6 +151,7 @@ function hintFor(err: ApiError): string | undefined {
   if (err.status === 401) return 'The credential was refused: run `gsh auth login`, or check GSH_API_KEY / GSH_TOKEN.';
   if (err.status === 403 && err.code === 'forbidden') return 'The key lacks the scope or server permission this needs; `gsh auth status` shows its scopes.';
   if (err.status === 429) return 'Rate limited after retries; try again later or raise the key\'s limit.';
+  if (err.status === 501) return 'The service does not implement this (501), so gsh did not retry it.';
   if (err.status >= 500) return 'The service kept failing after retries; try again later (--debug shows each attempt).';
   return undefined;
 }

@@ -226,6 +226,7 @@ describe('answers that never end, and statuses not worth retrying', () => {
       const r = await gsh(url, ['servers', 'list', '--retries', '2']);
       expect(r.exitCode, `${status}: ${r.stderr}`).not.toBe(0);
       expect(hits(), String(status)).toBe(tries);
+      if (status === 501) expect(r.stderr).toMatch(/does not implement this \(501\), so gsh did not retry it/);
     }
   });
 
