@@ -147,7 +147,8 @@ describe('chaos: every ending of a mutation states its outcome', () => {
     t.sandbox.setFaults(FAULTS);
     let fleet;
     try {
-      fleet = await t.gsh(['power', 'restart', '-s', servers.map((s) => s.id).join(','), '--wait', '--parallel', '10', '-o', 'json']);
+      // --retries 10: the listing that resolves the fleet's targets must get through the faults too.
+      fleet = await t.gsh(['power', 'restart', '-s', servers.map((s) => s.id).join(','), '--wait', '--parallel', '10', '--retries', '10', '-o', 'json']);
     } finally {
       t.sandbox.setFaults(NO_FAULTS);
     }
