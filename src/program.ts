@@ -38,7 +38,9 @@ Environment:
 Exit codes: 0 ok, 1 error, 2 usage, 3 authentication, 4 permission, 5 not found, 6 conflict,
 7 a person must act, 8 rate limited, 9 unavailable, 10 timed out, 11 some of several servers
 failed, 12 a wait cannot tell (the record shows nothing gsh reads), 13 --ready: the server
-crashed or stopped first, 130 interrupted, 143 terminated.
+crashed or stopped first, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM). A change that
+fails says whether it was applied and gives the command that replays it safely (its
+--idempotency-key).
 `;
 
 export function createProgram(): Command {
@@ -60,7 +62,7 @@ export function createProgram(): Command {
     .option('--idempotency-key <key>', 'Idempotency-Key for the mutation (default: a fresh UUID per request)')
     .option('--retries <n>', 'retries on 429, 5xx and dropped connections (default 4)')
     .option('--timeout <duration>', 'limit on waiting (--wait, --expect), e.g. 90s or 10m (default 10m)')
-    .option('--request-timeout <duration>', 'limit on each request attempt: connect, answer, a stalled body (default 30s; also GSH_REQUEST_TIMEOUT)')
+    .option('--request-timeout <duration>', 'limit on each request attempt as a whole: connect, send, the answer and its body (default 30s; also GSH_REQUEST_TIMEOUT)')
     .option('--dry-run', 'print the requests the command would send, and what would follow, then stop; sends nothing but server-name lookups')
     .addHelpText('after', ROOT_HELP)
     .showSuggestionAfterError(false)
@@ -176,7 +178,7 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
   let program: Command | undefined;
   try {
     program = await buildProgram(argv);
-    const result = bindRun(program, ctx);
+    const result = bindRun(program, ctx, argv);
     applyRecursively(program, writeTo(ctx));
     if (argv.length === 0) {
       // Plain `gsh` is a request for orientation, not a mistake.

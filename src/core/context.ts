@@ -20,7 +20,8 @@ export interface InStream extends Readable {
 
 export interface Clock {
   now(): number;
-  sleep(ms: number): Promise<void>;
+  /** A pause; `signal` (Ctrl-C) may end it early, and then nothing of it keeps the process alive. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 export type SignalName = 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'SIGQUIT';
@@ -44,7 +45,16 @@ export interface Context {
 
 export const realClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep: (ms, signal) =>
+    new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener('abort', done, { once: true });
+    }),
 };
 
 /** The context of the real process (only src/cli.ts calls this). */

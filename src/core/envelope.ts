@@ -24,7 +24,9 @@ export function notTheApi(res: ApiResponse<unknown>): GshError {
   const type = res.headers['content-type'] ?? 'no content type';
   const text = Buffer.isBuffer(res.body) ? res.body.toString('utf8') : typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
   const html = /html/i.test(type) || /^\s*<(!doctype|html)/i.test(text);
-  const what = html ? 'an HTML page' : /json/i.test(type) ? 'JSON without the API envelope (no "data")' : 'not the API\'s JSON';
+  // The body parses as JSON only when the request core could read it: a string under a JSON type is broken JSON.
+  const malformed = typeof res.body === 'string' && /json/i.test(type);
+  const what = html ? 'an HTML page' : malformed ? 'malformed JSON (it does not parse)' : /json/i.test(type) ? 'JSON without the API envelope (no "data")' : 'not the API\'s JSON';
   const hint = html ? baseUrlHint : 'The service (or something in front of it) answered with something else; --debug shows the whole answer.';
   return new GshError(`the answer is not the API's: HTTP ${res.status}, ${type}, ${what}: ${firstBytes(text, html)}`, Exit.error, hint);
 }

@@ -1,3 +1,5 @@
+import type { Outcome } from './outcome.js';
+
 // Errors and exit codes (DESIGN.md "Exit codes"). Every failure the CLI reports is a GshError;
 // anything else reaching the top level is a bug and is reported as such, still without a stack
 // trace unless --debug.
@@ -28,6 +30,13 @@ export const Exit = {
 export type ExitCode = (typeof Exit)[keyof typeof Exit];
 
 export class GshError extends Error {
+  /** Set when a mutation was sent (core/outcome.ts): whether it acted, and the key that replays it. */
+  outcome?: Outcome;
+  idempotencyKey?: string;
+  /** The step that failed after the mutation was accepted (`wait`). */
+  step?: string;
+  /** The `gsh wait …` command that picks up work this failure left under way. */
+  resume?: string;
   constructor(
     message: string,
     readonly exitCode: number = Exit.error,
@@ -123,7 +132,7 @@ export class NetworkError extends GshError {
  * is still under way and the `gsh wait` command that resumes it.
  */
 export class WaitStoppedError extends GshError {
-  constructor(message: string, exitCode: number, readonly resume: string, readonly underWay: Record<string, string>) {
+  constructor(message: string, exitCode: number, override readonly resume: string, readonly underWay: Record<string, string>) {
     super(message, exitCode, `Still under way: ${Object.entries(underWay).map(([k, v]) => `${k} ${v}`).join(', ')}. Resume with:\n  ${resume}`);
     this.name = 'WaitStoppedError';
   }
@@ -136,8 +145,30 @@ export class WaitStoppedError extends GshError {
  * the exact command to run.
  */
 export class OutcomeUnknownError extends NetworkError {
-  constructor(cause: NetworkError, readonly idempotencyKey: string) {
+  constructor(cause: NetworkError, idempotencyKey: string) {
     super(`${cause.message}; the request may have been applied`, cause.causeCode, `Replay it safely within 24 hours with --idempotency-key ${idempotencyKey}: the service answers with the first outcome instead of acting twice.`);
     this.name = 'OutcomeUnknownError';
+    this.outcome = 'unknown';
+    this.idempotencyKey = idempotencyKey;
+  }
+}
+
+/**
+ * The error an ending reports and annotates (outcome, key, step): an interrupt's is a copy, as the
+ * interrupt's reason is one object shared by every request and pause it stops.
+ */
+export function ownError(err: unknown): unknown {
+  return err instanceof InterruptedError && err.shared ? new InterruptedError(err.signal) : err;
+}
+
+/** Ctrl-C (exit 130) or SIGTERM (143) stopped the run; requests under way were cancelled. */
+export class InterruptedError extends GshError {
+  constructor(
+    readonly signal: 'SIGINT' | 'SIGTERM',
+    /** The interrupt's own reason, seen by every request it stops (see ownError). */
+    readonly shared = false,
+  ) {
+    super(signal === 'SIGINT' ? 'interrupted' : 'terminated (SIGTERM)', signal === 'SIGINT' ? Exit.interrupted : Exit.terminated);
+    this.name = 'InterruptedError';
   }
 }

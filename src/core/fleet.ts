@@ -1,5 +1,7 @@
-import { ApiError, Exit, GshError, OutcomeUnknownError } from './errors.js';
+import { ApiError, Exit, GshError, ownError } from './errors.js';
 import type { SignalName } from './context.js';
+import { OutcomeTracker, settleOutcome, trackOutcomes } from './outcome.js';
+import { type ErrorObject, errorObject } from './report.js';
 import type { Runtime } from './runtime.js';
 import type { Target } from './targets.js';
 import { visible } from './terminal-text.js';
@@ -17,9 +19,12 @@ export interface TargetResult {
   ok: boolean;
   exit_code: number;
   data?: unknown;
-  error?: string;
-  /** Set when the outcome is unknown: replaying with this key is safe for 24 hours. */
-  idempotency_key?: string;
+  /** The error object of a single command's --json error (report.ts), plus `replay` where one applies. */
+  error?: ErrorObject;
+  /** Ctrl-C / SIGTERM stopped this target while it ran (its error says what its change did). */
+  interrupted?: true;
+  /** Ctrl-C / SIGTERM came before this target started: nothing was sent for it. */
+  not_started?: true;
   /** Where a person must act (exit 7), and what to do: a script's fleet ends that target at once. */
   action_url?: string;
   hint?: string;
@@ -28,7 +33,14 @@ export interface TargetResult {
 export interface FleetOptions {
   parallel: number;
   failFast: boolean;
+  /** Each target sends a change (an interrupted or unstarted one reports `not_applied`, not nothing). */
+  mutates?: boolean;
+  /** The command that replays one target's change with its key. */
+  replay?: (serverId: string, key: string) => string;
 }
+
+/** How long running targets get to wind down after Ctrl-C (their requests are cancelled at once). */
+const WIND_DOWN_MS = 1000;
 
 /**
  * --parallel and --fail-fast, checked while planning. `idempotencyKey` (--idempotency-key) is
@@ -73,12 +85,18 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
       const on = () => {
         stop = 'interrupt';
         exitOnStop = code;
+        rt.cancelAll(signal);
         resolve();
       };
       handlers.push([signal, on]);
       rt.ctx.signals.on(signal, on);
     }
   });
+  const emit = (result: TargetResult) => {
+    results.push(result);
+    if (streamed) rt.io.stdout.write(`${JSON.stringify(result)}\n`);
+  };
+  const trackers = new Map<Target, OutcomeTracker>();
   // A target whose work calls release() (its request sent, only waiting left) frees its worker
   // for the next target; it stays running until its work ends.
   const finishing: Promise<void>[] = [];
@@ -87,12 +105,15 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
       const target = targets[next++] as Target;
       running.add(target);
       tick();
+      const tracker = new OutcomeTracker();
+      trackers.set(target, tracker);
       let release = () => {};
       const released = new Promise<void>((resolve) => (release = resolve));
-      const finished = settle(target, (t) => work(t, release)).then((result) => {
-        running.delete(target);
-        results.push(result);
-        if (streamed) rt.io.stdout.write(`${JSON.stringify(result)}\n`);
+      const finished = settle(target, tracker, () => trackOutcomes(tracker, () => work(target, release)), opts).then((result) => {
+        // A target still running after the wind-down was already listed as interrupted.
+        if (!running.delete(target)) return;
+        if (result.exit_code === Exit.interrupted || result.exit_code === Exit.terminated) result.interrupted = true;
+        emit(result);
         if (!result.ok && opts.failFast) stop ??= 'failure';
         tick();
       });
@@ -100,45 +121,122 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
       await Promise.race([finished, released]);
     }
   };
-  const all = async () => {
+  const workers = (async () => {
     await Promise.all(Array.from({ length: Math.min(opts.parallel, targets.length) }, worker));
     await Promise.all(finishing);
-  };
+  })();
   try {
-    await Promise.race([all(), interrupted]);
+    await Promise.race([workers, interrupted]);
+    // The interrupt cancelled every request under way (runtime.ts): the running targets end at
+    // once, each saying what its change did. One that does not is listed from what it sent.
+    if (stop === 'interrupt') {
+      // The wind-down's pause ends with the workers, so no timer of it outlives the run.
+      const ended = new AbortController();
+      await Promise.race([workers.finally(() => ended.abort()), rt.ctx.clock.sleep(WIND_DOWN_MS, ended.signal)]);
+    }
   } finally {
     for (const [signal, on] of handlers) rt.ctx.signals.off(signal, on);
     if (progress) rt.io.rawStderr.write('\r\x1b[2K');
   }
+  const notStarted = targets.slice(next);
+  if (stop === 'interrupt') {
+    for (const target of [...running]) {
+      running.delete(target);
+      emit(stillRunning(target, trackers.get(target), opts, exitOnStop));
+    }
+    for (const target of notStarted) emit(unstarted(target, opts, exitOnStop));
+  }
 
   if (!streamed) await show(rt, results);
-  const notStarted = targets.slice(next);
   if (stop === 'failure' && notStarted.length) rt.note(`--fail-fast: not started on ${notStarted.map(label).join(', ')}`);
-  const failed = results.filter((r) => !r.ok);
+  const failed = results.filter((r) => !r.ok && !r.interrupted && !r.not_started);
   if (stop === 'interrupt') {
-    rt.note(`Interrupted: ${results.length} of ${targets.length} finished.`);
-    if (running.size) rt.note(`Still running when interrupted (the request may have been applied): ${[...running].map(label).join(', ')}`);
-    if (notStarted.length) rt.note(`Not started: ${notStarted.map(label).join(', ')}`);
+    noteInterrupted(rt, results, targets.length, notStarted);
     return exitOnStop;
   }
   if (failed.length) {
     rt.note(`${failed.length} of ${targets.length} failed: ${failed.map((r) => r.server_name ?? r.server_id).join(', ')}`);
+    noteOutcomes(rt, failed);
     return Exit.someFailed;
   }
   return Exit.ok;
 }
 
-async function settle(target: Target, work: (t: Target) => Promise<unknown>): Promise<TargetResult> {
+async function settle(target: Target, tracker: OutcomeTracker, work: () => Promise<unknown>, opts: FleetOptions): Promise<TargetResult> {
   const base = { server_id: target.id, server_name: target.name ?? null };
   try {
-    const data = await work(target);
+    const data = await work();
     return { ...base, ok: true, exit_code: Exit.ok, ...(data === undefined ? {} : { data }) };
-  } catch (err) {
+  } catch (caught) {
+    const err = ownError(caught);
     const exit = err instanceof GshError ? err.exitCode : Exit.error;
-    const key = err instanceof OutcomeUnknownError ? { idempotency_key: err.idempotencyKey } : {};
+    if (err instanceof GshError) settleOutcome(err, tracker, opts.mutates === true);
+    const error = errorObject(err);
+    withReplay(error, target, opts);
     const person = err instanceof ApiError && err.actionUrl ? { action_url: err.actionUrl, ...(err.hint ? { hint: err.hint } : {}) } : {};
-    return { ...base, ok: false, exit_code: exit, error: err instanceof Error ? err.message : String(err), ...key, ...person };
+    return { ...base, ok: false, exit_code: exit, error, ...person };
   }
+}
+
+/** The replay command of a target whose change may have acted (not of one whose wait failed: that resumes). */
+function withReplay(error: ErrorObject, target: Target, opts: FleetOptions): void {
+  if (!opts.replay || error.idempotency_key === null || error.step !== undefined) return;
+  if (error.outcome === 'unknown' || error.outcome === 'applied') error.replay = opts.replay(target.id, error.idempotency_key);
+}
+
+/** A target that had not ended when the wind-down did: what it sent says what its change did. */
+function stillRunning(target: Target, tracker: OutcomeTracker | undefined, opts: FleetOptions, exit: number): TargetResult {
+  const last = tracker?.last;
+  const error: ErrorObject = {
+    message: exit === Exit.terminated ? 'terminated (SIGTERM) while running' : 'interrupted while running',
+    code: null, status: null, request_id: null, exit_code: exit,
+    outcome: last?.outcome ?? (opts.mutates ? 'not_applied' : null),
+    idempotency_key: last?.idempotencyKey ?? null,
+  };
+  withReplay(error, target, opts);
+  return { server_id: target.id, server_name: target.name ?? null, ok: false, exit_code: exit, interrupted: true, error };
+}
+
+function unstarted(target: Target, opts: FleetOptions, exit: number): TargetResult {
+  const error: ErrorObject = {
+    message: 'not started: interrupted first', code: null, status: null, request_id: null, exit_code: exit,
+    outcome: opts.mutates ? 'not_applied' : null, idempotency_key: null,
+  };
+  return { server_id: target.id, server_name: target.name ?? null, ok: false, exit_code: exit, not_started: true, error };
+}
+
+/**
+ * After Ctrl-C: what finished, the `gsh wait` that resumes the waits the interrupt stopped (one
+ * line per kind of wait, its servers comma-joined), changes that may have acted with their replay,
+ * and the targets not started.
+ */
+function noteInterrupted(rt: Runtime, results: TargetResult[], total: number, notStarted: readonly Target[]): void {
+  const finished = results.filter((r) => !r.interrupted && !r.not_started).length;
+  rt.note(`Interrupted: ${finished} of ${total} finished.`);
+  const stopped = results.filter((r) => r.interrupted);
+  const resumes = new Map<string, string[]>();
+  const others: string[] = [];
+  for (const r of stopped) {
+    const resume = r.error?.resume;
+    if (typeof resume !== 'string') continue;
+    // `gsh wait -s ID --for STATE` lines of the same state become one line for all their servers.
+    const m = /^gsh wait -s (\S+) (--for \S+)$/.exec(resume);
+    if (m) resumes.set(m[2] as string, [...(resumes.get(m[2] as string) ?? []), m[1] as string]);
+    else others.push(resume);
+  }
+  const lines = [...[...resumes].map(([forState, ids]) => `gsh wait -s ${ids.join(',')} ${forState}`), ...others];
+  if (lines.length) rt.note(`Applied, wait stopped; resume with:\n${lines.map((l) => `  ${l}`).join('\n')}`);
+  noteOutcomes(rt, stopped.filter((r) => r.error?.resume === undefined));
+  if (notStarted.length) rt.note(`Not started: ${notStarted.map(label).join(', ')}`);
+}
+
+/** Targets whose change may have acted: say so, with each one's replay command. */
+function noteOutcomes(rt: Runtime, results: TargetResult[]): void {
+  const open = results.filter((r) => r.error?.step === undefined && (r.error?.outcome === 'unknown' || r.error?.outcome === 'applied'));
+  const lines = open.map((r) => `  ${r.server_name ?? r.server_id}: ${r.error?.outcome === 'applied' ? 'applied' : 'may have been applied'} (Idempotency-Key ${r.error?.idempotency_key})${typeof r.error?.replay === 'string' ? `; replay safely within 24 hours:\n    ${r.error.replay}` : ''}`);
+  if (lines.length) rt.note(`Changes that may have acted (a replay with the key answers with the first outcome instead of acting twice):\n${lines.join('\n')}`);
+  const waits = results.filter((r) => r.error?.step !== undefined && r.error.outcome === 'applied');
+  if (waits.length) rt.note(`Applied, then the ${waits[0]?.error?.step} failed: ${waits.map((r) => r.server_name ?? r.server_id).join(', ')}`);
 }
 
 async function show(rt: Runtime, results: TargetResult[]): Promise<void> {
@@ -146,8 +244,8 @@ async function show(rt: Runtime, results: TargetResult[]): Promise<void> {
   const rows = results.map((r) => ({
     server: r.server_id,
     name: r.server_name ?? '',
-    result: r.ok ? 'ok' : `failed (exit ${r.exit_code})`,
-    detail: r.ok ? summary(r.data) : `${r.error ?? ''}${r.action_url ? ` (${r.action_url})` : ''}`,
+    result: r.ok ? 'ok' : r.not_started ? 'not started' : r.interrupted ? `interrupted (${r.error?.outcome ?? 'exit ' + r.exit_code})` : `failed (exit ${r.exit_code}${r.error?.outcome && r.error.outcome !== 'not_applied' ? `, ${r.error.outcome}` : ''})`,
+    detail: r.ok ? summary(r.data) : `${r.error?.step ? `${r.error.step}: ` : ''}${r.error?.message ?? ''}${r.action_url ? ` (${r.action_url})` : ''}`,
   }));
   await rt.out.show(rows, { columns: ['server', 'name', 'result', 'detail'] });
 }

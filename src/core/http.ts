@@ -4,13 +4,14 @@ import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import apiRequest from 'undici/lib/api/api-request.js';
 import { summarise } from './envelope.js';
-import { ApiError, type ApiErrorBody, NetworkError, OutcomeUnknownError, UsageError } from './errors.js';
+import { ApiError, type ApiErrorBody, GshError, NetworkError, OutcomeUnknownError, ownError, UsageError } from './errors.js';
+import { type AttemptProof, type MutationRecord, proofOfStatus, recordMutation } from './outcome.js';
 import type { PlannedRequest } from './plan.js';
 import { maxResponseBytes, readLimited } from './body-limit.js';
 import { decideRetry, parseRetryAfter } from './retry.js';
 import { redactBody, redactHeaders, redactSignedUrls, truncateForTrace } from './redact.js';
 import { VERSION } from './version.js';
-import { sleep } from './sleep.js';
+import { sleep, untilAborted } from './sleep.js';
 import { checkHeaderValues, describeMalformedAnswer, isMalformedAnswer } from './transport-errors.js';
 
 // The one request core (DESIGN.md "Requests"): every command, hand-written or generated, sends
@@ -92,8 +93,12 @@ export interface ClientOptions {
   credential?: CredentialProvider;
   /** Retries after the first attempt. */
   retries?: number;
-  /** Per-attempt limit on connecting, on waiting for response headers, and on a stalled body. */
+  /** Limit on one whole attempt: connecting, sending, the answer and its body (a streamed download: between chunks). */
   attemptTimeoutMs?: number;
+  /** Aborted on Ctrl-C / SIGTERM: requests under way are cancelled and pauses end; its reason is thrown. */
+  signal?: AbortSignal;
+  /** Wraps each request (its attempts and pauses) while it is under way: the run listens for signals then. */
+  interruptible?: <T>(work: () => Promise<T>) => Promise<T>;
   /** Carries the requests (Context.dispatcher); absent: a proxy-aware agent of our own. */
   dispatcher?: Dispatcher;
   trace?: (line: string) => void;
@@ -113,7 +118,19 @@ const NETWORK_CODES = new Set([
   'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
   // A download whose body ended before the size its headers or its answer announced (core/download.ts).
   'ETRUNCATED',
+  // --request-timeout ran out for a whole attempt (AttemptTimeout below).
+  'GSH_ATTEMPT_TIMEOUT',
 ]);
+
+/** The reason an attempt is aborted when --request-timeout runs out (the body included). */
+class AttemptTimeout extends Error {
+  readonly code = 'GSH_ATTEMPT_TIMEOUT';
+}
+
+/** What one attempt got before it failed: the status, when the service answered before the body stalled or broke. */
+interface AttemptSeen {
+  status?: number;
+}
 
 /** The contract's limit: printable ASCII, at most 200 characters ("Limits": idempotency key). */
 export function checkIdempotencyKey(key: string): string {
@@ -190,6 +207,8 @@ export class ApiClient {
   private inFlight = 0;
   /** The most of an answer read into memory (GSH_MAX_RESPONSE_BYTES); sinks stream past it. */
   private readonly maxResponseBytes: number;
+  /** Until when a pause has been announced: workers waiting out the same window say it once. */
+  private announcedUntil = 0;
 
   constructor(opts: ClientOptions) {
     this.baseUrl = normalizeBaseUrl(opts.baseUrl);
@@ -227,33 +246,52 @@ export class ApiClient {
     return { method: spec.method, url: url.href, headers, ...(shown === undefined ? {} : { body: shown }) };
   }
 
-  async request<T = unknown>(spec: RequestSpec): Promise<ApiResponse<T>> {
+  request<T = unknown>(spec: RequestSpec): Promise<ApiResponse<T>> {
+    return this.opts.interruptible ? this.opts.interruptible(() => this.send<T>(spec)) : this.send<T>(spec);
+  }
+
+  private async send<T>(spec: RequestSpec): Promise<ApiResponse<T>> {
     const keyed = await withIdempotencyKey(spec);
+    // One record for the mutation across every attempt, renewals and approvals included.
+    const record = keyed.idempotencyKey === undefined ? undefined : recordMutation(keyed.idempotencyKey);
     let renewed = false;
     for (;;) {
       try {
-        return await this.withRetries<T>(keyed);
-      } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
-        if (err.status === 401 && !renewed && keyed.auth !== false && this.opts.credential?.renewAfterUnauthorized) {
-          renewed = true;
-          if (await this.opts.credential.renewAfterUnauthorized()) continue;
+        return await this.withRetries<T>(keyed, record);
+      } catch (caught) {
+        const err = ownError(caught);
+        if (err instanceof ApiError) {
+          if (err.status === 401 && !renewed && keyed.auth !== false && this.opts.credential?.renewAfterUnauthorized) {
+            renewed = true;
+            if (await this.opts.credential.renewAfterUnauthorized()) continue;
+          }
+          if (this.opts.onPersonMustAct && err.exitCode === 7 && (await this.opts.onPersonMustAct(err, keyed))) continue;
         }
-        if (this.opts.onPersonMustAct && err.exitCode === 7 && (await this.opts.onPersonMustAct(err, keyed))) continue;
+        // Every ending of a mutation says what all its attempts prove, not what the last one got.
+        if (record && err instanceof GshError) {
+          err.outcome = record.outcome;
+          err.idempotencyKey = record.idempotencyKey;
+        }
         throw err;
       }
     }
   }
 
-  private async withRetries<T>(spec: RequestSpec): Promise<ApiResponse<T>> {
+  private async withRetries<T>(spec: RequestSpec, record: MutationRecord | undefined): Promise<ApiResponse<T>> {
     const idempotent = spec.method === 'GET' || spec.idempotencyKey !== undefined;
     for (let attempt = 0; ; attempt++) {
       let status: number | undefined;
       let retryAfterMs: number | undefined;
       let failure: Error;
+      const seen: AttemptSeen = {};
       try {
         await this.takeFromRateLimit();
-        const res = await this.once<T>(spec).finally(() => this.inFlight--);
+        if (record) record.inFlight = true;
+        const res = await this.once<T>(spec, seen).finally(() => this.inFlight--);
+        if (record) {
+          record.attempt(proofOfStatus(res.status));
+          record.inFlight = false;
+        }
         if (res.status < 400) return res;
         status = res.status;
         retryAfterMs = parseRetryAfter(res.headers['retry-after']);
@@ -261,20 +299,44 @@ export class ApiClient {
         // The service stored this failure under the key: every retry would get it back.
         if (res.status >= 500 && res.replayed) throw storedFailure(failure as ApiError);
       } catch (err) {
+        if (record?.inFlight) record.attempt(proofOfFailure(err, seen));
         if (!isNetworkError(err) || spec.signal?.aborted) throw err;
         // A signed node URL is named without its query (its signature is a credential).
         const where = /^https?:\/\//.test(spec.path) ? new URL(spec.path).origin + new URL(spec.path).pathname : this.baseUrl;
-        failure = new NetworkError(`could not ${spec.sink ? 'download from' : 'reach'} ${where}: ${describeNetworkError(err, this.opts.attemptTimeoutMs)}`, (err as { code?: string }).code);
+        const what = describeNetworkError(err, this.opts.attemptTimeoutMs, seen);
+        const code = (err as { code?: string }).code;
+        // The service was reached and answered: the base URL is not the problem, the answer's body is.
+        failure = seen.status === undefined || spec.sink
+          ? new NetworkError(`could not ${spec.sink ? 'download from' : 'reach'} ${where}: ${what}`, code)
+          : new NetworkError(`could not read the answer of ${where}: ${what}`, code, 'The service answered and then stopped sending; try again, or raise --request-timeout for a large answer (--debug shows each attempt).');
+      } finally {
+        if (record) record.inFlight = false;
       }
       const decision = decideRetry({
         status, attempt, maxRetries: this.opts.retries, retryAfterMs, idempotent, random: this.opts.random,
         refused: (failure as NetworkError).causeCode === 'ECONNREFUSED',
       });
-      if (!decision.retry) throw outcomeOf(failure, spec);
+      if (!decision.retry) throw outcomeOf(failure, record);
       this.trace(`! ${decision.reason}; retry ${attempt + 1}/${this.opts.retries} in ${decision.delayMs} ms`);
-      if (status === 429 && decision.delayMs > ANNOUNCED_WAIT_MS) this.opts.notify?.(`rate limited (429): waiting ${Math.ceil(decision.delayMs / 1000)} s as Retry-After asks, then retrying`);
-      await this.opts.sleep(decision.delayMs);
+      if (status === 429) this.announce(`rate limited (429): waiting ${Math.ceil(decision.delayMs / 1000)} s as Retry-After asks, then retrying`, decision.delayMs);
+      await this.pause(decision.delayMs);
     }
+  }
+
+  /** A pause that Ctrl-C / SIGTERM ends at once (its reason is thrown). */
+  private pause(ms: number): Promise<void> {
+    return untilAborted(this.opts.sleep(ms), this.opts.signal);
+  }
+
+  /**
+   * Says a long wait on stderr once: workers of a fleet that wait out the same window (or the same
+   * burst of 429s) would otherwise each print it.
+   */
+  private announce(line: string, waitMs: number): void {
+    const until = this.opts.now() + waitMs;
+    if (waitMs <= ANNOUNCED_WAIT_MS || until <= this.announcedUntil + ANNOUNCED_WAIT_MS) return;
+    this.announcedUntil = until;
+    this.opts.notify?.(line);
   }
 
   /** URL, headers and body of a request; the one place they are built, for sending and for plans. */
@@ -307,7 +369,22 @@ export class ApiClient {
     return spec.auth !== false && this.opts.credential !== undefined && !/^https?:\/\//.test(spec.path);
   }
 
-  private async once<T>(spec: RequestSpec): Promise<ApiResponse<T>> {
+  private async once<T>(spec: RequestSpec, seen: AttemptSeen): Promise<ApiResponse<T>> {
+    this.opts.signal?.throwIfAborted();
+    // --request-timeout bounds the whole attempt, so a body that trickles a byte at a time ends
+    // too; a streamed download or upload is bounded between chunks instead (undici's timeouts),
+    // as a large file may rightly take longer than one attempt's limit.
+    const limit = spec.sink || spec.streamBody ? undefined : new AbortController();
+    const timer = limit && setTimeout(() => limit.abort(new AttemptTimeout('request timeout')), this.opts.attemptTimeoutMs);
+    const signals = [this.opts.signal, limit?.signal, spec.signal].filter((s): s is AbortSignal => s !== undefined);
+    try {
+      return await this.attempt<T>(spec, seen, signals.length > 1 ? AbortSignal.any(signals) : signals[0]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async attempt<T>(spec: RequestSpec, seen: AttemptSeen, signal: AbortSignal | undefined): Promise<ApiResponse<T>> {
     const bearer = this.sendsCredential(spec) ? await this.opts.credential?.bearer() : undefined;
     const { url, headers, body } = this.wire(spec, bearer);
     checkHeaderValues(headers, this.opts.credential?.source);
@@ -331,8 +408,9 @@ export class ApiClient {
       body: spec.streamBody ? (spec.streamBody.open() as unknown as Readable) : body,
       headersTimeout: this.opts.attemptTimeoutMs,
       bodyTimeout: this.opts.attemptTimeoutMs,
-      signal: spec.signal,
+      ...(signal ? { signal } : {}),
     });
+    seen.status = res.statusCode;
     const resHeaders = headerRecord(res.headers);
     if (spec.sink && res.statusCode < 400) {
       this.trace(`< ${res.statusCode} (${Date.now() - started} ms)`);
@@ -403,8 +481,8 @@ export class ApiClient {
       if (waitMs > 0) {
         const line = `rate limit: ${rl.remaining} of ${rl.limit} requests left in this minute, all in use; waiting ${Math.ceil(waitMs / 1000)} s for the window to reset`;
         this.trace(`! ${line}`);
-        if (waitMs > ANNOUNCED_WAIT_MS) this.opts.notify?.(line);
-        await this.opts.sleep(waitMs + 100);
+        this.announce(line, waitMs);
+        await this.pause(waitMs + 100);
       }
       // A new window: its budget is known again with the next answer.
       if (this.rateLimit === rl) this.rateLimit = { ...rl, remaining: rl.limit, reset: rl.reset + 60 };
@@ -440,11 +518,19 @@ const ANNOUNCED_WAIT_MS = 2000;
 /** Network failures that happen before a request reaches the service: it was certainly not applied. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'ECONNABORTED']);
 
-/** A mutation that lost its last answer may have been applied: say so, with its key. */
-function outcomeOf(failure: Error, spec: RequestSpec): Error {
-  if (!(failure instanceof NetworkError) || spec.method === 'GET' || spec.idempotencyKey === undefined) return failure;
-  if (NOT_SENT.has(failure.causeCode ?? '')) return failure;
-  return new OutcomeUnknownError(failure, spec.idempotencyKey);
+/**
+ * What a failed attempt proves: nothing when it never left (refused, no such host), what its
+ * status says when the service answered before the body broke, else that it may have acted.
+ */
+function proofOfFailure(err: unknown, seen: AttemptSeen): AttemptProof {
+  if (seen.status !== undefined) return proofOfStatus(seen.status);
+  return NOT_SENT.has((err as { code?: string } | undefined)?.code ?? '') ? 'nothing' : 'maybe';
+}
+
+/** A mutation whose last attempt got no answer, and which any attempt may have applied: say so, with its key. */
+function outcomeOf(failure: Error, record: MutationRecord | undefined): Error {
+  if (!(failure instanceof NetworkError) || !record || record.outcome === 'not_applied') return failure;
+  return new OutcomeUnknownError(failure, record.idempotencyKey);
 }
 
 /** A 5xx replayed for this Idempotency-Key: the service recorded it, so retrying with the key cannot help. */
@@ -488,11 +574,15 @@ function isNetworkError(err: unknown): boolean {
   return (typeof code === 'string' && (NETWORK_CODES.has(code) || code.startsWith('UND_ERR'))) || isMalformedAnswer(err);
 }
 
-function describeNetworkError(err: unknown, timeoutMs: number): string {
+function describeNetworkError(err: unknown, timeoutMs: number, seen: AttemptSeen): string {
   if (isMalformedAnswer(err)) return describeMalformedAnswer(err);
   const e = err as { code?: string; message?: string };
-  if (e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return `no answer within ${timeoutMs / 1000} s (--request-timeout) (${e.code})`;
+  const timedOut = e.code === 'GSH_ATTEMPT_TIMEOUT' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT';
+  if (timedOut && seen.status !== undefined) {
+    return `the service answered (HTTP ${seen.status}) and then stalled: the body did not arrive within ${timeoutMs / 1000} s (--request-timeout)`;
+  }
+  if (timedOut) {
+    return `no answer within ${timeoutMs / 1000} s (--request-timeout)${e.code === 'GSH_ATTEMPT_TIMEOUT' ? '' : ` (${e.code})`}`;
   }
   return e.code ? `${e.message ?? ''} (${e.code})`.trim() : String(e.message ?? err);
 }

@@ -3,8 +3,8 @@ import { type Leaf, needsServer } from '../operations/leaves.js';
 import type { Operation } from '../operations/types.js';
 import { confirmDestructive } from './confirm.js';
 import { envelopeData } from './envelope.js';
-import { ApiError, UsageError } from './errors.js';
-import type { ApiClient, RequestSpec } from './http.js';
+import { ApiError, GshError, ownError, UsageError } from './errors.js';
+import type { ApiClient, ApiResponse, RequestSpec } from './http.js';
 import { type OperationPlan, planOperation, retarget, serverArgument } from './operation-plan.js';
 import { lookUpAgain } from './server-cache.js';
 import { fleetOptions, runFleet } from './fleet.js';
@@ -14,7 +14,8 @@ import { resolveTargets, singleRef, targetRefs, type TargetRefs } from './target
 import type { ShowOptions } from './output.js';
 import { fetchAll, fetchPage } from './paging.js';
 import { type Runtime, withRuntime } from './runtime.js';
-import { followOrInterrupt, followWork, waitCommand, workOf } from './follow.js';
+import { followOrInterrupt, followWork, waitCommand, type Work, workOf } from './follow.js';
+import { targetReplayCommand } from './report.js';
 import { waitForServerState } from './wait.js';
 import type { Announcement } from './announce.js';
 import type { ReadySpec } from './ready.js';
@@ -23,7 +24,22 @@ import type { ReadySpec } from './ready.js';
 // and output. Every generated command goes through here, so the request logic exists once.
 
 export async function runOperation(leaf: Leaf, cmd: Command): Promise<void> {
-  await withRuntime(cmd, async (rt) => {
+  await withRuntime(cmd, (rt) => notSentOnPlanFailure(leaf, () => operation(leaf, cmd, rt)));
+}
+
+/** Planning sends only the reads that resolve servers: a change that fails there was not sent. */
+async function notSentOnPlanFailure<T>(leaf: Leaf, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (caught) {
+    const err = ownError(caught);
+    if (err instanceof GshError && err.outcome === undefined && leaf.op.method !== 'GET') err.outcome = 'not_applied';
+    throw err;
+  }
+}
+
+async function operation(leaf: Leaf, cmd: Command, rt: Runtime): Promise<number | void> {
+  {
     const local = cmd.opts();
     const args = cmd.processedArgs as string[];
     if (needsServer(leaf.op)) {
@@ -37,7 +53,7 @@ export async function runOperation(leaf: Leaf, cmd: Command): Promise<void> {
     const serverId = planned.params.server_id as string;
     const announce = await planAnnounce(rt, leaf, local, [{ id: serverId, label: serverId }], 1);
     return rt.submit(await announcedPlan(planned.plan, announce), async () => (await countdown(rt, announce)) || execute(rt, planned, printer(rt)));
-  });
+  }
 }
 
 // --announce and --ready (issue 31) load their modules (and the console socket's) only when used.
@@ -101,7 +117,11 @@ function printer(rt: Runtime): Sink {
  * asks once, and each runs as it would alone, its result kept for the fleet's table.
  */
 async function runOnFleet(rt: Runtime, leaf: Leaf, local: Record<string, unknown>, args: string[], refs: TargetRefs): Promise<number> {
-  const opts = fleetOptions(local as { parallel?: string; failFast?: boolean }, rt.globals.idempotencyKey);
+  const opts = {
+    ...fleetOptions(local as { parallel?: string; failFast?: boolean }, rt.globals.idempotencyKey),
+    mutates: leaf.op.method !== 'GET',
+    replay: (id: string, key: string) => targetReplayCommand(rt.argv, id, key, serverArgument(leaf.op, args)),
+  };
   const stdin = await stdinFor([...Object.values(local), ...refs.refs], () => rt.ctx.stdin);
   const client = await rt.client();
   const targets = await resolveTargets(client, refs, stdin);
@@ -217,19 +237,23 @@ async function execute(rt: Runtime, p: Planned, out: Sink): Promise<void> {
   if (p.follow && work) {
     out.sent?.();
     let final: unknown;
-    // With --ready the status is polled by the watch, which stops the polls when it ends early.
-    if (watch && work.kind === 'server-state') {
-      try {
-        if (work.note && rt.singleTarget) out.note(work.note);
-        const r = await watch.until((sleep) => waitForServerState(rt, client, work.serverId, work.state, { ...(work.mustLeave ? { mustLeave: work.mustLeave } : {}), sleep }));
-        final = r.final;
-        out.note(`ready: ${r.line}`);
-      } finally {
-        watch.close();
+    try {
+      // With --ready the status is polled by the watch, which stops the polls when it ends early.
+      if (watch && work.kind === 'server-state') {
+        try {
+          if (work.note && rt.singleTarget) out.note(work.note);
+          const r = await watch.until((sleep) => waitForServerState(rt, client, work.serverId, work.state, { ...(work.mustLeave ? { mustLeave: work.mustLeave } : {}), sleep }));
+          final = r.final;
+          out.note(`ready: ${r.line}`);
+        } finally {
+          watch.close();
+        }
+      } else {
+        watch?.close();
+        final = await (rt.singleTarget ? followOrInterrupt(rt, client, work) : followWork(rt, client, work));
       }
-    } else {
-      watch?.close();
-      final = await (rt.singleTarget ? followOrInterrupt(rt, client, work) : followWork(rt, client, work));
+    } catch (err) {
+      throw waitFailed(err, res, work);
     }
     if (final !== undefined) await out.show(final);
     return;
@@ -242,6 +266,21 @@ async function execute(rt: Runtime, p: Planned, out: Sink): Promise<void> {
   }
   // Work under way: the command that follows it without sending the request again.
   if (work && res.status === 202) out.note(`Follow it: ${waitCommand(work)}`);
+}
+
+/**
+ * A wait that failed (or was interrupted) after the service accepted the change: the change was
+ * applied, so the error says so, names the step that failed and the `gsh wait` that resumes it,
+ * instead of reading as a plain failure of the command.
+ */
+function waitFailed(caught: unknown, res: ApiResponse<unknown>, work: Work): unknown {
+  const err = ownError(caught);
+  if (!(err instanceof GshError) || res.idempotencyKey === undefined) return err;
+  err.outcome = 'applied';
+  err.idempotencyKey = res.idempotencyKey;
+  err.step = 'wait';
+  err.resume ??= waitCommand(work);
+  return err;
 }
 
 /** The name a download gets in a --to directory when Content-Disposition gives none. */

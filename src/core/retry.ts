@@ -1,6 +1,7 @@
 // The contract's retry rules (01-general-contract.md, "Errors" → Retry rules): 429 waits
 // Retry-After; 5xx, timeouts and dropped connections back off exponentially with jitter
-// (1, 2, 4 … seconds, capped at 30); other 4xx never retry.
+// (1, 2, 4 … seconds, capped at 30); other 4xx never retry. Only what may succeed on a retry is
+// retried: 408 (the request timed out) like a 5xx, never 501 (not implemented stays so).
 
 export const BACKOFF_CAP_MS = 30_000;
 /**
@@ -51,6 +52,6 @@ export function decideRetry(opts: {
     return { retry: true, delayMs: Math.round(backoffDelay(attempt, opts.random) * REFUSED_SCALE), reason: 'connection refused' };
   }
   if (status === undefined) return { retry: true, delayMs: backoffDelay(attempt, opts.random), reason: 'connection failed' };
-  if (status >= 500) return { retry: true, delayMs: backoffDelay(attempt, opts.random), reason: `HTTP ${status}` };
+  if ((status >= 500 && status !== 501) || status === 408) return { retry: true, delayMs: backoffDelay(attempt, opts.random), reason: `HTTP ${status}` };
   return { retry: false };
 }

@@ -7,14 +7,16 @@ import type { Context } from './context.js';
 
 interface RunState {
   ctx: Context;
+  /** The command line as typed (replay commands repeat it). */
+  argv: readonly string[];
   exitCode?: number;
 }
 
 const runs = new WeakMap<Command, RunState>();
 
 /** Ties a program to the context it runs in; actions find it from any subcommand. */
-export function bindRun(program: Command, ctx: Context): { exitCode(): number | undefined } {
-  const state: RunState = { ctx };
+export function bindRun(program: Command, ctx: Context, argv: readonly string[] = []): { exitCode(): number | undefined } {
+  const state: RunState = { ctx, argv };
   runs.set(program, state);
   return { exitCode: () => state.exitCode };
 }
@@ -33,6 +35,10 @@ function runOf(cmd: Command): RunState {
 
 export function contextOf(cmd: Command): Context {
   return runOf(cmd).ctx;
+}
+
+export function argvOf(cmd: Command): readonly string[] {
+  return runOf(cmd).argv;
 }
 
 /** The exit code run() returns for this command line. */

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { ApiClient, checkIdempotencyKey, type ClientOptions } from './http.js';
 import { resolveAuth, type Resolved } from './credentials.js';
 import type { Context } from './context.js';
-import { UsageError } from './errors.js';
+import { GshError, InterruptedError, ownError, UsageError } from './errors.js';
+import { OutcomeTracker, settleOutcome, trackOutcomes } from './outcome.js';
 import { ansi, colorWhen, streamsFor, type Streams } from './io.js';
 import { COLUMN_FORMATS, FORMATS, type Format, Output, type Shaping } from './output.js';
 import { parseDuration } from './duration.js';
@@ -10,7 +11,8 @@ import { forTerminal } from './terminal-text.js';
 import { plainHttpWarning } from './transport-policy.js';
 import type { Plan } from './plan.js';
 import type { ConfigStore } from './store.js';
-import { contextOf, rootOf, setExitCode } from './run-state.js';
+import { argvOf, contextOf, rootOf, setExitCode } from './run-state.js';
+import { untilAborted } from './sleep.js';
 
 // What every action gets (STYLE.md: gh's run(opts, ctx)): the global options, checked once before
 // anything else happens, the context's streams, clock and store, and a lazily built API client.
@@ -52,6 +54,13 @@ export class Runtime {
   readonly dryRun: boolean;
   /** One target: spinners and per-run notes may use stderr (a fleet draws its own progress instead). */
   singleTarget = true;
+  /** The command line as typed (a replay command repeats it with the key). */
+  argv: readonly string[] = [];
+  /** Aborted by Ctrl-C / SIGTERM while a request or a pause is under way (see interruptible). */
+  private readonly interrupt = new AbortController();
+  /** Requests and pauses under way; the signal listeners are on only while there are some. */
+  private underWay = 0;
+  private stopListening: (() => void) | undefined;
   private clientPromise: Promise<ApiClient> | undefined;
   private resolved: Resolved | undefined;
   /** The displayer: the format shaped by -q, --columns, --no-header and, after prepare(), --jq. */
@@ -100,8 +109,37 @@ export class Runtime {
     return this.ctx.clock.now();
   }
 
+  /** Cancels every request and pause under way and any started later (a fleet's Ctrl-C between requests). */
+  cancelAll(signal: 'SIGINT' | 'SIGTERM'): void {
+    this.interrupt.abort(new InterruptedError(signal, true));
+  }
+
+  /** A pause of the run's clock that Ctrl-C / SIGTERM ends at once (throwing InterruptedError). */
   sleep(ms: number): Promise<void> {
-    return this.ctx.clock.sleep(ms);
+    const signal = this.interrupt.signal;
+    return this.interruptible(() => untilAborted(this.ctx.clock.sleep(ms, signal), signal));
+  }
+
+  /**
+   * Runs a request or a pause so that Ctrl-C and SIGTERM cancel it: it fails at once with an
+   * InterruptedError (exit 130 / 143) that still says what a mutation did, so the run ends within
+   * moments with its output whole. The listeners are on only while something is under way: a
+   * command with its own handling (console attach) sees only its own between requests.
+   */
+  interruptible<T>(work: () => Promise<T>): Promise<T> {
+    if (this.underWay++ === 0) {
+      const handlers = (['SIGINT', 'SIGTERM'] as const).map((name) => {
+        const on = () => this.cancelAll(name);
+        this.ctx.signals.on(name, on);
+        return [name, on] as const;
+      });
+      this.stopListening = () => {
+        for (const [name, on] of handlers) this.ctx.signals.off(name, on);
+      };
+    }
+    return work().finally(() => {
+      if (--this.underWay === 0) this.stopListening?.();
+    });
   }
 
   /** Prompts are allowed: a terminal on both ends and no --no-input. */
@@ -125,6 +163,8 @@ export class Runtime {
       sleep: (ms) => this.sleep(ms),
       now: () => this.now(),
       notify: (line) => this.note(line),
+      signal: this.interrupt.signal,
+      interruptible: (work) => this.interruptible(work),
       ...(this.ctx.dispatcher ? { dispatcher: this.ctx.dispatcher } : {}),
       trace: this.globals.debug ? (line) => this.io.stderr.write(`${ansi.dim(line, this.io.colorErr)}\n`) : undefined,
     });
@@ -158,7 +198,18 @@ export class Runtime {
    * is sent; otherwise `execute` carries it out.
    */
   async submit(plan: Plan, execute: () => Promise<number | void>): Promise<number | void> {
-    if (!this.dryRun) return execute();
+    if (!this.dryRun) {
+      // A failure states what the command's change did (core/outcome.ts): what it sent, or
+      // not_applied when it failed before sending the change its plan names.
+      const tracker = new OutcomeTracker();
+      try {
+        return await trackOutcomes(tracker, execute);
+      } catch (caught) {
+        const err = ownError(caught);
+        if (err instanceof GshError) settleOutcome(err, tracker, plan.requests.some((r) => r.method !== 'GET'));
+        throw err;
+      }
+    }
     const { printPlan } = await import('./plan-output.js');
     await printPlan(this, plan);
     return 0;
@@ -218,7 +269,9 @@ function checkShaping(g: Globals, format: Format, quiet: boolean): string[] | un
 
 /** Global options live on the program, wherever they were written on the command line. */
 export function runtimeFor(cmd: Command): Runtime {
-  return new Runtime(rootOf(cmd).opts<Globals>(), contextOf(cmd), cmd.opts<{ quiet?: boolean }>().quiet === true);
+  const rt = new Runtime(rootOf(cmd).opts<Globals>(), contextOf(cmd), cmd.opts<{ quiet?: boolean }>().quiet === true);
+  rt.argv = argvOf(cmd);
+  return rt;
 }
 
 /**

@@ -1,2 +1,13 @@
 /** The default pause between retries and polls; callers take a replacement for tests. */
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `pause`, ended early by `signal` (Ctrl-C / SIGTERM): then the signal's reason is thrown. */
+export function untilAborted<T>(pause: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return pause;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    pause.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
+}

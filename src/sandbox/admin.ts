@@ -14,6 +14,8 @@ import { emitEvent } from './node/webhooks.js';
 //   GET    /__sandbox                 base_url, demo keys, this list
 //   GET    /__sandbox/log?since=N     request log entries with seq > N ({data:[...]})
 //   DELETE /__sandbox/log             clear the log
+//   GET    /__sandbox/effects?since=N changes made (mutations executed, replays not counted)
+//                                      whose request seq > N ({data:[...]})
 //   GET    /__sandbox/faults          current probabilities/latency and pending injections
 //   POST   /__sandbox/faults          {gateway5xx?, lostResponse?, rateLimit429?, latencyMs?}
 //   POST   /__sandbox/inject          {kind: 500|502|503|504|429|"lost"|"drop", method?, path?,
@@ -53,12 +55,16 @@ export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, res
         data: {
           base_url: ctx.baseUrl,
           keys: { all: ctx.demoKeys.all.secret, read_only: ctx.demoKeys.readOnly.secret },
-          endpoints: ['log', 'faults', 'inject', 'archives', 'keys', 'webhooks', 'hooks/emit', 'state', 'ad'].map((p) => `${ctx.origin}${ADMIN_PREFIX}/${p}`),
+          endpoints: ['log', 'effects', 'faults', 'inject', 'archives', 'keys', 'webhooks', 'hooks/emit', 'state', 'ad'].map((p) => `${ctx.origin}${ADMIN_PREFIX}/${p}`),
         },
       });
     case `GET ${ADMIN_PREFIX}/log`: {
       const since = Number(url.searchParams.get('since') ?? '0');
       return json(res, 200, { data: ctx.log.entries.filter((e) => e.seq > (Number.isFinite(since) ? since : 0)) });
+    }
+    case `GET ${ADMIN_PREFIX}/effects`: {
+      const since = Number(url.searchParams.get('since') ?? '0');
+      return json(res, 200, { data: ctx.effects.filter((e) => e.seq > (Number.isFinite(since) ? since : 0)) });
     }
     case `DELETE ${ADMIN_PREFIX}/log`:
       ctx.log.clear();

@@ -9,7 +9,7 @@ import { Prng } from './prng.js';
 import { RateLimiter } from './rate-limit.js';
 import type { Router } from './router.js';
 import { seedState, type SandboxState } from './state.js';
-import type { SandboxOptions } from './types.js';
+import type { EffectEntry, SandboxOptions } from './types.js';
 
 // Everything one sandbox instance owns, handed to handlers. Two PRNG streams: demo data/ids and
 // faults, so turning faults on does not change the ids a seed produces.
@@ -23,6 +23,8 @@ export class SandboxContext {
   readonly rate = new RateLimiter();
   readonly idempotency = new IdempotencyStore();
   readonly log = new RequestLog();
+  /** Every change made, in order (types.ts EffectEntry). */
+  readonly effects: EffectEntry[] = [];
   readonly faults: FaultPlan;
   readonly lifecycle: Lifecycle;
   readonly defaultRateLimit: number;

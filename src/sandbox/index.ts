@@ -11,13 +11,13 @@ import { createHttpServer, type UpgradeHandler } from './server.js';
 import { createSubuserKey } from './permissions.js';
 import { disposeFamilies, familyState } from './node/slots.js';
 import type { SandboxState } from './state.js';
-import type { Faults, Injection, RequestLogEntry, SandboxOptions } from './types.js';
+import type { EffectEntry, Faults, Injection, RequestLogEntry, SandboxOptions } from './types.js';
 
 // The sandbox: a local emulator of the Game Server Hosting Public API v2 on 127.0.0.1, following
 // spec/01-general-contract.md and the endpoint documents. See DESIGN.md "Sandbox". Admin API for
 // out-of-process control: admin.ts.
 
-export type { Faults, Injection, RequestLogEntry, SandboxOptions } from './types.js';
+export type { EffectEntry, Faults, Injection, RequestLogEntry, SandboxOptions } from './types.js';
 export type { SandboxState, ServerRecord, CreationJob, PowerAction } from './state.js';
 export type { UpgradeHandler } from './server.js';
 export type { CredentialResolver, Principal } from './auth.js';
@@ -30,6 +30,8 @@ export interface Sandbox {
   readonly origin: string;
   readonly keys: { all: string; readOnly: string };
   readonly log: RequestLogEntry[];
+  /** Every change made: mutations executed and answered below 400, replays not counted. */
+  readonly effects: EffectEntry[];
   readonly state: SandboxState;
   setFaults(f: Partial<Faults>): void;
   /** One-shot faults: 'drop' destroys the connection before processing, 'lost' after executing. */
@@ -80,6 +82,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     origin: ctx.origin,
     keys: { all: ctx.demoKeys.all.secret, readOnly: ctx.demoKeys.readOnly.secret },
     log: ctx.log.entries,
+    effects: ctx.effects,
     state: ctx.state,
     setFaults: (f) => ctx.faults.set(f),
     inject: (f) => ctx.faults.inject(f),

@@ -237,6 +237,13 @@ async function handle(ctx: SandboxContext, req: IncomingMessage, res: ServerResp
       result = { status: f.status, body: errorBody(f, requestId, ctx.docBase), ...(f.extra.headers ? { headers: f.extra.headers } : {}) };
     }
     record?.(result);
+    if (MUTATING.has(method) && result.status < 400) {
+      ctx.effects.push({
+        seq: entry.seq, method, path, status: result.status, lost: plan.lose,
+        ...(route.template ? { route: route.template } : {}),
+        ...(idemKey !== undefined ? { idempotencyKey: idemKey } : {}),
+      });
+    }
     return deliver(result);
   } catch (err) {
     if (err instanceof ApiFailure) return failWith(err);

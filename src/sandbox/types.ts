@@ -50,6 +50,22 @@ export interface Injection {
 
 export type FaultTag = '502' | '503' | '504' | 'lost' | 'drop' | '429' | 'cut';
 
+/**
+ * One change the sandbox made: a mutation its handler executed and answered below 400 (a replay
+ * of a stored answer is none). Tests count these to check that a request acted exactly once.
+ */
+export interface EffectEntry {
+  /** The request log entry (seq) of the request that made it. */
+  seq: number;
+  method: string;
+  path: string;
+  route?: string;
+  idempotencyKey?: string;
+  status: number;
+  /** Its answer was lost on the way back (a `lost` fault): the client never heard of it. */
+  lost: boolean;
+}
+
 export interface RequestLogEntry {
   /** 1-based order of arrival. */
   seq: number;

@@ -135,6 +135,51 @@ describe('signals', () => {
   }
 });
 
+describe('Ctrl-C and SIGTERM on a fleet', () => {
+  // Subprocess: the signal must reach a real process, cancel its requests and pauses, and the
+  // process must then end by itself (nothing left holding it) with its output whole.
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    it(`${signal}: exit ${code}, -o json lists every target, stderr resumes the wait and names those not started`, async () => {
+      const servers = [...t.sandbox.state.servers.values()];
+      for (const s of servers) {
+        for (const cancel of s.timers) cancel();
+        s.timers.clear();
+        s.state = 'running';
+      }
+      const mark = t.sandbox.log.length;
+      t.sandbox.setFaults({ latencyMs: 300 });
+      const proc = execa(process.execPath, [GSH, 'power', 'restart', '--all-servers', '--wait', '--parallel', '1', '-o', 'json'], {
+        reject: false, timeout: 30_000, env: t.env(), extendEnv: true,
+      });
+      try {
+        // Interrupted once the first restart is accepted and its wait has begun polling.
+        await new Promise<void>((resolve) => {
+          const timer = setInterval(() => {
+            if (t.sandbox.log.slice(mark).some((e) => e.method === 'GET' && e.path.endsWith('/status'))) {
+              clearInterval(timer);
+              resolve();
+            }
+          }, 10);
+        });
+        proc.kill(signal);
+        const r = await proc;
+        expect(r.exitCode, r.stderr).toBe(code);
+        const entries = JSON.parse(r.stdout) as { server_id: string; interrupted?: true; not_started?: true; error: Record<string, unknown> }[];
+        expect(entries.map((e) => e.server_id).sort()).toEqual(servers.map((s) => s.id).sort());
+        const stopped = entries.filter((e) => e.interrupted);
+        expect(stopped).toHaveLength(1);
+        expect(stopped[0]!.error).toMatchObject({ exit_code: code, outcome: 'applied', step: 'wait' });
+        expect(entries.filter((e) => e.not_started).map((e) => e.error.outcome)).toEqual(['not_applied', 'not_applied']);
+        expect(r.stderr).toContain(`gsh wait -s ${stopped[0]!.server_id} --for running`);
+        expect(r.stderr).toMatch(/Not started: /);
+      } finally {
+        t.sandbox.setFaults({ latencyMs: 0 });
+        proc.kill('SIGKILL');
+      }
+    });
+  }
+});
+
 describe('the pre-commit hook (.pre-commit-hooks.yaml)', () => {
   const [hook] = parse(readFileSync(new URL('../../.pre-commit-hooks.yaml', import.meta.url), 'utf8')) as {
     id: string; entry: string; args: string[]; language: string; files: string;

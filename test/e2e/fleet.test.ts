@@ -143,19 +143,25 @@ describe('results and safety', () => {
     }
   });
 
-  it('Ctrl-C prints what finished and what was still running, and exits 130', async () => {
+  it('Ctrl-C lists every target (done, interrupted, not started) and exits 130', async () => {
     const ctx = testContext({ env: runEnv(t.env()) });
     t.sandbox.setFaults({ latencyMs: 300 });
     try {
-      const running = runGsh(['servers', 'status', '--all-servers', '--parallel', '2', '-o', 'json'], ctx);
-      await new Promise((r) => setTimeout(r, 700));
-      (ctx.signals as EventEmitter).emit('SIGINT');
-      const r = await running;
+      // Interrupted once two statuses are answered, while the next two wait out their latency.
+      let answered = 0;
+      const off = t.sandbox.onRequest((e) => {
+        if (e.path.endsWith('/status') && ++answered === 2) setTimeout(() => (ctx.signals as EventEmitter).emit('SIGINT'), 100);
+      });
+      const r = await runGsh(['servers', 'status', '--all-servers', '--parallel', '2', '-o', 'json'], ctx).finally(off);
       expect(r.exitCode).toBe(130);
-      const done = JSON.parse(r.stdout) as unknown[];
+      const all = JSON.parse(r.stdout) as { server_name: string; ok: boolean; interrupted?: true; not_started?: true; exit_code: number }[];
+      expect(all.map((x) => x.server_name).sort()).toEqual(names);
+      const done = all.filter((x) => x.ok);
       expect(done.length).toBeGreaterThan(0);
-      expect(done.length).toBeLessThan(names.length);
-      expect(r.stderr).toMatch(/Interrupted: \d+ of 12 finished/);
+      expect(all.filter((x) => x.interrupted).length).toBeGreaterThan(0);
+      expect(all.filter((x) => x.not_started).length).toBeGreaterThan(0);
+      for (const x of all.filter((y) => !y.ok)) expect(x.exit_code).toBe(130);
+      expect(r.stderr).toMatch(new RegExp(`Interrupted: ${done.length} of 12 finished`));
       expect(r.stderr).toMatch(/Not started: /);
     } finally {
       t.sandbox.setFaults({ latencyMs: 0 });

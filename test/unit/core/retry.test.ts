@@ -32,6 +32,11 @@ describe('retry schedule (01-general-contract.md, Errors: retry rules)', () => {
     }
   });
 
+  it('retries only what may succeed on a retry: 408 like a 5xx, never 501', () => {
+    expect(decideRetry({ status: 408, attempt: 0, maxRetries: 3, idempotent: true, random: () => 0.5 })).toMatchObject({ retry: true, delayMs: 1000 });
+    expect(decideRetry({ status: 501, attempt: 0, maxRetries: 3, idempotent: true })).toEqual({ retry: false });
+  });
+
   it('stops after maxRetries', () => {
     expect(decideRetry({ status: 503, attempt: 3, maxRetries: 3, idempotent: true })).toEqual({ retry: false });
   });
