@@ -126,8 +126,8 @@ function configureLeaf(cmd: Command, leaf: Leaf): void {
   } else if (op.paging === 'page') {
     cmd.option('--page <n>', 'provider page, 1-indexed');
   }
-  if (op.columns) cmd.option('-q, --quiet', `print only each item's ${op.idField ?? 'id'} (whatever the service names it: id, uuid…), one per line (every page with --all)`);
-  else if (/ create$/.test(op.command)) cmd.option('-q, --quiet', 'print only the created item\'s id (whatever the service names it: id, uuid…; with --wait, once it has finished)');
+  if (op.columns) cmd.option('-q, --quiet', `only each item's ${op.idField ?? 'id'} (id, uuid…: whatever its name), one a line`);
+  else if (/ create$/.test(op.command)) cmd.option('-q, --quiet', 'only the created item\'s id (whatever its name; with --wait, when done)');
   if (BODY_METHODS.has(op.method)) {
     for (const f of op.body ?? []) if (f.name !== op.verbs?.field) addFieldOption(cmd, f, leaf);
     cmd.option('-f, --raw-field <key=value>', 'add a string body field (repeatable; a[b]= and a[]= nest)', collect);

@@ -2,7 +2,7 @@ import consoleFamily from '../operations/console.js';
 import type { Leaf } from '../operations/leaves.js';
 import type { SignalName } from './context.js';
 import { parseDuration } from './duration.js';
-import { Exit, UsageError } from './errors.js';
+import { Exit, InterruptedError, UsageError } from './errors.js';
 import { StdinText } from './fields.js';
 import { type RequestSpec, withIdempotencyKey } from './http.js';
 import { planOperation } from './operation-plan.js';
@@ -108,7 +108,8 @@ export async function planAnnouncement(
   };
   const sends: RequestSpec[][] = [];
   for (const p of points) sends.push(await Promise.all(targets.map((t) => plan(message(flags.announce as string, p.left), t.id))));
-  const cancel = flags.announceCancel === undefined ? undefined : await Promise.all(targets.map((t) => plan(flags.announceCancel as string, t.id)));
+  // Sent after Ctrl-C by design: the requests the interrupt cancels are the countdown's, not this.
+  const cancel = flags.announceCancel === undefined ? undefined : await Promise.all(targets.map(async (t) => ({ ...(await plan(flags.announceCancel as string, t.id)), afterInterrupt: true })));
   return { points, sends, targets, parallel, verb, ...(cancel ? { cancel } : {}) };
 }
 
@@ -179,7 +180,15 @@ export async function runAnnouncement(rt: Runtime, a: Announcement): Promise<num
 }
 
 async function sleepUntil(rt: Runtime, at: number, stop: () => boolean): Promise<void> {
-  for (let now = rt.now(); now < at && !stop(); now = rt.now()) await rt.sleep(Math.min(SLEEP_STEP_MS, at - now));
+  for (let now = rt.now(); now < at && !stop(); now = rt.now()) {
+    try {
+      await rt.sleep(Math.min(SLEEP_STEP_MS, at - now));
+    } catch (err) {
+      // The run's Ctrl-C / SIGTERM ends the pause at once; the countdown's own handlers saw it.
+      if (err instanceof InterruptedError) return;
+      throw err;
+    }
+  }
 }
 
 /**

@@ -49,6 +49,11 @@ export interface RequestSpec {
   sink?: (body: AsyncIterable<Uint8Array>, headers: Record<string, string>) => Promise<void>;
   /** Aborts the request (a directory upload's Ctrl-C); an aborted request is not retried. */
   signal?: AbortSignal;
+  /**
+   * Sent even after Ctrl-C / SIGTERM: the clean-up a run owes once interrupted (a countdown's
+   * cancellation announced). Only this request's own --request-timeout bounds it.
+   */
+  afterInterrupt?: boolean;
 }
 
 export interface StreamBody {
@@ -247,7 +252,7 @@ export class ApiClient {
   }
 
   request<T = unknown>(spec: RequestSpec): Promise<ApiResponse<T>> {
-    return this.opts.interruptible ? this.opts.interruptible(() => this.send<T>(spec)) : this.send<T>(spec);
+    return this.opts.interruptible && !spec.afterInterrupt ? this.opts.interruptible(() => this.send<T>(spec)) : this.send<T>(spec);
   }
 
   private async send<T>(spec: RequestSpec): Promise<ApiResponse<T>> {
@@ -285,7 +290,7 @@ export class ApiClient {
       let failure: Error;
       const seen: AttemptSeen = {};
       try {
-        await this.takeFromRateLimit();
+        await this.takeFromRateLimit(spec);
         if (record) record.inFlight = true;
         const res = await this.once<T>(spec, seen).finally(() => this.inFlight--);
         if (record) {
@@ -319,13 +324,13 @@ export class ApiClient {
       if (!decision.retry) throw outcomeOf(failure, record);
       this.trace(`! ${decision.reason}; retry ${attempt + 1}/${this.opts.retries} in ${decision.delayMs} ms`);
       if (status === 429) this.announce(`rate limited (429): waiting ${Math.ceil(decision.delayMs / 1000)} s as Retry-After asks, then retrying`, decision.delayMs);
-      await this.pause(decision.delayMs);
+      await this.pause(decision.delayMs, spec);
     }
   }
 
-  /** A pause that Ctrl-C / SIGTERM ends at once (its reason is thrown). */
-  private pause(ms: number): Promise<void> {
-    return untilAborted(this.opts.sleep(ms), this.opts.signal);
+  /** A pause that Ctrl-C / SIGTERM ends at once (its reason is thrown), unless the request is the run's clean-up. */
+  private pause(ms: number, spec: RequestSpec): Promise<void> {
+    return untilAborted(this.opts.sleep(ms), spec.afterInterrupt ? undefined : this.opts.signal);
   }
 
   /**
@@ -370,13 +375,14 @@ export class ApiClient {
   }
 
   private async once<T>(spec: RequestSpec, seen: AttemptSeen): Promise<ApiResponse<T>> {
-    this.opts.signal?.throwIfAborted();
+    const run = spec.afterInterrupt ? undefined : this.opts.signal;
+    run?.throwIfAborted();
     // --request-timeout bounds the whole attempt, so a body that trickles a byte at a time ends
     // too; a streamed download or upload is bounded between chunks instead (undici's timeouts),
     // as a large file may rightly take longer than one attempt's limit.
     const limit = spec.sink || spec.streamBody ? undefined : new AbortController();
     const timer = limit && setTimeout(() => limit.abort(new AttemptTimeout('request timeout')), this.opts.attemptTimeoutMs);
-    const signals = [this.opts.signal, limit?.signal, spec.signal].filter((s): s is AbortSignal => s !== undefined);
+    const signals = [run, limit?.signal, spec.signal].filter((s): s is AbortSignal => s !== undefined);
     try {
       return await this.attempt<T>(spec, seen, signals.length > 1 ? AbortSignal.any(signals) : signals[0]);
     } finally {
@@ -470,7 +476,7 @@ export class ApiClient {
    * X-RateLimit-Reset instead of collecting 429s. Counts the request as in flight in the same
    * turn as the check, so concurrent callers cannot both take the last one.
    */
-  private async takeFromRateLimit(): Promise<void> {
+  private async takeFromRateLimit(spec: RequestSpec): Promise<void> {
     for (;;) {
       const rl = this.rateLimit;
       if (!rl || rl.remaining - this.inFlight > 0) {
@@ -482,7 +488,7 @@ export class ApiClient {
         const line = `rate limit: ${rl.remaining} of ${rl.limit} requests left in this minute, all in use; waiting ${Math.ceil(waitMs / 1000)} s for the window to reset`;
         this.trace(`! ${line}`);
         this.announce(line, waitMs);
-        await this.pause(waitMs + 100);
+        await this.pause(waitMs + 100, spec);
       }
       // A new window: its budget is known again with the next answer.
       if (this.rateLimit === rl) this.rateLimit = { ...rl, remaining: rl.limit, reset: rl.reset + 60 };

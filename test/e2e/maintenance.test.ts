@@ -178,10 +178,10 @@ describe('--ready: the console says the game is ready', () => {
     consoleNodeOf(e.sandbox).game(b.id)!.command('crash');
     const r = await run;
     expect(r.exitCode, r.stderr).toBe(11);
-    const results = JSON.parse(r.stdout) as { server_id: string; ok: boolean; exit_code: number; error?: string }[];
+    const results = JSON.parse(r.stdout) as { server_id: string; ok: boolean; exit_code: number; error?: { message: string } }[];
     expect(results.find((x) => x.server_id === a.id)).toMatchObject({ ok: true, exit_code: 0 });
     expect(results.find((x) => x.server_id === b.id)).toMatchObject({ ok: false, exit_code: 13 });
-    expect(results.find((x) => x.server_id === b.id)?.error).toContain('java.lang.OutOfMemoryError');
+    expect(results.find((x) => x.server_id === b.id)?.error?.message).toContain('java.lang.OutOfMemoryError');
   });
 
   it('--dry-run shows the console step and sends nothing', async () => {
