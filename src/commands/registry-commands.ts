@@ -148,8 +148,9 @@ function configureLeaf(cmd: Command, leaf: Leaf): void {
   if (verb && op.console?.ready?.includes(verb)) {
     cmd.option('--ready [regex]', 'implies --wait: once running, wait for a console line matching REGEX (default: the settings\' done_message); exit 13 if it crashes or stops first');
   }
-  if (op.wait) cmd.option('--wait', 'follow the result until it finishes (and wait for approvals or ad views)');
-  else if (op.method !== 'GET') cmd.option('--wait', 'when the service asks a person to approve or watch an ad, wait for it instead of exiting 7');
+  if (op.wait) cmd.option('--wait', 'follow the result until it finishes');
+  // A person (approval, ad view) is waited for on a terminal only, --wait or not; kept for scripts that pass it.
+  else if (op.method !== 'GET') cmd.option('--wait', 'accepted for older scripts: a person who must act is waited for on a terminal only');
 
   cmd.addHelpText('after', helpFooter(leaf));
   cmd.action(async function action(this: Command) {
