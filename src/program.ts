@@ -3,10 +3,10 @@ import { handWritten } from './commands/index.js';
 import { findWord, wordsAfter } from './core/argv.js';
 import { Exit } from './core/errors.js';
 import type { Context } from './core/context.js';
-import { COLOR_WHEN, colorWhenIn, streamsFor } from './core/io.js';
+import { flagsOf, GLOBAL_FLAG_TABLE, type GlobalFlag } from './core/global-flags.js';
+import { colorWhenIn, streamsFor } from './core/io.js';
 import { bindRun } from './core/run-state.js';
 import { similar } from './core/suggest.js';
-import { FORMATS } from './core/output.js';
 import { VERSION } from './core/version.js';
 import { loadFamilies, topWords } from './operations/index.js';
 
@@ -46,27 +46,18 @@ fails says whether it was applied and gives the command that replays it safely (
 export function createProgram(): Command {
   const program = new Command('gsh')
     .description('Command-line client of the Game Server Hosting Public API v2')
-    .version(VERSION, '-V, --version', 'print the version')
-    .option('--profile <name>', 'auth profile to use (default: $GSH_PROFILE or the current one)')
-    .option('--base-url <url>', 'service root, ending in /api/v2 (default: $GSH_BASE_URL or the profile)')
-    .addOption(new Option('-o, --output <format>', 'output format').choices([...FORMATS]))
-    .option('--jq <expr>', 'filter the whole result (every page with --all) through a jq expression; strings print raw')
-    .option('--columns <paths>', 'comma-separated field paths for -o table, csv and tsv (e.g. id,name,status.state)')
-    .option('--no-header', 'leave out the header row of -o table, csv and tsv')
-    .option('--json', 'same as -o json')
-    .addOption(new Option('--color <when>', 'colour: auto (a terminal, NO_COLOR, CLICOLOR_FORCE, FORCE_COLOR), always or never').choices(COLOR_WHEN))
-    .option('--no-color', 'same as --color never')
-    .option('--debug', 'trace requests and responses on stderr (secrets redacted)')
-    .option('-y, --yes', 'confirm destructive operations without asking')
-    .option('--no-input', 'never prompt; fail where a person would be asked')
-    .option('--idempotency-key <key>', 'Idempotency-Key for the mutation (default: a fresh UUID per request)')
-    .option('--retries <n>', 'retries on 429, 5xx and dropped connections (default 4)')
-    .option('--timeout <duration>', 'limit on waiting (--wait, --expect), e.g. 90s or 10m (default 10m)')
-    .option('--request-timeout <duration>', 'limit on each request attempt as a whole: connect, send, the answer and its body (default 30s; also GSH_REQUEST_TIMEOUT)')
-    .option('--dry-run', 'print the requests the command would send, and what would follow, then stop; sends nothing but server-name lookups')
     .addHelpText('after', ROOT_HELP)
     .showSuggestionAfterError(false)
     .exitOverride();
+  for (const f of GLOBAL_FLAG_TABLE as readonly GlobalFlag[]) {
+    if (f.version) {
+      program.version(VERSION, flagsOf(f), f.description);
+      continue;
+    }
+    const option = new Option(flagsOf(f), f.description);
+    if (f.choices) option.choices(f.choices);
+    program.addOption(option);
+  }
   // Not sortSubcommands: commander sorts with localeCompare, whose first call initialises ICU
   // collation (~5-10 ms of every start). allWords() hands the words over already sorted.
   program.configureHelp({ subcommandTerm: (c) => c.name() });

@@ -6,15 +6,11 @@ import { type Leaf, leavesOf, needsServer } from '../operations/leaves.js';
 import { collect } from '../core/fields.js';
 import { flagName } from '../core/values.js';
 import { FORMATS } from '../core/output.js';
+import { GLOBAL_FLAG_NAMES } from '../core/global-flags.js';
 
 // The one builder that turns registry data into commander commands (STYLE.md: stripe-cli's
 // operation.go). Adding an endpoint is adding data; this file never names one.
 
-/** Flags every command inherits from the program; a field must never shadow one. */
-export const GLOBAL_FLAGS = new Set([
-  'profile', 'base-url', 'output', 'json', 'color', 'no-color', 'debug', 'yes', 'input', 'no-input',
-  'idempotency-key', 'retries', 'timeout', 'request-timeout', 'dry-run', 'help', 'version', 'jq', 'columns', 'header',
-]);
 /** Flags the builder itself adds to every command that could carry them. */
 export const BUILDER_FLAGS = new Set(['server', 'wait', 'raw-field', 'field', 'input', 'quiet', 'all-servers', 'parallel', 'fail-fast', 'lint', 'if-absent', 'ready', 'announce', 'countdown', 'announce-cancel']);
 /** Flags the builder adds to operations whose answer is a signed URL. */
@@ -162,7 +158,7 @@ function configureLeaf(cmd: Command, leaf: Leaf): void {
 function addFieldOption(cmd: Command, f: import('../operations/types.js').Field, leaf: Leaf): void {
   const flag = flagName(f);
   const paging: readonly string[] = leaf.op.paging ? PAGING_FLAGS[leaf.op.paging] : [];
-  if (GLOBAL_FLAGS.has(flag) || BUILDER_FLAGS.has(flag) || paging.includes(flag) || (leaf.op.signedUrl && DOWNLOAD_FLAGS.includes(flag))) {
+  if (GLOBAL_FLAG_NAMES.has(flag) || BUILDER_FLAGS.has(flag) || paging.includes(flag) || (leaf.op.signedUrl && DOWNLOAD_FLAGS.includes(flag))) {
     throw new Error(`registry: ${leaf.op.method} ${leaf.op.path} field ${f.name} shadows the --${flag} flag; give it a "flag"`);
   }
   const extras = [

@@ -1,5 +1,4 @@
-/** Global options that take a value, so the word finder can skip their values. */
-const VALUE_FLAGS = new Set(['--profile', '--base-url', '-o', '--output', '--color', '--jq', '--columns', '--idempotency-key', '--retries', '--timeout', '--request-timeout']);
+import { VALUE_FLAGS } from './global-flags.js';
 
 /** The words of argv (not flags, not the values of global flags, not `help`), up to `--`. */
 function words(argv: readonly string[]): string[] {

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ApiClient, checkIdempotencyKey, type ClientOptions } from './http.js';
 import { resolveAuth, type Resolved } from './credentials.js';
 import type { Context } from './context.js';
+import type { Globals } from './global-flags.js';
 import { GshError, InterruptedError, ownError, UsageError } from './errors.js';
 import { OutcomeTracker, settleOutcome, trackOutcomes } from './outcome.js';
 import { ansi, colorWhen, streamsFor, type Streams } from './io.js';
@@ -16,28 +17,6 @@ import { untilAborted } from './sleep.js';
 
 // What every action gets (STYLE.md: gh's run(opts, ctx)): the global options, checked once before
 // anything else happens, the context's streams, clock and store, and a lazily built API client.
-
-export interface Globals {
-  profile?: string;
-  baseUrl?: string;
-  output?: string;
-  json?: boolean;
-  /** --color <when>; commander's --no-color sets this false. */
-  color?: string | false;
-  debug?: boolean;
-  yes?: boolean;
-  /** commander's --no-input sets this false. */
-  input?: boolean;
-  idempotencyKey?: string;
-  retries?: string;
-  timeout?: string;
-  requestTimeout?: string;
-  dryRun?: boolean;
-  jq?: string;
-  columns?: string;
-  /** commander's --no-header sets this false. */
-  header?: boolean;
-}
 
 export const DEFAULT_WAIT_MS = 10 * 60_000;
 export const DEFAULT_REQUEST_TIMEOUT = '30s';
