@@ -7,8 +7,9 @@ import { collect } from '../core/fields.js';
 import { flagName } from '../core/values.js';
 import { FORMATS } from '../core/output.js';
 
-// The one builder that turns registry data into commander commands (STYLE.md: stripe-cli's
-// operation.go). Adding an endpoint is adding data; this file never names one.
+// The one builder that turns registry data into commander commands
+// (ARCHITECTURE.md "Lessons from other CLIs": stripe-cli's operation.go). Adding an endpoint is
+// adding data; this file never names one.
 
 /** Flags every command inherits from the program; a field must never shadow one. */
 export const GLOBAL_FLAGS = new Set([
