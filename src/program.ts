@@ -10,8 +10,8 @@ import { similar } from './core/suggest.js';
 import { VERSION } from './core/version.js';
 import { loadFamilies, topWords } from './operations/index.js';
 
-// The commander program: global flags (DESIGN.md "Command grammar"), every top-level word, and
-// the full subtree of the word being run. buildFullProgram() builds everything, for tools that
+// The commander program: global flags (ARCHITECTURE.md "Command grammar"), every top-level word,
+// and the full subtree of the word being run. buildFullProgram() builds everything, for tools that
 // need the whole tree (reference, completions, man pages).
 
 const ROOT_HELP = `
@@ -158,7 +158,8 @@ function applyRecursively(cmd: Command, fn: (c: Command) => void): void {
 
 /**
  * Runs one command line in `ctx` and returns its exit code. Nothing here or below touches
- * `process`: src/cli.ts hands in the real streams, tests their own (DESIGN.md "Plan, then execute").
+ * `process`: src/cli.ts hands in the real streams, tests their own
+ * (ARCHITECTURE.md "Plan, then execute").
  */
 export async function run(argv: string[], ctx: Context): Promise<number> {
   // The shells' completion of live names, on every TAB: answered before commander is involved.

@@ -18,8 +18,8 @@ import { resolveTargets, singleRef, targetRefs, type TargetRefs } from '../core/
 // Hand-written console commands (issue 5): attach, send (with --expect), history and stats talk
 // to the console socket (01-general-contract.md "Console socket"). The generated `console status|
 // queue|storage|timer|eula|token` (src/operations/console.ts) are kept as they are. Each plans
-// first (DESIGN.md "Plan, then execute"): everything typed is checked and -s resolved, then the
-// plan holds the POSTs it will send and the socket work after them; --dry-run prints it and stops.
+// first (ARCHITECTURE.md "Plan, then execute"): everything typed is checked and -s resolved, then
+// the plan holds the POSTs it will send and the socket work after them; --dry-run prints it, stops.
 
 const SERVER_HELP = 'server id or name (default: $GSH_SERVER)';
 const SERVER_ARG = 'server id or name, instead of -s';
@@ -215,7 +215,7 @@ Examples:
             else rt.note(`sent to ${t.label}`);
           });
         }
-        // Several servers (DESIGN.md "Many servers at once"): one send per server, one result each.
+        // Several servers (ARCHITECTURE.md "Many servers at once"): one send and one result each.
         const opts = fleetOptions(flags, rt.globals.idempotencyKey);
         const client = await rt.client();
         const targets = await resolveTargets(client, refs, await stdinFor(refs.refs, () => rt.ctx.stdin));

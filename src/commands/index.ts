@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 
-// Hand-written commands (DESIGN.md layout: src/commands/). Each module exports register(cmd),
-// called with the command of its top-level word before the registry's commands are added, so a
-// hand-written verb replaces a generated one of the same name.
+// Hand-written commands (ARCHITECTURE.md "Layers": src/commands/). Each module exports
+// register(cmd), called with the command of its top-level word before the registry's commands are
+// added, so a hand-written verb replaces a generated one of the same name.
 //
 // Operations a hand-written command calls: `gsh reference --json` maps every leaf command to the
 // API operations it reaches. Generated leaves map to their registry operation by themselves (and a

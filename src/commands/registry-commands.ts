@@ -8,8 +8,9 @@ import { flagName } from '../core/values.js';
 import { FORMATS } from '../core/output.js';
 import { GLOBAL_FLAG_NAMES } from '../core/global-flags.js';
 
-// The one builder that turns registry data into commander commands (STYLE.md: stripe-cli's
-// operation.go). Adding an endpoint is adding data; this file never names one.
+// The one builder that turns registry data into commander commands
+// (ARCHITECTURE.md "Lessons from other CLIs": stripe-cli's operation.go). Adding an endpoint is
+// adding data; this file never names one.
 
 /** Flags the builder itself adds to every command that could carry them. */
 export const BUILDER_FLAGS = new Set(['server', 'wait', 'raw-field', 'field', 'input', 'quiet', 'all-servers', 'parallel', 'fail-fast', 'lint', 'if-absent', 'ready', 'announce', 'countdown', 'announce-cancel']);

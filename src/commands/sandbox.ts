@@ -8,8 +8,8 @@ import { offline as local } from './offline.js';
 import type { Sandbox, SandboxOptions } from '../sandbox/index.js';
 import { registerPersonCommands } from './sandbox-person.js';
 
-// `gsh sandbox start` and `gsh sandbox exec -- CMD ...` (DESIGN.md "Sandbox"). The emulator itself
-// is src/sandbox/; it is imported only when one of these runs.
+// `gsh sandbox start` and `gsh sandbox exec -- CMD ...` (ARCHITECTURE.md "Sandbox"). The emulator
+// itself is src/sandbox/; it is imported only when one of these runs.
 
 interface SandboxFlags {
   port?: string;

@@ -6,11 +6,11 @@ import { step } from '../core/plan.js';
 import { type Runtime, withRuntime } from '../core/runtime.js';
 import type { OperationUses } from './index.js';
 
-// `gsh wait` (DESIGN.md "Many servers at once"): follows work already under way without sending
-// its request again: server states on one or many servers, and each kind of job the contract has.
-// Every 202 answer prints the `gsh wait …` line that picks its work up (src/core/follow.ts).
-// Exit codes as --wait: 0 reached, 1 failed, 10 timed out, 12 cannot tell (the record shows no
-// field gsh reads); 11 when some of several servers failed.
+// `gsh wait` (ARCHITECTURE.md "Many servers at once"): follows work already under way without
+// sending its request again: server states on one or many servers, and each kind of job the
+// contract has. Every 202 answer prints the `gsh wait …` line that picks its work up
+// (src/core/follow.ts). Exit codes as --wait: 0 reached, 1 failed, 10 timed out, 12 cannot tell
+// (the record shows no field gsh reads); 11 when some of several servers failed.
 
 const SERVER_HELP = 'server id or name (default: $GSH_SERVER); for several: repeat it, commas, a name glob, or - for stdin';
 

@@ -4,8 +4,8 @@ import { ApiError, Exit, GshError } from './errors.js';
 import type { ApiClient, CredentialProvider } from './http.js';
 import type { AgentIdentity, ConfigStore } from './store.js';
 
-// An agent identity's bearer (DESIGN.md "Auth store"): the stored access token, renewed with the
-// jwt-bearer grant and the stored identity assertion shortly before it expires, or once after a
+// An agent identity's bearer (ARCHITECTURE.md "Auth store"): the stored access token, renewed with
+// the jwt-bearer grant and the stored identity assertion shortly before it expires, or once after a
 // 401 (01-general-contract.md "Agent registration flow": no refresh token; repeat with the same
 // assertion on expiry). `invalid_grant` means the connection was closed: the secrets go, exit 3.
 

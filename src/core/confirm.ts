@@ -2,8 +2,8 @@ import { UsageError } from './errors.js';
 import type { Runtime } from './runtime.js';
 import { visible } from './terminal-text.js';
 
-// Destructive operations (DESIGN.md: --yes skips confirmation): on a terminal we ask; anywhere
-// else we refuse without --yes, so a script never deletes by accident.
+// Destructive operations (ARCHITECTURE.md "Command grammar": --yes confirms): on a terminal we ask;
+// anywhere else we refuse without --yes, so a script never deletes by accident.
 export async function confirmDestructive(rt: Runtime, question: string): Promise<void> {
   if (rt.globals.yes) return;
   if (!rt.interactive) {

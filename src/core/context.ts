@@ -2,7 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { fileStore, type ConfigStore } from './store.js';
 
-// Everything a command may touch outside itself (DESIGN.md "Plan, then execute"): the streams
+// Everything a command may touch outside itself (ARCHITECTURE.md "Plan, then execute"): the streams
 // with their terminal facts, the environment, time, the HTTP dispatcher, the auth store and the
 // signals. src/cli.ts builds one from `process`; tests build their own and call run(argv, ctx),
 // so no command reads `process` directly.

@@ -3,9 +3,9 @@ import { type CredentialProvider, normalizeBaseUrl } from './http.js';
 import type { ClientFactory } from './agent-credential.js';
 import { type ConfigStore, type Profile, profileName, type StoreData } from './store.js';
 
-// Which base URL and credential a command uses (DESIGN.md "Auth store"). Precedence: an explicit
-// --profile > GSH_TOKEN / GSH_API_KEY > GSH_PROFILE > the current profile, because a flag typed
-// on this command line beats ambient environment (as in the AWS CLI). The base URL comes from
+// Which base URL and credential a command uses (ARCHITECTURE.md "Auth store"). Precedence: an
+// explicit --profile > GSH_TOKEN / GSH_API_KEY > GSH_PROFILE > the current profile, because a flag
+// typed on this command line beats ambient environment (as in the AWS CLI). The base URL comes from
 // --base-url > GSH_BASE_URL > that profile. There is no built-in host.
 //
 // A credential is bound to a service (issue #28, as gh binds a token to its host): a profile's key
@@ -19,7 +19,7 @@ export interface Resolved {
   profile: string;
   /** Human description of where the credential came from. */
   source: string;
-  /** Why that credential won (DESIGN.md "Auth store" precedence), for `auth status`. */
+  /** Why that credential won (ARCHITECTURE.md "Auth store" precedence), for `auth status`. */
   chosenBy: string;
 }
 

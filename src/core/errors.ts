@@ -1,8 +1,8 @@
 import type { Outcome } from './outcome.js';
 
-// Errors and exit codes (DESIGN.md "Exit codes"). Every failure the CLI reports is a GshError;
-// anything else reaching the top level is a bug and is reported as such, still without a stack
-// trace unless --debug.
+// Errors and exit codes (ARCHITECTURE.md "Exit codes"). Every failure the CLI reports is a
+// GshError; anything else reaching the top level is a bug and is reported as such, still without a
+// stack trace unless --debug.
 
 export const Exit = {
   ok: 0,

@@ -6,7 +6,7 @@ import type { Runtime } from './runtime.js';
 import type { Target } from './targets.js';
 import { visible } from './terminal-text.js';
 
-// Running one command on many servers (DESIGN.md "Many servers at once"): targets in parallel
+// Running one command on many servers (ARCHITECTURE.md "Many servers at once"): targets in parallel
 // (--parallel, default 4), one result per target, exit 0 when all succeeded and 11 when some
 // failed. Workers share the client, so they share its rate-limit budget (http.ts paces them).
 

@@ -7,8 +7,8 @@ import type { Runtime } from './runtime.js';
 import { pollUntil, targetState, waitForBackup, waitForJob, waitForServerState } from './wait.js';
 
 // Work already under way, as one value: what `--wait` follows after a 202 and what `gsh wait`
-// follows later (DESIGN.md "Many servers at once"), so both poll the same way and every 202 can
-// name the exact `gsh wait` command that picks it up.
+// follows later (ARCHITECTURE.md "Many servers at once"), so both poll the same way and every 202
+// can name the exact `gsh wait` command that picks it up.
 
 export type Work =
   | { kind: 'job'; path: string; what: string }

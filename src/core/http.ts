@@ -14,8 +14,8 @@ import { VERSION } from './version.js';
 import { sleep, untilAborted } from './sleep.js';
 import { checkHeaderValues, describeMalformedAnswer, isMalformedAnswer } from './transport-errors.js';
 
-// The one request core (DESIGN.md "Requests"): every command, hand-written or generated, sends
-// through ApiClient.request, which owns auth, retries, idempotency keys, envelope parsing and
+// The one request core (ARCHITECTURE.md "Requests"): every command, hand-written or generated,
+// sends through ApiClient.request, which owns auth, retries, idempotency keys, envelope parsing and
 // tracing. Nothing else in gsh opens an HTTP connection to the API.
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -112,9 +112,9 @@ function printer(rt: Runtime): Sink {
 }
 
 /**
- * One plan per target (DESIGN.md "Many servers at once"): the targets resolve with one listing,
- * every target's plan is checked before anything is sent, a destructive command lists them and
- * asks once, and each runs as it would alone, its result kept for the fleet's table.
+ * One plan per target (ARCHITECTURE.md "Many servers at once"): the targets resolve with one
+ * listing, every target's plan is checked before anything is sent, a destructive command lists them
+ * and asks once, and each runs as it would alone, its result kept for the fleet's table.
  */
 async function runOnFleet(rt: Runtime, leaf: Leaf, local: Record<string, unknown>, args: string[], refs: TargetRefs): Promise<number> {
   const opts = {

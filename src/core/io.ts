@@ -1,8 +1,8 @@
 import type { Context, InStream, OutStream } from './context.js';
 import { terminalStream } from './terminal-text.js';
 
-// Terminal facts decided in one place (STYLE.md: gh's iostreams). Commands never test isTTY
-// themselves; they ask Streams.
+// Terminal facts decided in one place (ARCHITECTURE.md "Lessons from other CLIs": gh's iostreams).
+// Commands never test isTTY themselves; they ask Streams.
 
 /** What output code needs of a stream. */
 export interface Writer {

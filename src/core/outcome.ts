@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-// Whether a mutation acted (DESIGN.md "Requests": outcome of a mutation). Each attempt says what
-// its answer proves; the request's outcome is what all its attempts prove together, so a lost
+// Whether a mutation acted (ARCHITECTURE.md "Requests": outcome of a mutation). Each attempt says
+// what its answer proves; the request's outcome is what all its attempts prove together, so a lost
 // answer followed by a 502 still reads "may have been applied" instead of the last error alone.
 // 01-general-contract.md "Limits": a keyed request replays its first outcome for 24 hours.
 

@@ -3,11 +3,11 @@ import { ansi, type Streams } from './io.js';
 import type { JqFilter } from './jq.js';
 import { visible, visibleDeep } from './terminal-text.js';
 
-// One displayer for every resource (STYLE.md: doctl's displayers, gh's table printer). stdout
-// carries data only. json prints the envelope's `data`; jsonl one item per line; yaml; csv and
-// tsv with a header row; table sized to the terminal on a TTY and tab-separated rows when piped
-// (no header, no colour, no truncation, so scripts can cut -f). --jq, -q and --columns shape any
-// of them (DESIGN.md "Output for scripts").
+// One displayer for every resource (ARCHITECTURE.md "Lessons from other CLIs": doctl's displayers,
+// gh's table printer). stdout carries data only. json prints the envelope's `data`; jsonl one item
+// per line; yaml; csv and tsv with a header row; table sized to the terminal on a TTY and
+// tab-separated rows when piped (no header, no colour, no truncation, so scripts can cut -f). --jq,
+// -q and --columns shape any of them (ARCHITECTURE.md "Output for scripts").
 
 export type Format = 'table' | 'json' | 'jsonl' | 'yaml' | 'csv' | 'tsv';
 export const FORMATS: readonly Format[] = ['table', 'json', 'jsonl', 'yaml', 'csv', 'tsv'];

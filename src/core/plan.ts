@@ -1,7 +1,7 @@
 import type { RequestSpec } from './http.js';
 
-// A command's plan (DESIGN.md "Plan, then execute"): the exact requests it will send, and what
-// follows them. Planning checks everything the user typed and sends nothing but the reads that
+// A command's plan (ARCHITECTURE.md "Plan, then execute"): the exact requests it will send, and
+// what follows them. Planning checks everything the user typed and sends nothing but the reads that
 // resolve server names; `--dry-run` prints the plan and stops there.
 
 /** What happens after the requests: paging, waiting, a person's action, local work. */

@@ -1,4 +1,4 @@
-// Secrets never reach a log (the brief's standards): --debug traces go through these.
+// Secrets never reach a log (ARCHITECTURE.md "Terminal and wire safety"): --debug traces use these.
 
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-service-signature']);
 

@@ -4,10 +4,10 @@ import { REPLAY_WINDOW_HOURS } from './outcome.js';
 import { redactSignedUrls } from './redact.js';
 import { forTerminal } from './terminal-text.js';
 
-// Error lines (DESIGN.md "Exit codes"): the API's code, the HTTP status and the request_id, field
-// errors one per line, and action_url when there is one; a JSON object on stderr under --json.
-// A mutation's ending also says whether it acted (core/outcome.ts), with its key and the command
-// that replays it.
+// Error lines (ARCHITECTURE.md "Exit codes"): the API's code, the HTTP status and the request_id,
+// field errors one per line, and action_url when there is one; a JSON object on stderr under
+// --json. A mutation's ending also says whether it acted (core/outcome.ts), with its key and the
+// command that replays it.
 
 /** The one error object of a single command's --json error and of a fleet entry. */
 export interface ErrorObject {

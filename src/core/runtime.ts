@@ -15,8 +15,9 @@ import type { ConfigStore } from './store.js';
 import { argvOf, contextOf, rootOf, setExitCode } from './run-state.js';
 import { untilAborted } from './sleep.js';
 
-// What every action gets (STYLE.md: gh's run(opts, ctx)): the global options, checked once before
-// anything else happens, the context's streams, clock and store, and a lazily built API client.
+// What every action gets (ARCHITECTURE.md "Lessons from other CLIs": gh's run(opts, ctx)): the
+// global options, checked once before anything else happens, the context's streams, clock and
+// store, and a lazily built API client.
 
 export const DEFAULT_WAIT_MS = 10 * 60_000;
 export const DEFAULT_REQUEST_TIMEOUT = '30s';

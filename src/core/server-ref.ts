@@ -1,7 +1,7 @@
 import { UsageError } from './errors.js';
 import type { ApiClient } from './http.js';
 
-// -s/--server takes an id or a name (DESIGN.md "Command grammar"). A name is resolved with
+// -s/--server takes an id or a name (ARCHITECTURE.md "Command grammar"). A name is resolved with
 // GET /servers?search= and must match exactly one server; a value that is already a server's id
 // (or that no name matches) is used as the id, and the API answers 404 if it is neither.
 // `id:…` marks an id that is never looked up; server-cache.ts remembers what a lookup found.

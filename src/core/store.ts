@@ -3,9 +3,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { GshError } from './errors.js';
 
-// The auth store (DESIGN.md "Auth store"): one JSON file, mode 0600, with named profiles. Reads
-// check its shape (a wrong one is an error, and the file is left alone); every write is a locked
-// read-modify-write that replaces the file atomically, so concurrent logins lose nothing.
+// The auth store (ARCHITECTURE.md "Auth store"): one JSON file, mode 0600, with named profiles.
+// Reads check its shape (a wrong one is an error, and the file is left alone); every write is a
+// locked read-modify-write that replaces the file atomically, so concurrent logins lose nothing.
 
 export interface AgentIdentity {
   method: 'service_auth' | 'anonymous' | 'identity_assertion';

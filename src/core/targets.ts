@@ -4,9 +4,9 @@ import type { ApiClient } from './http.js';
 import { fetchAll } from './paging.js';
 import { ID_MARKER, markedId } from './server-ref.js';
 
-// Which servers a server-scoped command acts on (DESIGN.md "Many servers at once"): -s repeated
-// or comma-separated, shell-style globs on names (case-sensitive, as in the shell), `-s -` for ids
-// or names on stdin, --all-servers. One plain reference keeps the single-server path of
+// Which servers a server-scoped command acts on (ARCHITECTURE.md "Many servers at once"): -s
+// repeated or comma-separated, shell-style globs on names (case-sensitive, as in the shell), `-s -`
+// for ids or names on stdin, --all-servers. One plain reference keeps the single-server path of
 // server-ref.ts; anything else resolves with one listing of the servers, not a call per name.
 
 export interface Target {

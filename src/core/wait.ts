@@ -3,10 +3,10 @@ import type { ApiClient } from './http.js';
 import type { Runtime } from './runtime.js';
 import { visible } from './terminal-text.js';
 
-// --wait (DESIGN.md "Requests": 202 work): follow a job or status resource to a terminal state,
-// with a spinner on a terminal and nothing on a pipe. `partial` succeeds with warnings; `failed`
-// and `timed_out` exit 1; running out of --timeout exits 10. A record that shows no field gsh
-// knows how to read ends the wait after the first read with exit 12 (cannotTell): polling it
+// --wait (ARCHITECTURE.md "Requests": 202 work): follow a job or status resource to a terminal
+// state, with a spinner on a terminal and nothing on a pipe. `partial` succeeds with warnings;
+// `failed` and `timed_out` exit 1; running out of --timeout exits 10. A record that shows no field
+// gsh knows how to read ends the wait after the first read with exit 12 (cannotTell): polling it
 // until --timeout could never end otherwise, and gsh never reports a state the service did not send.
 
 /** 01-general-contract.md "States and transitions": job states; creation jobs end ready or failed. */

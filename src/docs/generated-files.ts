@@ -5,8 +5,8 @@ import { zshScript } from './completion-zsh.js';
 import type { DocTree } from './command-tree.js';
 import { manPages } from './man.js';
 
-// The committed generated files (DESIGN.md: completions/ and man/), produced from one tree by the
-// same code that `gsh completion`, `gsh man` and the staleness test use.
+// The committed generated files (ARCHITECTURE.md "Stack and distribution": completions/ and man/),
+// produced from one tree by the same code as `gsh completion`, `gsh man` and the staleness test.
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];

@@ -1,6 +1,6 @@
 // `gsh init lint`: options and I/O around lintBytes, kept apart from commander so tests can drive
-// it without a process. Exit codes (DESIGN.md "Exit codes"): 0 clean (warnings alone do not fail
-// unless --max-warnings is exceeded), 1 problems found, 2 usage or I/O error.
+// it without a process. Exit codes (ARCHITECTURE.md "Exit codes"): 0 clean (warnings alone do not
+// fail unless --max-warnings is exceeded), 1 problems found, 2 usage or I/O error.
 
 import { appendFileSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -55,8 +55,8 @@ export interface Field {
   /** Documented default, shown in help; never sent unless the user gives the flag. */
   default?: string | number | boolean;
   /**
-   * A credential (DESIGN: secrets never travel on argv). The runtime must not take its value from
-   * a flag's text; it reads it from stdin, a file or the auth store instead.
+   * A credential (ARCHITECTURE.md "Auth store": secrets never travel on argv). The runtime must not
+   * take its value from a flag's text; it reads it from stdin, a file or the auth store instead.
    */
   secret?: true;
 }

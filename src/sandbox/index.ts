@@ -14,8 +14,8 @@ import type { SandboxState } from './state.js';
 import type { EffectEntry, Faults, Injection, RequestLogEntry, SandboxOptions } from './types.js';
 
 // The sandbox: a local emulator of the Game Server Hosting Public API v2 on 127.0.0.1, following
-// spec/01-general-contract.md and the endpoint documents. See DESIGN.md "Sandbox". Admin API for
-// out-of-process control: admin.ts.
+// spec/01-general-contract.md and the endpoint documents. See ARCHITECTURE.md "Sandbox". Admin API
+// for out-of-process control: admin.ts.
 
 export type { EffectEntry, Faults, Injection, RequestLogEntry, SandboxOptions } from './types.js';
 export type { SandboxState, ServerRecord, CreationJob, PowerAction } from './state.js';

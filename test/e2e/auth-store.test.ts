@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2E, setup } from './helpers.js';
 
-// The auth store never loses a profile (DESIGN.md "Auth store"): every write is a locked
+// The auth store never loses a profile (ARCHITECTURE.md "Auth store"): every write is a locked
 // read-modify-write replaced atomically; a file of the wrong shape is an error and is left alone.
 
 let t: E2E;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EffectEntry } from '../../src/sandbox/index.js';
 import { type E2E, setup } from './helpers.js';
 
-// Mutations under chaos (DESIGN.md "Requests": outcome of a mutation; 01-general-contract.md
+// Mutations under chaos (ARCHITECTURE.md "Requests": outcome of a mutation; 01-general-contract.md
 // "Limits": a keyed request replays its first outcome for 24 hours, "Errors": retry rules).
 // Gateway 5xx, lost answers (executed, then the connection dropped) and 429s are injected at
 // random; the sandbox's own effect log (a mutation executed and answered below 400) is the truth:

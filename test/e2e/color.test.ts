@@ -4,7 +4,8 @@ import { type E2E, setup } from './helpers.js';
 // Colour is decided in one place (src/core/io.ts) by gh's rules: `--color always|never` (and
 // `--no-color`, the same as `--color never`) beats the environment; CLICOLOR_FORCE or FORCE_COLOR
 // force colour even when piped; NO_COLOR or CLICOLOR=0 turn it off; otherwise a terminal decides.
-// DESIGN.md "Output": piped, no colour. The bold table header and the red `error:` show it.
+// ARCHITECTURE.md "Output for scripts": piped, no colour. The bold table header and the red
+// `error:` show it.
 
 let t: E2E;
 beforeAll(async () => {

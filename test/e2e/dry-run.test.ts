@@ -11,12 +11,12 @@ import type { RequestLogEntry } from '../../src/sandbox/index.js';
 import { type E2E, setup } from './helpers.js';
 import { type Fixtures, type RefEntry, type Step, flagValue, long, makeFixtures, planOf, reference, registryOps } from './walk-plan.js';
 
-// Issue 11, "plan before request" (DESIGN.md "Plan, then execute"; README "Dry runs"): planning
-// checks everything typed and sends nothing but the reads that resolve server names; --dry-run
-// prints the plan and stops there; a usage error never follows a request ("nothing is sent until
-// everything typed is checked"). Also the per-attempt --request-timeout and the refused-connection
-// schedule (README "Retries and idempotency": exit 9 within 5 s), and --profile over GSH_API_KEY
-// (DESIGN.md "Auth store": an explicit --profile > GSH_TOKEN/GSH_API_KEY).
+// Issue 11, "plan before request" (ARCHITECTURE.md "Plan, then execute"; README "Dry runs"):
+// planning checks everything typed and sends nothing but the reads that resolve server names;
+// --dry-run prints the plan and stops there; a usage error never follows a request ("nothing is
+// sent until everything typed is checked"). Also the per-attempt --request-timeout and the
+// refused-connection schedule (README "Retries and idempotency": exit 9 within 5 s), and --profile
+// over GSH_API_KEY (ARCHITECTURE.md "Auth store": an explicit --profile > GSH_TOKEN/GSH_API_KEY).
 
 let t: E2E;
 let dir: string;
@@ -59,7 +59,10 @@ async function recordingFront(origin: string): Promise<Front> {
   };
 }
 
-/** The server lookup `-s` does while planning (DESIGN.md "Command grammar"): the one read allowed. */
+/**
+ * The server lookup `-s` does while planning (ARCHITECTURE.md "Command grammar"): the one read
+ * allowed.
+ */
 const isLookup = (e: RequestLogEntry) => e.method === 'GET' && e.path === '/servers' && e.query.search !== undefined;
 const isLookupLine = (line: string) => /^GET \/api\/v2\/servers\?(.*&)?search=/.test(line);
 
@@ -238,7 +241,7 @@ describe.concurrent('--request-timeout (README "Retries and idempotency"; issue 
   });
 });
 
-describe('--profile beats GSH_API_KEY (DESIGN.md "Auth store": an explicit --profile > GSH_TOKEN/GSH_API_KEY)', () => {
+describe('--profile beats GSH_API_KEY (ARCHITECTURE.md "Auth store": an explicit --profile > GSH_TOKEN/GSH_API_KEY)', () => {
   it('a profile saved with a valid key wins over a bad GSH_API_KEY, and auth status says so', async () => {
     const login = await t.gsh(['auth', 'login', '--profile', 'ci', '--base-url', t.sandbox.baseUrl], { input: `${t.sandbox.keys.all}\n`, env: { GSH_API_KEY: undefined } });
     expect(login.exitCode, login.stderr).toBe(0);

@@ -4,7 +4,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { runGsh, testContext, virtualClock } from '../helpers/context.js';
 import { type E2E, runEnv, setup } from './helpers.js';
 
-// Many servers at once (DESIGN.md "Many servers at once") against the sandbox, with its fault
+// Many servers at once (ARCHITECTURE.md "Many servers at once") against the sandbox, with its fault
 // injection (gateway 5xx, lost responses, 429) and per-key rate limits (01-general-contract.md
 // "Limits": X-RateLimit-Limit/Remaining/Reset, 429 when exceeded).
 

@@ -152,7 +152,7 @@ describe('mutations', () => {
   });
 });
 
-describe('exit codes (DESIGN.md "Exit codes")', () => {
+describe('exit codes (ARCHITECTURE.md "Exit codes")', () => {
   it('2 for usage errors, before any request', async () => {
     const before = t.sandbox.log.length;
     for (const args of [['servers', 'lst'], ['servers', 'get'], ['servers', 'list', '--limit', 'x'], ['power', 'start', '-s', 'a', '--idempotency-key', 'x'.repeat(201)]]) {
@@ -311,7 +311,7 @@ describe('gsh api', () => {
   });
 });
 
-describe('auth store (DESIGN.md "Auth store")', () => {
+describe('auth store (ARCHITECTURE.md "Auth store")', () => {
   it('login reads the key from stdin, verifies it, and saves a 0600 profile; status, profiles, switch, logout', async () => {
     const env = { GSH_API_KEY: undefined, GSH_BASE_URL: undefined };
     const bad = await t.gsh(['auth', 'login', '--base-url', t.sandbox.baseUrl], { input: 'gsh_live_wrong\n', env });

@@ -10,10 +10,11 @@ import { run } from '../../src/program.js';
 
 // The e2e harness: a real sandbox on a loopback port (real HTTP), a temporary config dir per test
 // file, and nothing left running afterwards. `gsh()` runs the command line in this process through
-// run(argv, ctx) (DESIGN.md "Plan, then execute"): stdout and stderr captured, stdin from `input`,
-// and an environment made only of env()'s values (plus PATH and HOME), never the runner's own.
-// `gshProcess()` runs the built bin/gsh.js with execa, for the few tests that need a real process
-// (a pty, signals, the launcher, a closed pipe, the --version fast path): see binary.test.ts.
+// run(argv, ctx) (ARCHITECTURE.md "Plan, then execute"): stdout and stderr captured, stdin from
+// `input`, and an environment made only of env()'s values (plus PATH and HOME), never the runner's
+// own. `gshProcess()` runs the built bin/gsh.js with execa, for the few tests that need a real
+// process (a pty, signals, the launcher, a closed pipe, the --version fast path): see
+// binary.test.ts.
 
 export const GSH = fileURLToPath(new URL('../../bin/gsh.js', import.meta.url));
 

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sarifProblems } from '../helpers/sarif.js';
 import { gshInProcess } from './helpers.js';
 
-// `gsh init lint` and `gsh init schema`, run in-process: exit codes (DESIGN.md "Exit codes": 0
-// clean, 1 problems, 2 usage or I/O), the piped default format, stdin. No API needed. Files are
-// named by absolute path (the run has no working directory of its own); the pre-commit hook,
-// which runs the launcher on relative paths, is checked against the built binary in binary.test.ts.
+// `gsh init lint` and `gsh init schema`, run in-process: exit codes (ARCHITECTURE.md "Exit codes":
+// 0 clean, 1 problems, 2 usage or I/O), the piped default format, stdin. No API needed. Files are
+// named by absolute path (the run has no working directory of its own); the pre-commit hook, which
+// runs the launcher on relative paths, is checked against the built binary in binary.test.ts.
 
 let dir: string;
 const at = (name: string) => join(dir, name);

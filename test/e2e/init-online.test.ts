@@ -6,7 +6,7 @@ import { setup, type E2E } from './helpers.js';
 
 // The online init commands, run in-process, against the sandbox: 02-endpoints-part-a.md "Init
 // templates and manifest validation" and "Servers" (POST /servers with init/template_id);
-// 01-general-contract.md "Init manifest" and "Caps by plan"; DESIGN.md "Exit codes".
+// 01-general-contract.md "Init manifest" and "Caps by plan"; ARCHITECTURE.md "Exit codes".
 
 let e: E2E;
 let dir: string;

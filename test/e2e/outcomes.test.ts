@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fastClock, runGsh, testContext } from '../helpers/context.js';
 import { type E2E, runEnv, setup } from './helpers.js';
 
-// Every ending of a mutation states its outcome (DESIGN.md "Requests"), across all its attempts:
-// 01-general-contract.md "Errors" (retry rules: 429 waits, 5xx back off, other 4xx are final) and
-// "Limits" (a keyed request replays its first outcome for 24 hours).
+// Every ending of a mutation states its outcome (ARCHITECTURE.md "Requests"), across all its
+// attempts: 01-general-contract.md "Errors" (retry rules: 429 waits, 5xx back off, other 4xx are
+// final) and "Limits" (a keyed request replays its first outcome for 24 hours).
 
 let t: E2E;
 let server: { id: string; name: string };

@@ -5,8 +5,8 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2E, setup } from './helpers.js';
 
-// Output for scripts (DESIGN.md "Output for scripts") against a sandbox with more servers than
-// one page holds: lists page at 25 by default (01-general-contract.md, "Limits"), so --all
+// Output for scripts (ARCHITECTURE.md "Output for scripts") against a sandbox with more servers
+// than one page holds: lists page at 25 by default (01-general-contract.md, "Limits"), so --all
 // takes several requests.
 
 const SERVERS = 230; // three pages of 100 under --all

@@ -2,10 +2,11 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2E, GSH, setup } from './helpers.js';
 
-// DESIGN.md "Output": on a TTY, tables sized to the terminal with a header, spinners for waits,
-// and confirmation prompts for destructive operations. `script` (util-linux) gives the CLI a
-// real pseudo-terminal; what we type goes in through its stdin. Subprocess (the built binary): a
-// real pty, raw-mode prompts and ora's cursor handling are what is checked, not a test context.
+// ARCHITECTURE.md "Output for scripts": on a TTY, tables sized to the terminal with a header,
+// spinners for waits, and confirmation prompts for destructive operations. `script` (util-linux)
+// gives the CLI a real pseudo-terminal; what we type goes in through its stdin. Subprocess (the
+// built binary): a real pty, raw-mode prompts and ora's cursor handling are what is checked, not a
+// test context.
 
 let t: E2E;
 beforeAll(async () => {

@@ -33,7 +33,10 @@ function keyIdOf(secret: string): string {
   return t.sandbox.extensions.context.keys.all().find((k) => k.secret === secret)!.id;
 }
 
-/** The server lookup `-s` does first (DESIGN.md "Command grammar"), not the command's own request. */
+/**
+ * The server lookup `-s` does first (ARCHITECTURE.md "Command grammar"), not the command's own
+ * request.
+ */
 const isResolution = (e: RequestLogEntry) => e.method === 'GET' && e.path === '/servers' && e.query.search !== undefined;
 
 async function run(step: Step): Promise<void> {
@@ -68,9 +71,9 @@ async function run(step: Step): Promise<void> {
 }
 
 /**
- * A read command's default output (DESIGN.md "Output": a table, tab-separated rows when piped)
- * shows values, never `[object Object]`: piped, and on a terminal with colour. It exits as the
- * JSON run did.
+ * A read command's default output (ARCHITECTURE.md "Output for scripts": a table, tab-separated
+ * rows when piped) shows values, never `[object Object]`: piped, and on a terminal with colour. It
+ * exits as the JSON run did.
  */
 async function readAsTable(step: Step, secret: string, jsonExit: number): Promise<void> {
   const argv = step.argv.filter((a) => a !== '--json');
@@ -131,8 +134,9 @@ describe('gsh reference --json, walked against the sandbox', () => {
   });
 
   it('lists declare their columns and identifier, and only lists do; no declared column is empty in every row', () => {
-    // DESIGN.md "Output for scripts": each resource declares its default columns in the registry,
-    // never guessed from the data; 01-general-contract.md "Envelope rules": a list's `data` is an array.
+    // ARCHITECTURE.md "Output for scripts": each resource declares its default columns in the
+    // registry, never guessed from the data; 01-general-contract.md "Envelope rules": a list's
+    // `data` is an array.
     const problems: string[] = [];
     const empty = (v: unknown) => v === undefined || v === null || v === '';
     for (const [command, data] of printed) {

@@ -5,7 +5,7 @@ import { realClock } from '../../src/core/context.js';
 import { fileStore } from '../../src/core/store.js';
 import { run } from '../../src/program.js';
 
-// A context for running gsh in-process (DESIGN.md "Plan, then execute"): captured stdout and
+// A context for running gsh in-process (ARCHITECTURE.md "Plan, then execute"): captured stdout and
 // stderr with the terminal facts a test chooses, stdin from a string (or left open), an env of the
 // test's own, the real or a fake clock, and signals the test can raise.
 

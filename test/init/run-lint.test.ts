@@ -6,8 +6,8 @@ import { UsageError } from '../../src/core/errors.js';
 import { runLint, type LintIo, type LintOptions } from '../../src/init/run-lint.js';
 import { schemaFor } from '../../src/init/run-schema.js';
 
-// `gsh init lint` without a process: inputs, default format, exit codes (DESIGN.md "Exit codes":
-// 0 clean, 1 problems found, 2 usage or I/O error).
+// `gsh init lint` without a process: inputs, default format, exit codes
+// (ARCHITECTURE.md "Exit codes": 0 clean, 1 problems found, 2 usage or I/O error).
 
 const VALID = '#service-init\nversion: 1\n';
 const INVALID = '#service-init\nversion: 2\n';

@@ -4,8 +4,8 @@ import { childExitCode, register, runExec, sandboxOptions } from '../../src/comm
 import { UsageError } from '../../src/core/errors.js';
 import { runGsh, testContext } from '../helpers/context.js';
 
-// `gsh sandbox start|exec` (issue 2, item 7; DESIGN.md "Sandbox"), run in a test context: CMD gets
-// the context's env (PATH from the runner's) and its output lands in the captured streams.
+// `gsh sandbox start|exec` (issue 2, item 7; ARCHITECTURE.md "Sandbox"), run in a test context: CMD
+// gets the context's env (PATH from the runner's) and its output lands in the captured streams.
 
 const node = process.execPath;
 const env = { PATH: process.env.PATH };

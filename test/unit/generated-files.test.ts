@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { loadDocTree } from '../../src/docs/command-tree.js';
 import { generatedFiles } from '../../src/docs/generated-files.js';
 
-// DESIGN.md: completions/ and man/ are generated from the command tree, committed, and checked up
-// to date here. When this fails, the tree changed: run `npm run generate` and commit the result.
+// ARCHITECTURE.md "Stack and distribution": completions/ and man/ are generated from the command
+// tree, committed, and checked up to date here. When this fails, the tree changed: run `npm run
+// generate` and commit the result.
 const root = new URL('../../', import.meta.url);
 
 describe('completions/ and man/ are up to date with the command tree', () => {

@@ -25,8 +25,9 @@ const CHECKS: Record<CheckName, true> = {
   'octal-mode': true, uuid: true, 'https-url': true, 'http-url': true, 'single-line': true, 'absolute-path': true,
 };
 
-// DESIGN "Command grammar" and "Requests": global flags and the flags the command builder adds
-// (src/commands/registry-commands.ts). `limit`/`offset`/`page` are the runtime's only with `paging`.
+// ARCHITECTURE.md "Command grammar" and "Requests": global flags and the flags the command builder
+// adds (src/commands/registry-commands.ts). `limit`/`offset`/`page` are the runtime's only with
+// `paging`.
 const GLOBAL_FLAGS = ['server', 'profile', 'base-url', 'output', 'json', 'no-color', 'color', 'debug', 'yes',
   'input', 'no-input', 'idempotency-key', 'retries', 'timeout', 'help', 'version', 'wait', 'all', 'raw-field', 'field',
   'request-timeout', 'dry-run', 'jq', 'columns', 'header', 'no-header', 'quiet', 'all-servers', 'parallel', 'fail-fast'];
@@ -87,14 +88,14 @@ describe('operation registry (spec/operations.tsv, documents 1–3)', () => {
     }
   });
 
-  it('DESIGN "Command grammar": command lines are unique across the registry, verbs expanded', () => {
+  it('ARCHITECTURE.md "Command grammar": command lines are unique across the registry, verbs expanded', () => {
     const all = entries.flatMap((e) => commandsOf(e.op));
     const seen = new Set<string>();
     const dup = all.filter((c) => (seen.has(c) ? true : (seen.add(c), false)));
     expect(dup).toEqual([]);
   });
 
-  it('DESIGN "Command grammar": no command line is also a group of another (a leaf is never a prefix)', () => {
+  it('ARCHITECTURE.md "Command grammar": no command line is also a group of another (a leaf is never a prefix)', () => {
     const all = entries.flatMap((e) => commandsOf(e.op));
     const clashes = all.filter((c) => all.some((o) => o !== c && o.startsWith(`${c} `)));
     expect(clashes).toEqual([]);
@@ -137,7 +138,7 @@ describe('operation registry (spec/operations.tsv, documents 1–3)', () => {
     }
   });
 
-  it('DESIGN "Output for scripts": every paged list declares its columns; columns are unique dot paths; idField and serverArgument only where they mean something', () => {
+  it('ARCHITECTURE.md "Output for scripts": every paged list declares its columns; columns are unique dot paths; idField and serverArgument only where they mean something', () => {
     for (const { op } of entries) {
       if (op.paging) expect(op.columns, `${id(op)} is a list`).toBeDefined();
       if (op.columns) {
@@ -314,7 +315,7 @@ describe('operation registry (spec/operations.tsv, documents 1–3)', () => {
     }
   });
 
-  it('STYLE "one declaration per operation": each has a one-line summary and an example of its own command', () => {
+  it('ARCHITECTURE.md "Lessons from other CLIs": one declaration per operation: each has a one-line summary and an example of its own command', () => {
     for (const { op } of entries) {
       expect(op.summary, id(op)).toBeTruthy();
       expect(op.summary, id(op)).not.toMatch(/\n/);

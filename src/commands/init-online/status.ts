@@ -9,7 +9,7 @@ import { pollUntil, TERMINAL_JOB_STATES } from '../../core/wait.js';
 // `gsh init status -s SERVER [--wait]`: GET /servers/{server_id}/init, the latest provisioning job
 // (02-endpoints-part-a.md "Init templates and manifest validation"): phases content, files, env,
 // registrations, run, finalize, each with its state; `partial` ends with warnings (exit 0, the
-// warnings on stderr); with --wait, `failed` and `timed_out` exit 1 (DESIGN.md "Requests").
+// warnings on stderr); with --wait, `failed` and `timed_out` exit 1 (ARCHITECTURE.md "Requests").
 
 interface Note {
   phase?: string;

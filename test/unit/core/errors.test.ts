@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { exitCodeForApi, Exit } from '../../../src/core/errors.js';
 import { toApiError } from '../../../src/core/http.js';
 
-// DESIGN.md "Exit codes" against 01-general-contract.md "Errors".
+// ARCHITECTURE.md "Exit codes" against 01-general-contract.md "Errors".
 describe('exit codes for API errors', () => {
   const cases: [number, string, number][] = [
     [400, 'bad_request', Exit.error],

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { runGsh } from '../../helpers/context.js';
 
-// run(argv, ctx) in-process against the sandbox (DESIGN.md "Plan, then execute"): a read, a dry
-// run, a usage error before any request, and help, each with its exit code.
+// run(argv, ctx) in-process against the sandbox (ARCHITECTURE.md "Plan, then execute"): a read, a
+// dry run, a usage error before any request, and help, each with its exit code.
 
 let sb: Sandbox;
 let dir: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MutationRecord, OutcomeTracker, proofOfStatus, recordMutation, settleOutcome, trackOutcomes } from '../../../src/core/outcome.js';
 
-// What a mutation's attempts prove together (DESIGN.md "Requests": outcome of a mutation;
+// What a mutation's attempts prove together (ARCHITECTURE.md "Requests": outcome of a mutation;
 // 01-general-contract.md "Errors": no 5xx is said to come before the work starts).
 describe('a mutation outcome across attempts', () => {
   const ending = (...proofs: Parameters<MutationRecord['attempt']>[0][]) => {

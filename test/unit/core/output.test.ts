@@ -16,7 +16,7 @@ const items = [
   { object: 'server', id: 'b2', name: 'beta', status: { state: 'offline' }, tags: [] },
 ];
 
-describe('output formats (DESIGN.md "Output")', () => {
+describe('output formats (ARCHITECTURE.md "Output for scripts")', () => {
   it('json prints the data; jsonl one item per line', async () => {
     const s = streams(false);
     await new Output(s, 'json').show(items);
@@ -109,7 +109,7 @@ describe('output formats (DESIGN.md "Output")', () => {
   });
 });
 
-// DESIGN.md "Output for scripts": csv (RFC 4180) and tsv with a header row, --columns,
+// ARCHITECTURE.md "Output for scripts": csv (RFC 4180) and tsv with a header row, --columns,
 // --no-header, -q.
 describe('column formats and ids', () => {
   const tricky = [

@@ -57,7 +57,7 @@ describe('fetchAll', () => {
     expect(seen).toEqual([0, 100, 200]);
   });
 
-  it('waits for the rate-limit window when the pages still needed are more than the requests left (DESIGN.md "Requests")', async () => {
+  it('waits for the rate-limit window when the pages still needed are more than the requests left (ARCHITECTURE.md "Requests")', async () => {
     const { client, sleeps } = await listServer(250, { remaining: 1, resetIn: 5 });
     const { items } = await fetchAll(client, { method: 'GET', path: '/servers' });
     await client.close();

@@ -12,7 +12,7 @@ import { fileStore } from '../../../src/core/store.js';
 const dir = mkdtempSync(join(tmpdir(), 'gsh-plan-core-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('credential precedence (DESIGN.md "Auth store": an explicit --profile > GSH_TOKEN/GSH_API_KEY > GSH_PROFILE > current)', () => {
+describe('credential precedence (ARCHITECTURE.md "Auth store": an explicit --profile > GSH_TOKEN/GSH_API_KEY > GSH_PROFILE > current)', () => {
   const env = { GSH_CONFIG_DIR: dir, GSH_API_KEY: 'env-key', GSH_BASE_URL: 'http://127.0.0.1:1/api/v2' };
   const store = fileStore(env);
   const newClient = (baseUrl: string) => new ApiClient({ baseUrl });

@@ -5,7 +5,7 @@ import { UNSEEN_RESTART_MS, waitForBackup, waitForServerState, waitForJob } from
 import { Exit } from '../../../src/core/errors.js';
 import { testContext } from '../../helpers/context.js';
 
-// DESIGN.md "Requests": --wait follows a job or status resource to a terminal state.
+// ARCHITECTURE.md "Requests": --wait follows a job or status resource to a terminal state.
 function fakeClient(bodies: unknown[]): ApiClient & { calls: number } {
   let i = 0;
   const c = {
