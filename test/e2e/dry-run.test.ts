@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realClock } from '../../src/core/context.js';
 import type { RequestLogEntry } from '../../src/sandbox/index.js';
+import { expectRequests } from '../helpers/request-expectations.js';
 import { type E2E, setup } from './helpers.js';
 import { type Fixtures, type RefEntry, type Step, flagValue, long, makeFixtures, planOf, reference, registryOps } from './walk-plan.js';
 
@@ -141,7 +142,8 @@ describe('--dry-run sends nothing (every leaf of gsh reference --json)', () => {
 
   it('-o json prints {requests: [{method, url, headers, body}], then}, the bearer redacted, an Idempotency-Key on the mutation', async () => {
     const s = [...t.sandbox.state.servers.values()].find((x) => x.id === fx.server)!;
-    const before = t.sandbox.log.length;
+    // The name is looked up; nothing else is sent.
+    const lookup = expectRequests(t.sandbox, [{ method: 'GET', path: '/servers', times: 1 }], { only: 'all' });
     const r = await t.gsh(['power', 'restart', '-s', s.name, '--wait', '--dry-run', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
     const plan = JSON.parse(r.stdout) as { requests: Array<{ method: string; url: string; headers: Record<string, string>; body?: unknown }>; then: Array<{ kind: string }> };
@@ -154,9 +156,10 @@ describe('--dry-run sends nothing (every leaf of gsh reference --json)', () => {
     }]);
     expect(plan.then.map((x) => x.kind)).toContain('wait');
     expect(r.stdout).not.toContain(t.sandbox.keys.all);
-    // The name was looked up; nothing else was sent.
-    expect(t.sandbox.log.slice(before).map((x) => `${x.method} ${x.path}`)).toEqual(['GET /servers']);
+    lookup.verify();
 
+    // Nor by the dry runs by id below: their lookups only.
+    expectRequests(t.sandbox, [{ method: 'GET', path: '/servers' }], { only: 'all' });
     const keyed = JSON.parse((await t.gsh(['servers', 'delete', '-s', s.id, '--idempotency-key', 'dry-key-1', '--dry-run', '-o', 'json'])).stdout);
     expect(keyed.requests[0]).toMatchObject({ method: 'DELETE', headers: { 'idempotency-key': 'dry-key-1' } });
     const read = JSON.parse((await t.gsh(['servers', 'get', '-s', s.id, '--dry-run', '-o', 'json'])).stdout);
@@ -220,16 +223,21 @@ describe.concurrent('--request-timeout (README "Retries and idempotency"; issue 
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
-    const started = performance.now();
-    const r = await t.gsh(['me'], { env: { GSH_BASE_URL: `http://127.0.0.1:${port}/api/v2` }, clock: realClock });
-    const elapsed = performance.now() - started;
+    // The pauses are asked of the injected clock (jitter is random here: ±25 % of 0.2, 0.4, 0.8, 1.6 s).
+    const sleeps: number[] = [];
+    const r = await t.gsh(['me'], { env: { GSH_BASE_URL: `http://127.0.0.1:${port}/api/v2` }, clock: { now: () => Date.now(), sleep: async (ms) => void sleeps.push(ms) } });
     expect(r.exitCode, r.stderr).toBe(9);
     expect(r.stderr).toContain('could not reach');
-    expect(elapsed).toBeLessThan(5000);
-  }, 20_000);
+    expect(sleeps).toHaveLength(4);
+    [200, 400, 800, 1600].forEach((base, i) => {
+      expect(sleeps[i], `retry ${i + 1}`).toBeGreaterThanOrEqual(base * 0.75);
+      expect(sleeps[i], `retry ${i + 1}`).toBeLessThanOrEqual(base * 1.25);
+    });
+    expect(sleeps.reduce((a, b) => a + b, 0)).toBeLessThan(5000);
+  });
 
   it('a bad --request-timeout (or GSH_REQUEST_TIMEOUT) exits 2 with nothing sent', async () => {
-    const before = t.sandbox.log.length;
+    const nothing = expectRequests(t.sandbox, [], { only: 'all' });
     const flag = await t.gsh(['servers', 'list', '--request-timeout', 'abc']);
     expect(flag.exitCode).toBe(2);
     expect(flag.stderr).toContain('--request-timeout');
@@ -237,7 +245,7 @@ describe.concurrent('--request-timeout (README "Retries and idempotency"; issue 
     expect(env.exitCode).toBe(2);
     expect(env.stderr).toContain('GSH_REQUEST_TIMEOUT');
     expect((await t.gsh(['servers', 'list', '--request-timeout', '0s'])).exitCode).toBe(2);
-    expect(t.sandbox.log.length).toBe(before);
+    nothing.verify();
   });
 });
 

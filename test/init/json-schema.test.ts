@@ -23,6 +23,9 @@ function compile(tier: Tier) {
 /** Rules whose errors the JSON Schema also expresses, so Ajv must reject too. */
 const EXPRESSIBLE = new Set(['unknown-key', 'required', 'type', 'version', 'enum', 'range', 'length', 'one-of', 'checksum', 'file-mode', 'event-name', 'hook-https']);
 
+/** Rules the schema leaves to the linter: the header line, YAML-level shape, and sums over the whole file (plan caps). */
+const LINTER_ONLY = ['header', 'yaml-syntax', 'duplicate-key', 'multiple-documents', 'not-a-map', 'plan-cap'];
+
 /** `# json-schema: blind` marks what JSON cannot see (YAML writes 1.0; JSON reads 1). */
 function corpus(dir: 'valid' | 'invalid'): { name: string; text: string; tier: Tier; blind: boolean }[] {
   return readdirSync(`${CORPUS}${dir}`).filter((f) => f.endsWith('.yaml')).map((f) => {
@@ -70,15 +73,37 @@ describe('manifest JSON Schema', () => {
     expect(validate(parse(c.text, { logLevel: 'silent' })), JSON.stringify(validate.errors)).toBe(true);
   });
 
-  it.each(corpus('invalid').map((c) => [c.name, c] as const))('agrees with the linter on invalid/%s', (_name, c) => {
+  // Every invalid case asserts something: the linter rejects it, and the schema's verdict is
+  // checked where JSON can see the problem; the rest are listed by why it cannot.
+  const invalid = corpus('invalid').map((c) => {
     const errors = lintBytes(Buffer.from(c.text), c.tier).problems.filter((p) => p.severity === 'error');
-    if (!errors.some((p) => EXPRESSIBLE.has(p.rule))) return; // header, size, YAML-level or sums only
     let value: unknown;
+    let yamlError = false;
     try {
       value = parse(c.text, { uniqueKeys: false, logLevel: 'silent' });
     } catch {
-      return; // YAML errors: nothing for a JSON Schema to see
+      yamlError = true;
     }
-    expect(compile(c.tier)(value)).toBe(c.blind); // Ajv rejects it too, unless JSON cannot see the problem
+    return { ...c, errors, value, yamlError, expressible: errors.some((p) => EXPRESSIBLE.has(p.rule)) };
+  });
+  const row = <T extends { name: string }>(c: T) => [c.name, c] as const;
+
+  it('every invalid case is rejected by the linter', () => {
+    expect(invalid.length).toBeGreaterThan(0);
+    for (const c of invalid) expect(c.errors, c.name).not.toEqual([]);
+  });
+
+  it.each(invalid.filter((c) => !c.yamlError && c.expressible).map(row))('agrees with the linter on invalid/%s', (_name, c) => {
+    expect(compile(c.tier)(c.value)).toBe(c.blind); // Ajv rejects it too, unless JSON cannot see the problem
+  });
+
+  it.each(invalid.filter((c) => c.yamlError).map(row))('invalid/%s is not YAML: nothing for a JSON Schema to see', (_name, c) => {
+    expect(c.blind, 'a YAML error needs no blind mark').toBe(false);
+    expect(() => parse(c.text, { uniqueKeys: false, logLevel: 'silent' })).toThrow();
+  });
+
+  it.each(invalid.filter((c) => !c.yamlError && !c.expressible).map(row))('invalid/%s: only rules the schema leaves to the linter (header, YAML-level, plan caps)', (_name, c) => {
+    for (const p of c.errors) expect(LINTER_ONLY, `${c.name}: ${p.rule}`).toContain(p.rule);
+    expect(c.blind, 'a blind mark is for a problem the schema could express').toBe(false);
   });
 });

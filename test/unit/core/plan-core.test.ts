@@ -1,8 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolveAuth } from '../../../src/core/credentials.js';
+import { resolveAuth, staticCredential } from '../../../src/core/credentials.js';
+import { NetworkError } from '../../../src/core/errors.js';
 import { ApiClient, withIdempotencyKey } from '../../../src/core/http.js';
 import { decideRetry } from '../../../src/core/retry.js';
 import { fileStore } from '../../../src/core/store.js';
@@ -62,13 +65,40 @@ describe('a request as planned', () => {
 });
 
 describe('refused connections fail fast (issue 11: exit 9 within 5 s)', () => {
-  it('back off at a fifth of the contract pace, so four retries stay under 5 s even at full jitter', () => {
-    const delays = [0, 1, 2, 3].map((attempt) => {
-      const d = decideRetry({ status: undefined, attempt, maxRetries: 4, idempotent: true, refused: true, random: () => 1 });
+  /** The pauses the client asks its injected sleep for, retrying a request to a port nothing listens on. */
+  async function refusedSleeps(random: () => number, retries?: number): Promise<number[]> {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const sleeps: number[] = [];
+    const client = new ApiClient({
+      baseUrl: `http://127.0.0.1:${port}/api/v2`, credential: staticCredential('k', 'test'),
+      sleep: async (ms) => void sleeps.push(ms), random, ...(retries !== undefined ? { retries } : {}),
+    });
+    try {
+      await expect(client.request({ method: 'GET', path: '/me' })).rejects.toBeInstanceOf(NetworkError);
+    } finally {
+      await client.close();
+    }
+    return sleeps;
+  }
+
+  it('back off at a fifth of the contract pace (0.2, 0.4, 0.8, 1.6 s, ±25 % jitter), so the default four retries stay under 5 s', async () => {
+    expect(await refusedSleeps(() => 0.5)).toEqual([200, 400, 800, 1600]);
+    expect(await refusedSleeps(() => 0)).toEqual([150, 300, 600, 1200]);
+    const top = await refusedSleeps(() => 0.999999);
+    expect(top).toEqual([250, 500, 1000, 2000]);
+    expect(top.reduce((a, b) => a + b, 0)).toBeLessThan(5000);
+    // Capped like the contract's schedule: 30 s at a fifth.
+    expect(await refusedSleeps(() => 0.5, 7)).toEqual([200, 400, 800, 1600, 3200, 6000, 6000]);
+  });
+
+  it('other failures keep the contract pace (01-general-contract.md "Errors", retry rules: 1, 2, 4 … s, capped at 30)', () => {
+    const delays = [0, 1, 2, 3, 4, 5, 6].map((attempt) => {
+      const d = decideRetry({ status: undefined, attempt, maxRetries: 7, idempotent: true, random: () => 0.5 });
       return d.retry ? d.delayMs : NaN;
     });
-    expect(delays.reduce((a, b) => a + b, 0)).toBeLessThan(5000);
-    const other = decideRetry({ status: undefined, attempt: 0, maxRetries: 4, idempotent: true, random: () => 0.5 });
-    expect(other).toMatchObject({ retry: true, delayMs: 1000 });
+    expect(delays).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000]);
   });
 });
