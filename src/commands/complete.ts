@@ -1,10 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { Clock, Context } from '../core/context.js';
 import { resolveAuth } from '../core/credentials.js';
-import { configDir } from '../core/store.js';
+import { configDir, writePrivateCache } from '../core/store.js';
 
 // `gsh __complete servers [--profile P] [--base-url U] [--prefix WORD]`: server names for the
 // shells' `-s <TAB>` (hidden: run() answers it before commander, so it is in no help, reference or
@@ -95,7 +95,7 @@ async function serverNames({ prefix = '', ...globals }: { profile?: string; base
     // A name a shell could not offer as one word (control characters, newlines) is left out.
     const names = (res.body.data ?? []).map((s) => s.name).filter((n): n is string => typeof n === 'string' && n !== '' && !/[\x00-\x1f\x7f]/.test(n));
     const entry: CacheEntry = { search: prefix, at: now, names, complete: res.body.pagination?.has_more !== true };
-    writeCache(file, { key, entries: [entry, ...fresh.filter((e) => e.search !== prefix)].slice(0, CACHE_ENTRIES) }, ctx.env);
+    writePrivateCache(ctx.env, file, { key, entries: [entry, ...fresh.filter((e) => e.search !== prefix)].slice(0, CACHE_ENTRIES) });
     return names;
   } finally {
     await rt.close();
@@ -112,15 +112,3 @@ function readCache(file: string): Cache | undefined {
   }
 }
 
-/** Replaced atomically (a temporary file renamed over it), mode 0600, in a 0700 directory. */
-function writeCache(file: string, cache: Cache, env: Context['env']): void {
-  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    mkdirSync(configDir(env), { recursive: true, mode: 0o700 });
-    writeFileSync(tmp, `${JSON.stringify(cache)}\n`, { mode: 0o600 });
-    renameSync(tmp, file);
-  } catch {
-    // A cache that cannot be written costs the next TAB one request, nothing more.
-    rmSync(tmp, { force: true });
-  }
-}

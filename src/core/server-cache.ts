@@ -1,11 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from './errors.js';
 import type { ApiClient } from './http.js';
 import type { Runtime } from './runtime.js';
 import { lookUpServer } from './server-ref.js';
-import { configDir } from './store.js';
+import { configDir, writePrivateCache } from './store.js';
 
 // Resolve once (README "Remembered servers"): a server reference that resolved to an id is kept
 // in the config dir (mode 0600), per base URL and credential (a hash of them, never the secret),
@@ -99,7 +99,7 @@ function open(rt: Runtime, scope: string): ServerMemory {
     delete data.scopes[scope];
     // The scope just used goes last: the oldest scopes are dropped first.
     data.scopes = Object.fromEntries([...Object.entries(data.scopes).slice(-(MAX_SCOPES - 1)), [scope, Object.fromEntries(kept)]]);
-    write(rt.env, file, data);
+    writePrivateCache(rt.env, file, data);
   };
   return {
     get(ref) {
@@ -121,19 +121,6 @@ function open(rt: Runtime, scope: string): ServerMemory {
       });
     },
   };
-}
-
-/** Replaced atomically (a temporary file renamed over it), mode 0600, in a 0700 directory. */
-function write(env: NodeJS.ProcessEnv, file: string, data: CacheFile): void {
-  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    mkdirSync(configDir(env), { recursive: true, mode: 0o700 });
-    writeFileSync(tmp, `${JSON.stringify(data)}\n`, { mode: 0o600 });
-    renameSync(tmp, file);
-  } catch {
-    // A cache that cannot be written costs the next command one lookup, nothing more.
-    rmSync(tmp, { force: true });
-  }
 }
 
 /** Forgets every remembered server (`gsh cache clear`); true when there was a file. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +47,22 @@ export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.GSH_CONFIG_DIR) return env.GSH_CONFIG_DIR;
   if (process.platform === 'win32') return join(env.APPDATA || join(homedir(), 'AppData', 'Roaming'), 'gsh');
   return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'gsh');
+}
+
+/**
+ * Writes a cache beside the config (remembered servers, completion answers) as JSON: replaced
+ * atomically (a temporary file renamed over it), mode 0600, in a 0700 directory. A cache that
+ * cannot be written is left as it was: it only costs the next run a request.
+ */
+export function writePrivateCache(env: NodeJS.ProcessEnv, file: string, data: unknown): void {
+  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    mkdirSync(configDir(env), { recursive: true, mode: 0o700 });
+    writeFileSync(tmp, `${JSON.stringify(data)}\n`, { mode: 0o600 });
+    renameSync(tmp, file);
+  } catch {
+    rmSync(tmp, { force: true });
+  }
 }
 
 export function configPath(env: NodeJS.ProcessEnv): string {
