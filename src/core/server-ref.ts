@@ -1,3 +1,4 @@
+import { pathIdProblem } from './checks.js';
 import { UsageError } from './errors.js';
 import type { ApiClient } from './http.js';
 
@@ -25,7 +26,18 @@ export function serverFlag(value: string | undefined, env: NodeJS.ProcessEnv, po
   }
   const ref = value ?? positional ?? env.GSH_SERVER;
   if (!ref) throw new UsageError('this command needs a server', 'Name it as an argument or with -s/--server <id|name>, or set GSH_SERVER.');
+  checkServerRef(ref);
   return ref;
+}
+
+/**
+ * A reference a script got from a lookup that found nothing (`null`, `undefined`) is a usage
+ * error before anything is sent, never a name to search for. A name may hold a slash: it is
+ * resolved to an id before it reaches a path.
+ */
+export function checkServerRef(ref: string): void {
+  const problem = pathIdProblem(ref, true);
+  if (problem) throw new UsageError(`the server reference ${problem}`);
 }
 
 /** `-s id:…`: an id that is used as it is, never looked up (and never mistaken for a name). */

@@ -2,7 +2,7 @@ import { UsageError } from './errors.js';
 import type { StdinText } from './fields.js';
 import type { ApiClient } from './http.js';
 import { fetchAll } from './paging.js';
-import { ID_MARKER, markedId } from './server-ref.js';
+import { checkServerRef, ID_MARKER, markedId } from './server-ref.js';
 
 // Which servers a server-scoped command acts on (ARCHITECTURE.md "Many servers at once"): -s
 // repeated or comma-separated, shell-style globs on names (case-sensitive, as in the shell), `-s -`
@@ -34,6 +34,7 @@ export function targetRefs(flag: string | readonly string[] | undefined, positio
   if (all) return { refs: [], all: true };
   if (refs.length === 0 && env.GSH_SERVER) refs.push(env.GSH_SERVER);
   if (refs.length === 0) throw new UsageError('this command needs a server', 'Name it as an argument or with -s/--server <id|name> (repeat it, or use a glob, for several), or set GSH_SERVER.');
+  refs.forEach(checkServerRef);
   return { refs, all: false };
 }
 

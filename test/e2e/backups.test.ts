@@ -143,4 +143,17 @@ describe('a server whose backup records show no progress (a strict sandbox, in b
     // Only the -s name lookups, if any: nothing under the backups.
     expect(strict.sandbox.log.slice(mark).filter((e) => e.path.includes('/backups'))).toEqual([]);
   });
+
+  it('a server reference a script got as null or undefined is a usage error before anything is sent, -s or GSH_SERVER', async () => {
+    const mark = strict.sandbox.log.length;
+    for (const bad of ['null', 'undefined', ' ']) {
+      for (const argv of [['backups', 'create', '-s', bad], ['servers', 'get', bad], ['power', 'restart', '-s', `${id},${bad}`]]) {
+        const r = await strict.gsh(argv);
+        expect(r.exitCode, `${argv.join(' ')}: ${r.stderr}`).toBe(2);
+      }
+      const viaEnv = await strict.gsh(['backups', 'list'], { env: { GSH_SERVER: bad } });
+      expect(viaEnv.exitCode, viaEnv.stderr).toBe(2);
+    }
+    expect(strict.sandbox.log.slice(mark)).toEqual([]);
+  });
 });

@@ -4,8 +4,8 @@ The next command that names a server looks it up again (one GET /servers).
 
 Example:
   gsh cache clear
-`).action(async function(){await(0,m.e)(this,async e=>{let{cachePath:r,clearCache:o}=await Promise.resolve().then(()=>s(require("./server-cache-KJ64WTAE.cjs")));return e.submit({requests:[],then:[(0,c.a)("local",`remove ${r(e.env)}`)]},async()=>{e.note(o(e.env)?`Removed ${r(e.env)}`:`Nothing remembered (${r(e.env)} does not exist)`)})})}),t.command("path").description("Print where remembered servers are kept").addHelpText("after",`
+`).action(async function(){await(0,m.e)(this,async e=>{let{cachePath:r,clearCache:o}=await Promise.resolve().then(()=>s(require("./server-cache-2GBAACW7.cjs")));return e.submit({requests:[],then:[(0,c.a)("local",`remove ${r(e.env)}`)]},async()=>{e.note(o(e.env)?`Removed ${r(e.env)}`:`Nothing remembered (${r(e.env)} does not exist)`)})})}),t.command("path").description("Print where remembered servers are kept").addHelpText("after",`
 Example:
   gsh cache path
-`).action(async function(){await(0,m.e)(this,async e=>{let{cachePath:r}=await Promise.resolve().then(()=>s(require("./server-cache-KJ64WTAE.cjs")));e.io.stdout.write(`${r(e.env)}
+`).action(async function(){await(0,m.e)(this,async e=>{let{cachePath:r}=await Promise.resolve().then(()=>s(require("./server-cache-2GBAACW7.cjs")));e.io.stdout.write(`${r(e.env)}
 `)})})}var h={"cache clear":[],"cache path":[]};0&&(module.exports={operations,register});
