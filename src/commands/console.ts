@@ -1,4 +1,4 @@
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { CHECKS } from '../core/checks.js';
 import { Exit, GshError, UsageError } from '../core/errors.js';
 import { withIdempotencyKey } from '../core/http.js';

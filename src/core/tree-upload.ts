@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { SIGNED_URL, signedUrlOf } from './download.js';
 import { ApiError, Exit, GshError, OutcomeUnknownError, UsageError } from './errors.js';

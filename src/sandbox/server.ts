@@ -15,7 +15,7 @@ import { handleNode } from './node/http.js';
 import { NODE_PREFIX } from './node/signed-urls.js';
 import { authorizeServer } from './permissions.js';
 import { strictBody } from './strict.js';
-import type { FaultTag, RequestLogEntry } from './types.js';
+import type { FaultTag } from './types.js';
 
 // The HTTP pipeline for /api/v2 (01-general-contract.md throughout). Order per request:
 //   route lookup → planned faults (drop / gateway 5xx / 429 before processing) → 404/405 →

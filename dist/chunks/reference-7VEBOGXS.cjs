@@ -9,4 +9,4 @@ also come from GSH_SERVER.
 Examples:
   $ gsh reference | less
   $ gsh reference --jq '.[] | select(.scope == "servers:files:write") | .command'
-`;function c(e){e.addHelpText("after",u).action(async function(){let[{loadDocTree:r},{referenceEntries:o,formatReference:t}]=await Promise.all([Promise.resolve().then(()=>n(require("./command-tree-4HQLZZEF.cjs"))),Promise.resolve().then(()=>n(require("./reference-OHB2EIKV.cjs")))]),a=await r();await(0,m.b)(this,"print every command with its operations",async()=>o(a),()=>t(a))})}0&&(module.exports={register});
+`;function c(e){e.addHelpText("after",u).action(async function(){let[{loadDocTree:r},{referenceEntries:o,formatReference:t}]=await Promise.all([Promise.resolve().then(()=>n(require("./command-tree-XWLUCHAJ.cjs"))),Promise.resolve().then(()=>n(require("./reference-GPT4IA5V.cjs")))]),a=await r();await(0,m.b)(this,"print every command with its operations",async()=>o(a),()=>t(a))})}0&&(module.exports={register});
