@@ -1,19 +1,7 @@
-// "Did you mean" for the command line and the manifest linter. Sorted by code units: commander's
-// own suggester sorts with localeCompare, whose first call costs every usage error ~10 ms of ICU
-// collation setup.
+import { editDistance } from '../shared/edit-distance.js';
 
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
-}
+// "Did you mean" for the command line. Sorted by code units: commander's own suggester sorts with
+// localeCompare, whose first call costs every usage error ~10 ms of ICU collation setup.
 
 /** The candidates at the smallest edit distance, if that is within 40 % of the word's length. */
 export function similar(word: string, candidates: Iterable<string>): string[] {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { editDistance, similar } from '../../../src/core/suggest.js';
+import { editDistance } from '../../../src/shared/edit-distance.js';
+import { similar } from '../../../src/core/suggest.js';
 
 describe('did you mean', () => {
   it('measures edit distance', () => {
