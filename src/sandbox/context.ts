@@ -7,7 +7,7 @@ import { Lifecycle } from './lifecycle.js';
 import { RequestLog } from './log.js';
 import { Prng } from './prng.js';
 import { RateLimiter } from './rate-limit.js';
-import type { Router } from './router.js';
+import type { RouteTable } from './route-table.js';
 import { seedState, type SandboxState } from './state.js';
 import type { EffectEntry, SandboxOptions } from './types.js';
 
@@ -33,7 +33,8 @@ export class SandboxContext {
   readonly demoKeys: { all: ApiKeyRecord; readOnly: ApiKeyRecord };
   /** Set once listening: `http://127.0.0.1:PORT`. */
   origin = '';
-  router!: Router;
+  /** The routes, as handlers ask about them (the server matches with the full router.ts). */
+  router!: RouteTable;
   /** The wall clock of the rate-limit windows. */
   readonly now: () => number;
   operations: readonly Operation[] = [];

@@ -1,16 +1,14 @@
 import type { HttpMethod, Operation } from '../operations/types.js';
 import { asSpec, type HandlerMap, type HandlerSpec } from './handlers/types.js';
+import type { RouteInfo, RouteTable } from './route-table.js';
 
 // Routes come from the operation registry (whatever families exist at start) plus the keys of the
 // specific handler maps. A request path matches a template segment by segment; `{name}` and
 // `<name>` segments are parameters. When several templates match, literal segments win over
 // parameters from left to right (`/servers/{id}/files/trash` beats `/servers/{id}/files/{x}`).
 
-export interface Route {
-  method: string;
-  template: string;
+export interface Route extends RouteInfo {
   segments: string[];
-  op?: Operation;
   spec?: HandlerSpec;
 }
 
@@ -24,7 +22,7 @@ const paramName = (seg: string): string | undefined => /^[{<]([^}>]+)[}>]$/.exec
 
 export const splitPath = (p: string): string[] => p.split('/').filter((s) => s !== '');
 
-export class Router {
+export class Router implements RouteTable {
   readonly routes: Route[] = [];
   private readonly byKey = new Map<string, Route>();
   /** Every template (any method), for structure questions the generic handler asks. */
