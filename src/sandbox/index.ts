@@ -3,7 +3,8 @@ import { loadAllFamilies } from '../operations/index.js';
 import type { Operation } from '../operations/types.js';
 import { READ_SCOPES, hasScope, type CredentialResolver } from './auth.js';
 import { SandboxContext } from './context.js';
-import { handlerMaps } from './handlers/index.js';
+import { handlerSpecs } from './handler-maps.js';
+import type { HandlerSpec } from './handlers/types.js';
 import { Router } from './router.js';
 import { installConsoleNode } from './console-node/index.js';
 import { installAgent } from './agent/service.js';
@@ -45,7 +46,7 @@ export interface Sandbox {
   /** Called with each completed log entry; returns an unsubscribe function. */
   onRequest(listener: (e: RequestLogEntry) => void): () => void;
   /** Extension points for later features (console node WebSocket, agent access tokens). */
-  readonly extensions: { upgrade: UpgradeHandler[]; credentials: CredentialResolver[]; context: SandboxContext; router: Router };
+  readonly extensions: { upgrade: UpgradeHandler[]; credentials: CredentialResolver[]; context: SandboxContext; router: Router<HandlerSpec> };
   /** Closes all sockets and clears all timers. */
   close(): Promise<void>;
 }
@@ -55,7 +56,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const families = await loadAllFamilies();
   const ops: Operation[] = families.flatMap((f) => f.operations);
   ctx.operations = ops;
-  const router = new Router(ops, handlerMaps);
+  const router = new Router<HandlerSpec>(ops, handlerSpecs());
   ctx.router = router;
   installAgent(ctx);
 

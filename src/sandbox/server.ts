@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomBytes } from 'node:crypto';
 import type { SandboxContext } from './context.js';
 import { ApiFailure, errorBody, type HandlerResult } from './envelope.js';
-import { genericHandler } from './handlers/index.js';
-import type { HandlerRequest } from './handlers/types.js';
+import { genericHandler } from './handlers/generic.js';
+import type { HandlerRequest, HandlerSpec } from './handlers/types.js';
 import { missingScope, type Principal } from './auth.js';
 import { validateIdempotencyKey } from './idempotency.js';
 import { canonical, parseBody, parseQuery, readBody } from './request.js';
@@ -39,7 +39,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-export function createHttpServer(ctx: SandboxContext, router: Router, upgradeHandlers: UpgradeHandler[]): Server {
+export function createHttpServer(ctx: SandboxContext, router: Router<HandlerSpec>, upgradeHandlers: UpgradeHandler[]): Server {
   const server = createServer((req, res) => {
     handle(ctx, router, req, res).catch((err: unknown) => {
       console.error('[sandbox] unexpected error:', err);
@@ -85,7 +85,7 @@ function send(res: ServerResponse, requestId: string, result: HandlerResult, ext
   res.end(payload);
 }
 
-async function handle(ctx: SandboxContext, router: Router, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(ctx: SandboxContext, router: Router<HandlerSpec>, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
   if (url.pathname === AGENT_ADMIN_PREFIX || url.pathname.startsWith(`${AGENT_ADMIN_PREFIX}/`)) {
     await handleAgentAdmin(ctx, req, res, url);
