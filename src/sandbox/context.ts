@@ -1,5 +1,5 @@
 import type { Operation } from '../operations/types.js';
-import { KeyStore, type ApiKeyRecord } from './auth.js';
+import { KeyStore, type ApiKeyRecord, type Principal } from './auth.js';
 import { Clock } from './clock.js';
 import { FaultPlan } from './faults.js';
 import { IdempotencyStore } from './idempotency.js';
@@ -20,6 +20,11 @@ export class SandboxContext {
   readonly faultRng: Prng;
   readonly state: SandboxState;
   readonly keys = new KeyStore();
+  /**
+   * Which servers an account's credential reaches, beyond "every server of the account": rules
+   * that extensions add (the agent flow's temporary accounts, agent/gate.ts), all of which must hold.
+   */
+  readonly reachRules: ((principal: Principal, serverId: string) => boolean)[] = [];
   readonly rate = new RateLimiter();
   readonly idempotency = new IdempotencyStore();
   readonly log = new RequestLog();

@@ -7,6 +7,7 @@ import { handlerSpecs } from './handler-maps.js';
 import type { HandlerSpec } from './handlers/types.js';
 import { Router } from './router.js';
 import { installConsoleNode } from './console-node/index.js';
+import { accountReaches } from './agent/gate.js';
 import { installAgent } from './agent/service.js';
 import { createHttpServer } from './server.js';
 import { createSubuserKey } from './permissions.js';
@@ -59,6 +60,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const router = new Router<HandlerSpec>(ops, handlerSpecs());
   ctx.router = router;
   installAgent(ctx);
+  ctx.reachRules.push((principal, serverId) => accountReaches(ctx, principal, serverId));
 
   const upgrade: UpgradeHandler[] = [];
   const server = createHttpServer(ctx, router, upgrade);
