@@ -1,18 +1,20 @@
 import { Command, CommanderError, Option } from 'commander';
-import { handWritten } from './commands/index.js';
+import type { FromProgram } from './commands/hand-written.js';
+import { handWritten, handWrittenUses } from './commands/index.js';
+import type { DocTree } from './docs/command-tree.js';
 import { findWord, wordsAfter } from './core/argv.js';
 import { Exit } from './core/errors.js';
 import type { Context } from './core/context.js';
 import { flagsOf, GLOBAL_FLAG_TABLE, type GlobalFlag } from './core/global-flags.js';
 import { colorWhenIn, streamsFor } from './core/io.js';
 import { bindRun } from './core/run-state.js';
-import { similar } from './core/suggest.js';
+import { similar } from './shared/suggest.js';
 import { VERSION } from './core/version.js';
-import { loadFamilies, topWords } from './operations/index.js';
+import { loadAllFamilies, loadFamilies, topWords } from './operations/index.js';
 
 // The commander program: global flags (ARCHITECTURE.md "Command grammar"), every top-level word,
 // and the full subtree of the word being run. buildFullProgram() builds everything, for tools that
-// need the whole tree (reference, completions, man pages).
+// need the whole tree (reference, completions, man pages: loadDocTree(), handed to the commands).
 
 const ROOT_HELP = `
 Examples:
@@ -81,7 +83,7 @@ export async function addWord(program: Command, word: string, summary: string, w
   cmd.helpCommand(false);
   inheritSettings(cmd);
   const hand = handWritten[word] && (await handWritten[word].load());
-  await hand?.register(cmd);
+  await hand?.register(cmd, FROM_PROGRAM);
   // A hand-written verb being run (`init lint`) needs none of the generated commands beside it.
   const first = words?.[0];
   const handVerb = first === undefined ? undefined : cmd.commands.find((c) => c.name() === first || c.aliases().includes(first));
@@ -150,6 +152,24 @@ export async function buildFullProgram(): Promise<Command> {
   for (const [word, summary] of allWords()) await addWord(program, word, summary);
   return program;
 }
+
+/**
+ * Every command as documentation data (`gsh reference`, `completion`, `man`, `npm run generate`).
+ * It lives here because only the program builds the whole tree; docs and the builder are loaded
+ * only when it is called, so `gsh --help` does not pay for them.
+ */
+export async function loadDocTree(): Promise<DocTree> {
+  const [{ describeTree }, { generatedLeaves }, program, families, uses] = await Promise.all([
+    import('./docs/command-tree.js'),
+    import('./commands/registry-commands.js'),
+    buildFullProgram(),
+    loadAllFamilies(),
+    handWrittenUses(),
+  ]);
+  return describeTree({ program, families, uses, generatedLeaf: (cmd) => generatedLeaves.get(cmd) });
+}
+
+const FROM_PROGRAM: FromProgram = { docTree: loadDocTree };
 
 function applyRecursively(cmd: Command, fn: (c: Command) => void): void {
   fn(cmd);

@@ -259,4 +259,4 @@ async function logout(rt: Runtime): Promise<number | void> {
     rt.note(`${revoked ? "Revoked the agent's access token and removed" : 'Removed'} the credential of profile "${name}".`);
   });
 }
-export const operations = { 'auth login': ['GET /me'], 'auth status': ['GET /me'] } satisfies import('./index.js').OperationUses;
+export const operations = { 'auth login': ['GET /me'], 'auth status': ['GET /me'] } satisfies import('./hand-written.js').OperationUses;

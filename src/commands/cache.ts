@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { step } from '../core/plan.js';
 import { withRuntime } from '../core/runtime.js';
-import type { OperationUses } from './index.js';
+import type { OperationUses } from './hand-written.js';
 
 // `gsh cache` (README "Remembered servers"): what gsh remembers between runs to send fewer
 // requests, and how to forget it. Nothing here talks to the service.

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Argument, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
+import type { FromProgram } from './hand-written.js';
 import { offline } from './offline.js';
 
 // `gsh completion bash|zsh|fish`: prints the completion script, generated from the command tree.
@@ -24,7 +25,7 @@ Install:
 The same scripts ship in the package's completions/ folder.
 `;
 
-export function register(cmd: Command): void {
+export function register(cmd: Command, program: FromProgram): void {
   cmd
     .addArgument(new Argument('[shell]', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
     .option('--dir <dir>', 'write all three scripts into this directory instead (gsh.bash, _gsh, gsh.fish)')
@@ -33,11 +34,7 @@ export function register(cmd: Command): void {
       const { dir } = this.opts<{ dir?: string }>();
       if (!shell && !dir) throw new UsageError('name a shell: bash, zsh or fish', 'For example: gsh completion bash');
       await offline(this, dir ? `write the ${shell ?? 'bash, zsh and fish'} completion scripts into ${dir}` : `print the ${shell} completion script`, async (ctx) => {
-        const [{ loadDocTree }, { completionScript, COMPLETION_FILES, SHELLS }] = await Promise.all([
-          import('../docs/command-tree.js'),
-          import('../docs/generated-files.js'),
-        ]);
-        const tree = await loadDocTree();
+        const [tree, { completionScript, COMPLETION_FILES, SHELLS }] = await Promise.all([program.docTree(), import('../docs/generated-files.js')]);
         if (!dir) {
           ctx.stdout.write(completionScript(shell as 'bash', tree));
           return;

@@ -12,7 +12,7 @@ import { step } from '../core/plan.js';
 import { type Runtime, withRuntime } from '../core/runtime.js';
 import { serverIdOf } from '../core/server-cache.js';
 import { serverFlag } from '../core/server-ref.js';
-import type { OperationUses } from './index.js';
+import type { OperationUses } from './hand-written.js';
 
 // `gsh files put` and `gsh files get`: both steps of a transfer in one command (03-endpoints-
 // part-b.md "File transfers"): ask the API for a short-lived signed URL (files upload / files

@@ -4,7 +4,7 @@ import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { contextOf, readAll } from '../core/run-state.js';
 import { SIGNATURE_HEADER as SIGNATURE, signatureFromHeader, verifySignature } from '../core/webhook-signature.js';
-import type { OperationUses } from './index.js';
+import type { OperationUses } from './hand-written.js';
 import { offline } from './offline.js';
 
 // `gsh hooks verify`: checks a webhook delivery's signature offline, for receiver scripts. The

@@ -1,38 +1,10 @@
-import type { Command } from 'commander';
+import type { HandWritten, OperationUses } from './hand-written.js';
 
 // Hand-written commands (ARCHITECTURE.md "Layers": src/commands/). Each module exports
-// register(cmd), called with the command of its top-level word before the registry's commands are
-// added, so a hand-written verb replaces a generated one of the same name.
-//
-// Operations a hand-written command calls: `gsh reference --json` maps every leaf command to the
-// API operations it reaches. Generated leaves map to their registry operation by themselves (and a
-// hand-written verb replacing a generated one inherits that operation). A module declares the rest
-// with one export, keyed by the full command line, each value "METHOD /path" exactly as in the
-// registry (a test checks both the keys and the operations):
-//
-//   export const operations: OperationUses = { 'auth login': ['GET /me'], 'auth profiles': [] };
-//
-// An empty list says the command reaches no fixed operation (offline, or any path like `gsh api`).
-//
-// A hand-written verb that takes the place of a generated one (same words) says so, so that a
-// clash by accident fails when the tree is built instead of silently hiding a generated command:
-//
-//   export const replaces = ['files upload'];
-
-/** Full command line (`console attach`) → the operations it calls (`POST /servers/{server_id}/console/token`). */
-export type OperationUses = Readonly<Record<string, readonly string[]>>;
-
-export interface HandWrittenModule {
-  register(cmd: Command): void | Promise<void>;
-  operations?: OperationUses;
-  /** Full command lines of generated leaves this module replaces on purpose. */
-  replaces?: readonly string[];
-}
-
-export interface HandWritten {
-  summary: string;
-  load: () => Promise<HandWrittenModule>;
-}
+// register(cmd, program), called with the command of its top-level word before the registry's
+// commands are added, so a hand-written verb replaces a generated one of the same name. What a
+// module may export besides (the operations it calls, the generated verbs it replaces) is
+// described in `hand-written.ts`.
 
 export const handWritten: Record<string, HandWritten> = {
   auth: { summary: 'Log in with an API key, manage profiles, show the credential in use', load: () => import('./auth.js') },
@@ -50,3 +22,13 @@ export const handWritten: Record<string, HandWritten> = {
   cache: { summary: 'Where remembered servers are kept, and forgetting them', load: () => import('./cache.js') },
   version: { summary: 'Print the versions of gsh and Node.js and the platform (-o json for tools)', load: () => import('./version.js') },
 };
+
+/** Full command line → declared operations, over every hand-written module (loads them all). */
+export async function handWrittenUses(): Promise<Map<string, readonly string[]>> {
+  const uses = new Map<string, readonly string[]>();
+  for (const h of Object.values(handWritten)) {
+    const declared: OperationUses = (await h.load()).operations ?? {};
+    for (const [line, ops] of Object.entries(declared)) uses.set(line, ops);
+  }
+  return uses;
+}

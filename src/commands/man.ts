@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../core/errors.js';
+import type { FromProgram } from './hand-written.js';
 import { offline } from './offline.js';
 
 // `gsh man [command]`: prints a manual page (gsh.1, or gsh-<command>.1) generated from the command
@@ -15,7 +16,7 @@ Examples:
 The same pages ship in the package's man/ folder.
 `;
 
-export function register(cmd: Command): void {
+export function register(cmd: Command, program: FromProgram): void {
   cmd
     .argument('[command]', 'a top-level command such as servers (default: the gsh.1 overview)')
     .option('--dir <dir>', 'write every page into this directory (and remove gsh-*.1 pages of commands that no longer exist)')
@@ -24,8 +25,8 @@ export function register(cmd: Command): void {
       const { dir } = this.opts<{ dir?: string }>();
       if (word && dir) throw new UsageError('--dir writes every page; give no command with it');
       await offline(this, dir ? `write every manual page into ${dir}` : `print the manual page ${word ? `gsh-${word}.1` : 'gsh.1'}`, async (ctx) => {
-        const [{ loadDocTree }, { manPages }] = await Promise.all([import('../docs/command-tree.js'), import('../docs/man.js')]);
-        const pages = manPages(await loadDocTree());
+        const [tree, { manPages }] = await Promise.all([program.docTree(), import('../docs/man.js')]);
+        const pages = manPages(tree);
         if (!dir) {
           const file = word ? `gsh-${word}.1` : 'gsh.1';
           const page = pages.get(file);

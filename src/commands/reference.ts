@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { FromProgram } from './hand-written.js';
 import { offlineData } from './offline.js';
 
 // `gsh reference [--json]`: every leaf command with its operations, scope, permission, arguments
@@ -16,13 +17,9 @@ Examples:
   $ gsh reference --jq '.[] | select(.scope == "servers:files:write") | .command'
 `;
 
-export function register(cmd: Command): void {
+export function register(cmd: Command, program: FromProgram): void {
   cmd.addHelpText('after', HELP).action(async function (this: Command) {
-    const [{ loadDocTree }, { referenceEntries, formatReference }] = await Promise.all([
-      import('../docs/command-tree.js'),
-      import('../docs/reference.js'),
-    ]);
-    const tree = await loadDocTree();
+    const [tree, { referenceEntries, formatReference }] = await Promise.all([program.docTree(), import('../docs/reference.js')]);
     await offlineData(this, 'print every command with its operations', async () => referenceEntries(tree), () => formatReference(tree));
   });
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { VERSION } from '../core/version.js';
 import { offlineData } from './offline.js';
-import type { OperationUses } from './index.js';
+import type { OperationUses } from './hand-written.js';
 
 // `gsh version`: what a bug report needs (gsh, Node.js, platform), beside `--version` (gsh's alone).
 

@@ -4,7 +4,7 @@ import { UsageError } from '../core/errors.js';
 import { pathIdProblem } from '../core/checks.js';
 import { step } from '../core/plan.js';
 import { type Runtime, withRuntime } from '../core/runtime.js';
-import type { OperationUses } from './index.js';
+import type { OperationUses } from './hand-written.js';
 
 // `gsh wait` (ARCHITECTURE.md "Many servers at once"): follows work already under way without
 // sending its request again: server states on one or many servers, and each kind of job the

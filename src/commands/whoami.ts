@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { withRuntime } from '../core/runtime.js';
-import type { OperationUses } from './index.js';
+import type { OperationUses } from './hand-written.js';
 
 // `gsh whoami`: the short way to `gsh auth status` (one function serves both).
 

@@ -1,5 +1,5 @@
 import { Exit, GshError, UsageError } from './errors.js';
-import { formatBytes } from './progress.js';
+import { formatBytes } from './bytes.js';
 
 // Answers that are not downloads are read into memory (parsed, printed, filtered), so their size
 // is bounded: 64 MiB unless GSH_MAX_RESPONSE_BYTES says otherwise. A body past the limit stops

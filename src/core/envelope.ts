@@ -1,5 +1,5 @@
 import { Exit, GshError } from './errors.js';
-import type { ApiResponse } from './http.js';
+import type { ApiResponse } from './request-spec.js';
 
 // A 2xx is only a success when it is the API's answer (01-general-contract.md "Envelope rules":
 // JSON with `data`). Anything else (a proxy's login page, a website at a wrong --base-url, broken

@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import apiRequest from 'undici/lib/api/api-request.js';
 import { summarise } from './envelope.js';
+import type { ApiResponse, Method, QueryValue, RateLimitState, RequestSpec } from './request-spec.js';
 import { ApiError, type ApiErrorBody, GshError, NetworkError, OutcomeUnknownError, ownError, UsageError } from './errors.js';
 import { type AttemptProof, type MutationRecord, proofOfStatus, recordMutation } from './outcome.js';
 import type { PlannedRequest } from './plan.js';
@@ -18,65 +19,7 @@ import { checkHeaderValues, describeMalformedAnswer, isMalformedAnswer } from '.
 // sends through ApiClient.request, which owns auth, retries, idempotency keys, envelope parsing and
 // tracing. Nothing else in gsh opens an HTTP connection to the API.
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-export type QueryValue = string | number | boolean | readonly (string | number | boolean)[] | undefined;
-
-export interface RequestSpec {
-  method: Method;
-  /** Relative to the base URL (`/servers/abc`), or absolute for signed node URLs. */
-  path: string;
-  query?: Record<string, QueryValue>;
-  /** Sent as JSON. */
-  body?: unknown;
-  /** Sent form-encoded (the OAuth endpoints). */
-  form?: Record<string, string>;
-  /** Sent as is: the caller sets content-type. */
-  rawBody?: Buffer | string;
-  /** Streamed with this exact Content-Length (uploads, core/multipart-upload.ts); opened anew on each attempt. */
-  streamBody?: StreamBody;
-  headers?: Record<string, string>;
-  /** false: no Authorization header (health, discovery). */
-  auth?: boolean;
-  /** Mutations always carry one; a fresh UUID unless given. Reused on every retry. */
-  idempotencyKey?: string;
-  /** A successful body is returned as the exact bytes (a Buffer), not decoded or parsed. */
-  binary?: boolean;
-  /**
-   * A successful body is handed to this as a stream instead of being read into memory
-   * (downloads); the answer's body is then undefined. A failure while it reads (a cut connection,
-   * a body shorter than announced) is retried like a dropped connection: it gets a fresh body.
-   */
-  sink?: (body: AsyncIterable<Uint8Array>, headers: Record<string, string>) => Promise<void>;
-  /** Aborts the request (a directory upload's Ctrl-C); an aborted request is not retried. */
-  signal?: AbortSignal;
-  /**
-   * Sent even after Ctrl-C / SIGTERM: the clean-up a run owes once interrupted (a countdown's
-   * cancellation announced). Only this request's own --request-timeout bounds it.
-   */
-  afterInterrupt?: boolean;
-}
-
-export interface StreamBody {
-  length: number;
-  open(): AsyncIterable<Uint8Array>;
-}
-
-export interface RateLimitState {
-  limit: number;
-  remaining: number;
-  /** Unix seconds. */
-  reset: number;
-}
-
-export interface ApiResponse<T = unknown> {
-  status: number;
-  headers: Record<string, string>;
-  /** Parsed JSON, or the text when the body is not JSON. */
-  body: T;
-  requestId: string | undefined;
-  replayed: boolean;
-  idempotencyKey: string | undefined;
-}
+export type { ApiResponse, Method, QueryValue, RateLimitState, RequestSpec, StreamBody } from './request-spec.js';
 
 /** Supplies the bearer for a request; agent credentials renew themselves here. */
 export interface CredentialProvider {

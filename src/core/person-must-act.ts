@@ -3,7 +3,7 @@ import { documentOf } from './discovery.js';
 import { ApiError, Exit, GshError } from './errors.js';
 import type { PersonMustActHandler, RequestSpec } from './http.js';
 import { promptLine } from './prompt.js';
-import type { Runtime } from './runtime.js';
+import type { RuntimeView } from './runtime-view.js';
 import { pollUntil } from './wait.js';
 
 // When the API answers that a person must act (01-general-contract.md "Agent registration flow":
@@ -38,7 +38,7 @@ function keyHint(spec: RequestSpec): string {
   return spec.idempotencyKey ? ` --idempotency-key ${spec.idempotencyKey}` : '';
 }
 
-export function personMustAct(rt: Runtime, sleep = (ms: number) => rt.sleep(ms)): PersonMustActHandler {
+export function personMustAct(rt: RuntimeView, sleep = (ms: number) => rt.sleep(ms)): PersonMustActHandler {
   // Per request: when the person was first waited for (the --timeout budget covers all rounds).
   const since = new WeakMap<RequestSpec, number>();
   return async (err, spec) => {
@@ -72,7 +72,7 @@ function statusUrlOf(baseUrl: string, raw: string): string {
   return url.href;
 }
 
-async function awaitApproval(rt: Runtime, err: ApiError, spec: RequestSpec, sleep: (ms: number) => Promise<void>): Promise<boolean> {
+async function awaitApproval(rt: RuntimeView, err: ApiError, spec: RequestSpec, sleep: (ms: number) => Promise<void>): Promise<boolean> {
   const approval = documentOf(err.body.approval);
   const rawStatusUrl = typeof approval.status_url === 'string' ? approval.status_url : undefined;
   const who = "the account owner's approval";
@@ -131,7 +131,7 @@ async function awaitApproval(rt: Runtime, err: ApiError, spec: RequestSpec, slee
 }
 
 /** On a terminal: the person's Enter, then the identical request once more; elsewhere exit 7. */
-async function awaitAdView(rt: Runtime, err: ApiError, deadline: number): Promise<boolean> {
+async function awaitAdView(rt: RuntimeView, err: ApiError, deadline: number): Promise<boolean> {
   if (!rt.interactive || !err.actionUrl) {
     throw new PersonMustActError(err, `Open the URL above, watch the ad, then run the same command again within 5 minutes. (${NO_PERSON}.)`);
   }

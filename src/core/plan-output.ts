@@ -1,11 +1,11 @@
 import { ansi } from './io.js';
 import type { Plan } from './plan.js';
-import type { Runtime } from './runtime.js';
+import type { RuntimeView } from './runtime-view.js';
 
 // `--dry-run` output: on a terminal (and piped tables) `METHOD URL`, the body, and what would
 // follow; with -o json|jsonl|yaml the plan as data, `{requests: [{method, url, headers, body}], then}`.
 
-export async function printPlan(rt: Runtime, plan: Plan): Promise<void> {
+export async function printPlan(rt: RuntimeView, plan: Plan): Promise<void> {
   const client = plan.requests.length ? await rt.client() : undefined;
   const requests = plan.requests.map((spec) => client!.describe(spec));
   if (rt.format !== 'table') {

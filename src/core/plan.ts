@@ -1,4 +1,4 @@
-import type { RequestSpec } from './http.js';
+import type { RequestSpec } from './request-spec.js';
 
 // A command's plan (ARCHITECTURE.md "Plan, then execute"): the exact requests it will send, and
 // what follows them. Planning checks everything the user typed and sends nothing but the reads that

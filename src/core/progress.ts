@@ -1,5 +1,6 @@
+import { formatBytes } from './bytes.js';
 import { ansi } from './io.js';
-import type { Runtime } from './runtime.js';
+import type { RuntimeView } from './runtime-view.js';
 
 // The transfer progress line (downloads, uploads, directory uploads): size, rate and time left on
 // a terminal's stderr, one line redrawn at most ten times a second; nothing on a pipe. Drawn on
@@ -11,22 +12,10 @@ export interface Progress {
   stop(): void;
 }
 
-const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-
-export function formatBytes(n: number): string {
-  let v = n;
-  let u = 0;
-  while (v >= 1024 && u < UNITS.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return u === 0 ? `${v} B` : `${v.toFixed(1)} ${UNITS[u]}`;
-}
-
 const SILENT: Progress = { update() {}, stop() {} };
 
 /** `total` bytes when known; `files` for a directory upload (shown as files done / total). */
-export function progressBar(rt: Runtime, total: number | undefined, files?: number): Progress {
+export function progressBar(rt: RuntimeView, total: number | undefined, files?: number): Progress {
   if (!rt.io.stderrTTY || !rt.singleTarget) return SILENT;
   const started = rt.now();
   let last = 0;

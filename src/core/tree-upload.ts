@@ -4,7 +4,8 @@ import { SIGNED_URL, signedUrlOf } from './download.js';
 import { ApiError, Exit, GshError, OutcomeUnknownError, UsageError } from './errors.js';
 import { type ApiClient, type RequestSpec, withIdempotencyKey } from './http.js';
 import { counted, localFile, type UploadSource, uploadSpec } from './multipart-upload.js';
-import { formatBytes, progressBar } from './progress.js';
+import { formatBytes } from './bytes.js';
+import { progressBar } from './progress.js';
 import type { Runtime } from './runtime.js';
 
 // `gsh files put DIR --dir /target`: a local tree onto a server (03-endpoints-part-b.md "Files":

@@ -1,6 +1,6 @@
 import { Exit, GshError } from './errors.js';
 import type { ApiClient } from './http.js';
-import type { Runtime } from './runtime.js';
+import type { RuntimeView } from './runtime-view.js';
 import { visible } from './terminal-text.js';
 
 // --wait (ARCHITECTURE.md "Requests": 202 work): follow a job or status resource to a terminal
@@ -18,7 +18,7 @@ export interface Progress {
   stop(): void;
 }
 
-export async function progressFor(rt: Runtime, text: string): Promise<Progress> {
+export async function progressFor(rt: RuntimeView, text: string): Promise<Progress> {
   // A terminal of unknown width (a bare pty) would make ora redraw without end.
   const stream = rt.io.rawStderr;
   // ora draws with the cursor methods of a real terminal stream (a test's stand-in has none).
@@ -66,7 +66,7 @@ export function cannotTell(what: string, value: unknown, readable: Pick<Readable
 
 /** Polls `fetch` until `done` says so, or the runtime's --timeout passes (exit 10). */
 export async function pollUntil<T>(
-  rt: Runtime,
+  rt: RuntimeView,
   what: string,
   fetch: () => Promise<T>,
   done: (value: T) => boolean,
@@ -109,7 +109,7 @@ function describeJob(job: Job): string {
 }
 
 /** Follows a job to its end and reports it: warnings for partial, an error for failed/timed_out. */
-export async function waitForJob(rt: Runtime, client: ApiClient, path: string, what = 'job'): Promise<Job> {
+export async function waitForJob(rt: RuntimeView, client: ApiClient, path: string, what = 'job'): Promise<Job> {
   const job = await pollUntil(
     rt,
     what,
@@ -147,7 +147,7 @@ export const UNSEEN_RESTART_MS = 15_000;
  * one too quick to see between polls counts as done after UNSEEN_RESTART_MS.
  */
 export async function waitForServerState(
-  rt: Runtime,
+  rt: RuntimeView,
   client: ApiClient,
   serverId: string,
   /** A state of the status resource (`running`, `offline`, …), or `settled`: running or offline with no lifecycle under way. */
@@ -209,7 +209,7 @@ export function backupState(b: Record<string, unknown>): BackupState {
 }
 
 /** Follows a backup (GET `path`) until it has finished; a failed backup exits 1. */
-export async function waitForBackup(rt: Runtime, client: ApiClient, path: string): Promise<Record<string, unknown>> {
+export async function waitForBackup(rt: RuntimeView, client: ApiClient, path: string): Promise<Record<string, unknown>> {
   const describe = (b: Record<string, unknown>) => {
     const word = [b.status, b.state].find((v) => typeof v === 'string');
     return `${word ?? (b.completed_at ? 'completed' : 'no status yet')}${typeof b.progress === 'number' ? ` ${Math.round(b.progress <= 1 ? b.progress * 100 : b.progress)}%` : ''}`;

@@ -1,17 +1,14 @@
 import type { EventEmitter } from 'node:events';
 import type { Command, Option } from 'commander';
-import { handWritten, type OperationUses } from '../commands/index.js';
-import { generatedLeaves } from '../commands/registry-commands.js';
 import { leavesOf, type Leaf } from '../operations/leaves.js';
 import { flagName } from '../core/values.js';
-import { loadAllFamilies } from '../operations/index.js';
 import { accessText } from '../operations/access-text.js';
-import type { Field, Operation } from '../operations/types.js';
-import { buildFullProgram } from '../program.js';
+import type { Family, Field, Operation } from '../operations/types.js';
 
 // The whole command tree as plain data, joined with the registry: one model that `gsh reference`,
 // the completion scripts and the man pages all read, so they never disagree with each other or
-// with what the commands accept.
+// with what the commands accept. The tree is handed in (ARCHITECTURE.md "Layers": docs import
+// only core and operations); `loadDocTree()` in program.ts builds it.
 
 export interface DocOption {
   /** As declared, e.g. `-s, --server <id|name>`. */
@@ -62,13 +59,24 @@ export interface DocTree {
   globals: DocOption[];
 }
 
-export async function loadDocTree(): Promise<DocTree> {
-  const [program, families, uses] = await Promise.all([buildFullProgram(), loadAllFamilies(), handWrittenUses()]);
+/** What the tree is described from: all of it is built above docs and handed in. */
+export interface TreeSources {
+  /** The program with every command built. */
+  program: Command;
+  /** Every family of the registry. */
+  families: readonly Family[];
+  /** Hand-written command lines → the operations they declare ("METHOD /path"). */
+  uses: ReadonlyMap<string, readonly string[]>;
+  /** The registry leaf a generated command was built from; undefined for a hand-written one. */
+  generatedLeaf(cmd: Command): Leaf | undefined;
+}
+
+export function describeTree({ program, families, uses, generatedLeaf }: TreeSources): DocTree {
   const registryLeaves = new Map<string, Leaf>();
   for (const family of families) for (const leaf of leavesOf(family)) registryLeaves.set(leaf.words.join(' '), leaf);
   const byId = new Map<string, Operation>();
   for (const family of families) for (const op of family.operations) byId.set(`${op.method} ${op.path}`, op);
-  const ctx: Context = { registryLeaves, byId, uses };
+  const ctx: Context = { registryLeaves, byId, uses, generatedLeaf };
   const root = describe(program, [], ctx);
   const unused = [...uses.keys()].filter((k) => !ctx.claimed?.has(k));
   if (unused.length) throw new Error(`declared operations for commands that do not exist: ${unused.join(', ')}`);
@@ -83,17 +91,9 @@ export function leaves(node: DocCommand): DocCommand[] {
 interface Context {
   registryLeaves: Map<string, Leaf>;
   byId: Map<string, Operation>;
-  uses: Map<string, readonly string[]>;
+  uses: ReadonlyMap<string, readonly string[]>;
+  generatedLeaf: TreeSources['generatedLeaf'];
   claimed?: Set<string>;
-}
-
-async function handWrittenUses(): Promise<Map<string, readonly string[]>> {
-  const uses = new Map<string, readonly string[]>();
-  for (const h of Object.values(handWritten)) {
-    const declared: OperationUses = (await h.load()).operations ?? {};
-    for (const [line, ops] of Object.entries(declared)) uses.set(line, ops);
-  }
-  return uses;
 }
 
 function describe(cmd: Command, words: string[], ctx: Context): DocCommand {
@@ -101,7 +101,7 @@ function describe(cmd: Command, words: string[], ctx: Context): DocCommand {
   const line = words.join(' ');
   const leaf = words.length > 0 && children.length === 0 ? leafOperations(line, ctx) : undefined;
   // Registry fields describe a command's flags only where the builder made them from it.
-  const generated = generatedLeaves.get(cmd);
+  const generated = ctx.generatedLeaf(cmd);
   const fields = generated ? fieldsByFlag(generated) : new Map<string, Field>();
   // -s is required unless the server may be given as the argument instead.
   const serverFlagRequired = (leaf?.ops ?? []).some((op) => op.path.includes('{server_id}')) && !cmd.registeredArguments.some((a) => a.name() === 'server');

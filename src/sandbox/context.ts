@@ -1,5 +1,5 @@
 import type { Operation } from '../operations/types.js';
-import { KeyStore, type ApiKeyRecord } from './auth.js';
+import { KeyStore, type ApiKeyRecord, type Principal } from './auth.js';
 import { Clock } from './clock.js';
 import { FaultPlan } from './faults.js';
 import { IdempotencyStore } from './idempotency.js';
@@ -7,7 +7,7 @@ import { Lifecycle } from './lifecycle.js';
 import { RequestLog } from './log.js';
 import { Prng } from './prng.js';
 import { RateLimiter } from './rate-limit.js';
-import type { Router } from './router.js';
+import type { RouteTable } from './route-table.js';
 import { seedState, type SandboxState } from './state.js';
 import type { EffectEntry, SandboxOptions } from './types.js';
 
@@ -20,6 +20,11 @@ export class SandboxContext {
   readonly faultRng: Prng;
   readonly state: SandboxState;
   readonly keys = new KeyStore();
+  /**
+   * Which servers an account's credential reaches, beyond "every server of the account": rules
+   * that extensions add (the agent flow's temporary accounts, agent/gate.ts), all of which must hold.
+   */
+  readonly reachRules: ((principal: Principal, serverId: string) => boolean)[] = [];
   readonly rate = new RateLimiter();
   readonly idempotency = new IdempotencyStore();
   readonly log = new RequestLog();
@@ -33,7 +38,8 @@ export class SandboxContext {
   readonly demoKeys: { all: ApiKeyRecord; readOnly: ApiKeyRecord };
   /** Set once listening: `http://127.0.0.1:PORT`. */
   origin = '';
-  router!: Router;
+  /** The routes, as handlers ask about them (the server matches with the full router.ts). */
+  router!: RouteTable;
   /** The wall clock of the rate-limit windows. */
   readonly now: () => number;
   operations: readonly Operation[] = [];

@@ -3,15 +3,17 @@ import { loadAllFamilies } from '../operations/index.js';
 import type { Operation } from '../operations/types.js';
 import { READ_SCOPES, hasScope, type CredentialResolver } from './auth.js';
 import { SandboxContext } from './context.js';
-import { handlerMaps } from './handlers/index.js';
+import { handlerSpecs } from './handler-maps.js';
+import type { HandlerSpec } from './handlers/types.js';
 import { Router } from './router.js';
 import { installConsoleNode } from './console-node/index.js';
+import { accountReaches } from './agent/gate.js';
 import { installAgent } from './agent/service.js';
-import { createHttpServer, type UpgradeHandler } from './server.js';
+import { createHttpServer } from './server.js';
 import { createSubuserKey } from './permissions.js';
 import { disposeFamilies, familyState } from './node/slots.js';
 import type { SandboxState } from './state.js';
-import type { EffectEntry, Faults, Injection, RequestLogEntry, SandboxOptions } from './types.js';
+import type { EffectEntry, Faults, Injection, RequestLogEntry, SandboxOptions, UpgradeHandler } from './types.js';
 
 // The sandbox: a local emulator of the Game Server Hosting Public API v2 on 127.0.0.1, following
 // spec/01-general-contract.md and the endpoint documents. See ARCHITECTURE.md "Sandbox". Admin API
@@ -19,7 +21,7 @@ import type { EffectEntry, Faults, Injection, RequestLogEntry, SandboxOptions } 
 
 export type { EffectEntry, Faults, Injection, RequestLogEntry, SandboxOptions } from './types.js';
 export type { SandboxState, ServerRecord, CreationJob, PowerAction } from './state.js';
-export type { UpgradeHandler } from './server.js';
+export type { UpgradeHandler } from './types.js';
 export type { CredentialResolver, Principal } from './auth.js';
 export { READ_SCOPES, EXPLICIT_GRANT_SCOPES, KEY_PREFIX, hasScope } from './auth.js';
 
@@ -45,7 +47,7 @@ export interface Sandbox {
   /** Called with each completed log entry; returns an unsubscribe function. */
   onRequest(listener: (e: RequestLogEntry) => void): () => void;
   /** Extension points for later features (console node WebSocket, agent access tokens). */
-  readonly extensions: { upgrade: UpgradeHandler[]; credentials: CredentialResolver[]; context: SandboxContext };
+  readonly extensions: { upgrade: UpgradeHandler[]; credentials: CredentialResolver[]; context: SandboxContext; router: Router<HandlerSpec> };
   /** Closes all sockets and clears all timers. */
   close(): Promise<void>;
 }
@@ -55,11 +57,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const families = await loadAllFamilies();
   const ops: Operation[] = families.flatMap((f) => f.operations);
   ctx.operations = ops;
-  ctx.router = new Router(ops, handlerMaps);
+  const router = new Router<HandlerSpec>(ops, handlerSpecs());
+  ctx.router = router;
   installAgent(ctx);
+  ctx.reachRules.push((principal, serverId) => accountReaches(ctx, principal, serverId));
 
   const upgrade: UpgradeHandler[] = [];
-  const server = createHttpServer(ctx, upgrade);
+  const server = createHttpServer(ctx, router, upgrade);
   const consoleNode = installConsoleNode(ctx, upgrade, opts.consoleTokenTtlMs !== undefined ? { tokenTtlMs: opts.consoleTokenTtlMs } : {});
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {
@@ -99,7 +103,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     },
     revokeKey: (secret) => ctx.keys.revoke(secret),
     onRequest: (l) => ctx.log.onEntry(l),
-    extensions: { upgrade, credentials: ctx.keys.resolvers, context: ctx },
+    extensions: { upgrade, credentials: ctx.keys.resolvers, context: ctx, router },
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         ctx.clock.close();

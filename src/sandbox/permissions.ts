@@ -1,5 +1,4 @@
 import type { Operation, PermissionMap, PermissionRule } from '../operations/types.js';
-import { accountReaches } from './agent/gate.js';
 import type { Principal } from './auth.js';
 import type { SandboxContext } from './context.js';
 import { isoSeconds } from './clock.js';
@@ -101,12 +100,13 @@ function isOwner(p: Principal): boolean {
 }
 
 /**
- * Whether the caller may see the server at all: its account's server ("API keys" rule 3, agent
- * account reach in agent/gate.ts), or, for a panel user, a server they are a subuser of.
+ * Whether the caller may see the server at all: its account's server ("API keys" rule 3, and the
+ * context's reach rules: agent account reach in agent/gate.ts), or, for a panel user, a server
+ * they are a subuser of.
  */
 export function canReach(ctx: SandboxContext, principal: Principal | undefined, serverId: string): boolean {
   if (!principal) return true;
-  return isOwner(principal) ? accountReaches(ctx, principal, serverId) : subusersOf(ctx, serverId).has(principal.userId!);
+  return isOwner(principal) ? ctx.reachRules.every((reaches) => reaches(principal, serverId)) : subusersOf(ctx, serverId).has(principal.userId!);
 }
 
 /** Whether the caller holds a server permission there (the owner holds every one). */

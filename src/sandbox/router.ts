@@ -1,21 +1,19 @@
 import type { HttpMethod, Operation } from '../operations/types.js';
-import { asSpec, type HandlerMap, type HandlerSpec } from './handlers/types.js';
+import type { RouteInfo, RouteTable } from './route-table.js';
 
 // Routes come from the operation registry (whatever families exist at start) plus the keys of the
 // specific handler maps. A request path matches a template segment by segment; `{name}` and
 // `<name>` segments are parameters. When several templates match, literal segments win over
 // parameters from left to right (`/servers/{id}/files/trash` beats `/servers/{id}/files/{x}`).
 
-export interface Route {
-  method: string;
-  template: string;
+/** `Spec`: what serves the route when it is not the generic handler (handlers/types.ts HandlerSpec). */
+export interface Route<Spec> extends RouteInfo {
   segments: string[];
-  op?: Operation;
-  spec?: HandlerSpec;
+  spec?: Spec;
 }
 
-export type RouteMatch =
-  | { kind: 'found'; route: Route; params: Record<string, string> }
+export type RouteMatch<Spec> =
+  | { kind: 'found'; route: Route<Spec>; params: Record<string, string> }
   | { kind: 'method_not_allowed'; allow: string[] }
   | { kind: 'not_found' }
   | { kind: 'bad_path' };
@@ -24,24 +22,23 @@ const paramName = (seg: string): string | undefined => /^[{<]([^}>]+)[}>]$/.exec
 
 export const splitPath = (p: string): string[] => p.split('/').filter((s) => s !== '');
 
-export class Router {
-  readonly routes: Route[] = [];
-  private readonly byKey = new Map<string, Route>();
+export class Router<Spec> implements RouteTable {
+  readonly routes: Route<Spec>[] = [];
+  private readonly byKey = new Map<string, Route<Spec>>();
   /** Every template (any method), for structure questions the generic handler asks. */
   readonly templates = new Set<string>();
 
-  constructor(ops: readonly Operation[], handlerMaps: readonly HandlerMap[]) {
+  /** `specs`: "METHOD /template" → what serves it. */
+  constructor(ops: readonly Operation[], specs: Iterable<readonly [string, Spec]>) {
     for (const op of ops) this.add(op.method, op.path).op = op;
-    for (const map of handlerMaps) {
-      for (const [key, h] of Object.entries(map)) {
-        const [method, template] = key.split(' ');
-        if (!method || !template) throw new Error(`bad handler key ${key}`);
-        this.add(method, template).spec = asSpec(h);
-      }
+    for (const [key, spec] of specs) {
+      const [method, template] = key.split(' ');
+      if (!method || !template) throw new Error(`bad handler key ${key}`);
+      this.add(method, template).spec = spec;
     }
   }
 
-  private add(method: string, template: string): Route {
+  private add(method: string, template: string): Route<Spec> {
     const key = `${method} ${template}`;
     let r = this.byKey.get(key);
     if (!r) {
@@ -53,18 +50,18 @@ export class Router {
     return r;
   }
 
-  get(method: HttpMethod | string, template: string): Route | undefined {
+  get(method: HttpMethod | string, template: string): Route<Spec> | undefined {
     return this.byKey.get(`${method} ${template}`);
   }
 
-  match(method: string, path: string): RouteMatch {
+  match(method: string, path: string): RouteMatch<Spec> {
     let segs: string[];
     try {
       segs = splitPath(path).map((s) => decodeURIComponent(s));
     } catch {
       return { kind: 'bad_path' };
     }
-    let best: { route: Route; score: string; params: Record<string, string> } | undefined;
+    let best: { route: Route<Spec>; score: string; params: Record<string, string> } | undefined;
     const allow = new Set<string>();
     for (const route of this.routes) {
       if (route.segments.length !== segs.length) continue;

@@ -1,10 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import type { SandboxContext } from './context.js';
 import { ApiFailure, errorBody, type HandlerResult } from './envelope.js';
-import { genericHandler } from './handlers/index.js';
-import type { HandlerRequest } from './handlers/types.js';
+import { genericHandler } from './handlers/generic.js';
+import type { HandlerRequest, HandlerSpec } from './handlers/types.js';
 import { missingScope, type Principal } from './auth.js';
 import { validateIdempotencyKey } from './idempotency.js';
 import { canonical, parseBody, parseQuery, readBody } from './request.js';
@@ -15,7 +14,8 @@ import { handleNode } from './node/http.js';
 import { NODE_PREFIX } from './node/signed-urls.js';
 import { authorizeServer } from './permissions.js';
 import { strictBody } from './strict.js';
-import type { FaultTag } from './types.js';
+import type { Router } from './router.js';
+import type { FaultTag, UpgradeHandler } from './types.js';
 
 // The HTTP pipeline for /api/v2 (01-general-contract.md throughout). Order per request:
 //   route lookup → planned faults (drop / gateway 5xx / 429 before processing) → 404/405 →
@@ -28,9 +28,6 @@ export const API_PREFIX = '/api/v2';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Later features (console node WebSocket) attach here; the first handler returning true owns the socket. */
-export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
-
 const GATEWAY: Record<string, [number, string, string]> = {
   '502': [502, 'upstream_error', 'The node rejected or failed the request'],
   '503': [503, 'service_unavailable', 'Service unavailable; retry with backoff'],
@@ -42,9 +39,9 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-export function createHttpServer(ctx: SandboxContext, upgradeHandlers: UpgradeHandler[]): Server {
+export function createHttpServer(ctx: SandboxContext, router: Router<HandlerSpec>, upgradeHandlers: UpgradeHandler[]): Server {
   const server = createServer((req, res) => {
-    handle(ctx, req, res).catch((err: unknown) => {
+    handle(ctx, router, req, res).catch((err: unknown) => {
       console.error('[sandbox] unexpected error:', err);
       if (!res.headersSent) {
         const requestId = newRequestId();
@@ -88,7 +85,7 @@ function send(res: ServerResponse, requestId: string, result: HandlerResult, ext
   res.end(payload);
 }
 
-async function handle(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(ctx: SandboxContext, router: Router<HandlerSpec>, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
   if (url.pathname === AGENT_ADMIN_PREFIX || url.pathname.startsWith(`${AGENT_ADMIN_PREFIX}/`)) {
     await handleAgentAdmin(ctx, req, res, url);
@@ -109,7 +106,7 @@ async function handle(ctx: SandboxContext, req: IncomingMessage, res: ServerResp
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
   const query = parseQuery(url.searchParams);
   const idemKey = header(req, 'idempotency-key');
-  const match = inApi ? ctx.router.match(method, path) : ({ kind: 'not_found' } as const);
+  const match = inApi ? router.match(method, path) : ({ kind: 'not_found' } as const);
   const route = match.kind === 'found' ? match.route : undefined;
 
   const entry = ctx.log.open({

@@ -1,3 +1,6 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+
 // Public and shared types of the sandbox. Kept apart from the implementation so handler files
 // (src/sandbox/handlers/<family>.ts) can import them without pulling in the http server.
 
@@ -90,3 +93,6 @@ export interface RequestLogEntry {
   /** Error code of an error response. */
   errorCode?: string;
 }
+
+/** Later features (console node WebSocket) attach here; the first handler returning true owns the socket. */
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDocTree } from '../../src/docs/command-tree.js';
+import { loadDocTree } from '../../src/program.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { completionScript, SHELLS } from '../../src/docs/generated-files.js';
 import { needing } from '../helpers/tools.js';

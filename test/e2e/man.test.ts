@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { loadDocTree } from '../../src/docs/command-tree.js';
+import { loadDocTree } from '../../src/program.js';
 import { manPages } from '../../src/docs/man.js';
 import { needing } from '../helpers/tools.js';
 import { GSH } from './helpers.js';

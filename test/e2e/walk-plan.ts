@@ -98,7 +98,7 @@ export async function makeFixtures(sb: Sandbox, ops: Operation[], dir: string): 
   while (!sb.state.generic.collections.get(`${S}/backups`)?.get(BACKUP_UUID)?.completed_at) await new Promise((r) => setTimeout(r, 20));
 
   // Generic collections: POST with the item parameter in the body makes an item with that id.
-  const router = sb.extensions.context.router;
+  const router = sb.extensions.router;
   const templates = new Set(ops.map((o) => o.path));
   const creatable = ops
     .filter((o) => o.method === 'POST' && router.get('POST', o.path)?.spec === undefined)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadAllFamilies } from '../../src/operations/index.js';
 import { kindOf } from '../../src/sandbox/handlers/generic.js';
-import { handlerMaps } from '../../src/sandbox/handlers/index.js';
+import { handlerMaps } from '../../src/sandbox/handler-maps.js';
 import { TIMESTAMP, call, serverIds, until, withSandbox } from './helpers.js';
 
 // Generic behaviour for registry operations without specific semantics: routing by the

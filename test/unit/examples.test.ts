@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import type { Command, Option } from 'commander';
 import { parse, type ParseEntry } from 'shell-quote';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type DocCommand, exampleLines, loadDocTree } from '../../src/docs/command-tree.js';
-import { buildFullProgram } from '../../src/program.js';
+import { type DocCommand, exampleLines } from '../../src/docs/command-tree.js';
+import { buildFullProgram, loadDocTree } from '../../src/program.js';
 
 // Issue 11 item 5: every example a person may copy — the `Example:`/`Examples:` sections of every
 // help page, and every `gsh …` line of the README — names commands that exist, flags those commands

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadDocTree } from '../../src/docs/command-tree.js';
+import { loadDocTree } from '../../src/program.js';
 import { generatedFiles } from '../../src/docs/generated-files.js';
 
 // ARCHITECTURE.md "Stack and distribution": completions/ and man/ are generated from the command

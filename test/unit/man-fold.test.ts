@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type DocCommand, exampleLines, loadDocTree } from '../../src/docs/command-tree.js';
+import { type DocCommand, exampleLines } from '../../src/docs/command-tree.js';
+import { loadDocTree } from '../../src/program.js';
 import { foldHelp } from '../../src/docs/man-fold.js';
 
 // Issue 15 item 1: man pages render within 80 columns because help text is folded into the 69

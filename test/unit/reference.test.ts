@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type DocTree, leaves, loadDocTree } from '../../src/docs/command-tree.js';
+import { type DocTree, leaves } from '../../src/docs/command-tree.js';
+import { loadDocTree } from '../../src/program.js';
 import { formatReference, type ReferenceEntry, referenceEntries } from '../../src/docs/reference.js';
 
 // Issue 3 item 3: `gsh reference --json` names, for each of the contract's 325 operations, a leaf

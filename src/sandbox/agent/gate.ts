@@ -9,8 +9,9 @@ import { maybeAgentOf } from './service.js';
 // Checks the sandbox runs before a handler, for agent access tokens only (01-general-contract.md
 // "Agent registration flow": Approvals and Account reach): a server deletion or a purchase (a
 // paid server) needs the account owner's approval; an unclaimed temporary account cannot create
-// more servers. Which servers a credential reaches is `accountReaches`, applied by the pipeline
-// (permissions.ts). The free-server ad view is the power model's own rule.
+// more servers. Which servers a credential reaches is `accountReaches`, a reach rule of the
+// context (added by index.ts, applied by permissions.ts). The free-server ad view is the power
+// model's own rule.
 
 function purchase(req: HandlerRequest): boolean {
   const body = (req.body ?? {}) as Record<string, unknown>;

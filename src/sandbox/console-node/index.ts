@@ -1,5 +1,5 @@
 import type { SandboxContext } from '../context.js';
-import type { UpgradeHandler } from '../server.js';
+import type { UpgradeHandler } from '../types.js';
 import { ConsoleNode, type ConsoleNodeOptions } from './node.js';
 import { nodeFor, registerNode } from './registry.js';
 

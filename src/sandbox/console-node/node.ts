@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { SandboxContext } from '../context.js';
-import type { UpgradeHandler } from '../server.js';
+import type { UpgradeHandler } from '../types.js';
 import type { ServerRecord } from '../state.js';
 import { ConsoleConnection } from './connection.js';
 import { SimulatedGame } from './game.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { announcedSize, dispositionName } from '../../../src/core/download.js';
-import { formatBytes } from '../../../src/core/progress.js';
+import { formatBytes } from '../../../src/core/bytes.js';
 import { backupState } from '../../../src/core/wait.js';
 
 describe('backupState: what the answer carries (the contract shows no backup fields or states)', () => {

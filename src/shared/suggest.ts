@@ -1,7 +1,10 @@
-// "Did you mean" for the command line and the manifest linter. Sorted by code units: commander's
-// own suggester sorts with localeCompare, whose first call costs every usage error ~10 ms of ICU
-// collation setup.
+// "Did you mean": edit distance and the nearest candidates, for the command line (program.ts,
+// core/values.ts) and the manifest linter (init/suggest.ts), which the sandbox runs too. Here, on
+// the ground floor, because the sandbox may not reach core (ARCHITECTURE.md "Layers").
+// Sorted by code units: commander's own suggester sorts with localeCompare, whose first call
+// costs every usage error ~10 ms of ICU collation setup.
 
+/** Levenshtein distance: insertions, deletions and substitutions, each costing 1. */
 export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {

@@ -1,0 +1,53 @@
+import type { Context } from './context.js';
+import { InterruptedError } from './errors.js';
+import { untilAborted } from './sleep.js';
+
+// Ctrl-C and SIGTERM during a run: requests and pauses under way fail at once with an
+// InterruptedError (exit 130 / 143) that still says what a mutation did, so the run ends within
+// moments with its output whole.
+
+export class Interrupts {
+  private readonly controller = new AbortController();
+  /** Requests and pauses under way; the signal listeners are on only while there are some. */
+  private underWay = 0;
+  private stopListening: (() => void) | undefined;
+
+  constructor(private readonly ctx: Pick<Context, 'signals' | 'clock'>) {}
+
+  /** Aborted by Ctrl-C / SIGTERM while a request or a pause is under way (see interruptible). */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Cancels every request and pause under way and any started later (a fleet's Ctrl-C between requests). */
+  cancelAll(signal: 'SIGINT' | 'SIGTERM'): void {
+    this.controller.abort(new InterruptedError(signal, true));
+  }
+
+  /** A pause of the run's clock that Ctrl-C / SIGTERM ends at once (throwing InterruptedError). */
+  sleep(ms: number): Promise<void> {
+    const signal = this.signal;
+    return this.interruptible(() => untilAborted(this.ctx.clock.sleep(ms, signal), signal));
+  }
+
+  /**
+   * Runs a request or a pause so that Ctrl-C and SIGTERM cancel it. The listeners are on only
+   * while something is under way: a command with its own handling (console attach) sees only
+   * its own between requests.
+   */
+  interruptible<T>(work: () => Promise<T>): Promise<T> {
+    if (this.underWay++ === 0) {
+      const handlers = (['SIGINT', 'SIGTERM'] as const).map((name) => {
+        const on = () => this.cancelAll(name);
+        this.ctx.signals.on(name, on);
+        return [name, on] as const;
+      });
+      this.stopListening = () => {
+        for (const [name, on] of handlers) this.ctx.signals.off(name, on);
+      };
+    }
+    return work().finally(() => {
+      if (--this.underWay === 0) this.stopListening?.();
+    });
+  }
+}

@@ -1,0 +1,84 @@
+import type { Context } from './context.js';
+import { resolveAuth, type Resolved } from './credentials.js';
+import type { Globals } from './global-flags.js';
+import { ApiClient, type ClientOptions, type PersonMustActHandler } from './http.js';
+import type { Interrupts } from './interrupts.js';
+import { plainHttpWarning } from './transport-policy.js';
+
+// The API clients of one run: every client is made here, on the run's dispatcher, clock, retries,
+// request timeout and interrupts, so no request can go to a plain-http remote host unannounced.
+
+export interface ClientSettings {
+  globals: Globals;
+  ctx: Context;
+  retries: number;
+  requestTimeoutMs: number;
+  dryRun: boolean;
+  interrupts: Interrupts;
+  now(): number;
+  note(line: string): void;
+  warn(line: string): void;
+  /** --debug's trace lines. */
+  trace: ((line: string) => void) | undefined;
+  /** What a client does when a person must act (loaded when the run's client is first made). */
+  personMustAct(): Promise<PersonMustActHandler>;
+}
+
+export class RunClients {
+  private clientPromise: Promise<ApiClient> | undefined;
+  private resolved: Resolved | undefined;
+  /** The plain-http warning is said once per run, however many clients the run makes. */
+  private warnedPlainHttp = false;
+
+  constructor(private readonly s: ClientSettings) {}
+
+  /** A client on this run's dispatcher, clock, retries and request timeout. */
+  newClient(opts: Pick<ClientOptions, 'baseUrl' | 'credential' | 'onPersonMustAct'>): ApiClient {
+    const { s } = this;
+    const warning = plainHttpWarning(opts.baseUrl, s.ctx.env);
+    if (warning && !this.warnedPlainHttp) {
+      this.warnedPlainHttp = true;
+      s.warn(warning);
+    }
+    return new ApiClient({
+      ...opts,
+      retries: s.retries,
+      attemptTimeoutMs: s.requestTimeoutMs,
+      env: s.ctx.env,
+      sleep: (ms) => s.interrupts.sleep(ms),
+      now: () => s.now(),
+      notify: (line) => s.note(line),
+      signal: s.interrupts.signal,
+      interruptible: (work) => s.interrupts.interruptible(work),
+      ...(s.ctx.dispatcher ? { dispatcher: s.ctx.dispatcher } : {}),
+      trace: s.trace,
+    });
+  }
+
+  /** The client of the configured profile or environment (a dry run may go without a credential). */
+  client(opts: { anonymous?: boolean } = {}): Promise<ApiClient> {
+    const { s } = this;
+    this.clientPromise ??= (async () => {
+      this.resolved = await resolveAuth({
+        baseUrlFlag: s.globals.baseUrl,
+        profileFlag: s.globals.profile,
+        env: s.ctx.env,
+        store: s.ctx.store,
+        newClient: (baseUrl) => this.newClient({ baseUrl }),
+        anonymous: opts.anonymous || s.dryRun,
+        sendsNone: opts.anonymous,
+      });
+      return this.newClient({ baseUrl: this.resolved.baseUrl, credential: this.resolved.credential, onPersonMustAct: await s.personMustAct() });
+    })();
+    return this.clientPromise;
+  }
+
+  /** Where the credential came from (after client()). */
+  get auth(): Resolved | undefined {
+    return this.resolved;
+  }
+
+  async close(): Promise<void> {
+    if (this.clientPromise) await (await this.clientPromise.catch(() => undefined))?.close();
+  }
+}

@@ -1,0 +1,30 @@
+import type { Context } from './context.js';
+import type { Resolved } from './credentials.js';
+import type { ApiClient } from './http.js';
+import type { Streams } from './io.js';
+import type { Format, Output } from './output.js';
+
+// The runtime as the helpers it loads see it: prompts for a person who must act, waits, progress
+// lines, the dry-run printout. They take this instead of `Runtime` (runtime.ts), which implements
+// it, so that the runtime can load them without an import circle.
+
+export interface RuntimeView {
+  readonly io: Streams;
+  readonly env: Context['env'];
+  readonly format: Format;
+  /** --timeout: the limit on waiting. */
+  readonly waitLimitMs: number;
+  /** One target: spinners and per-run notes may use stderr (a fleet draws its own progress instead). */
+  readonly singleTarget: boolean;
+  /** Prompts are allowed: a terminal on both ends and no --no-input. */
+  readonly interactive: boolean;
+  /** Where the credential came from (after client()). */
+  readonly auth: Resolved | undefined;
+  readonly out: Output;
+  now(): number;
+  /** A pause that Ctrl-C / SIGTERM ends at once. */
+  sleep(ms: number): Promise<void>;
+  note(message: string): void;
+  warn(message: string): void;
+  client(opts?: { anonymous?: boolean }): Promise<ApiClient>;
+}

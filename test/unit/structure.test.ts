@@ -1,0 +1,177 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+// ARCHITECTURE.md "Layers": arrows point down only, and no file reaches itself through its
+// imports. Every relative import under src/ counts, static, lazy (`await import()`) and
+// type-only alike, since each one is a dependency a reader must follow.
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const SRC = join(ROOT, 'src');
+
+/**
+ * The Layers table of ARCHITECTURE.md, top to bottom. A file belongs to the layer with the
+ * longest matching prefix; `mayImport` names layers, or single files of a layer otherwise closed.
+ * A new layer is one row here and one row in the table.
+ */
+const LAYERS: Record<string, { files: string[]; mayImport: string[] }> = {
+  boot: { files: ['src/boot/'], mayImport: ['src/core/v8-flags.ts'] },
+  cli: { files: ['src/cli.ts'], mayImport: ['program', 'core'] },
+  program: { files: ['src/program.ts'], mayImport: ['commands', 'docs', 'core', 'operations', 'shared'] },
+  commands: { files: ['src/commands/'], mayImport: ['docs', 'console', 'init', 'core', 'operations', 'shared', 'sandbox'] },
+  docs: { files: ['src/docs/'], mayImport: ['core', 'operations', 'shared'] },
+  console: { files: ['src/console/'], mayImport: ['core', 'shared'] },
+  init: { files: ['src/init/'], mayImport: ['operations', 'shared', 'src/core/errors.ts', 'src/core/version.ts'] },
+  core: { files: ['src/core/'], mayImport: ['operations', 'shared'] },
+  operations: { files: ['src/operations/'], mayImport: ['shared'] },
+  shared: { files: ['src/shared/'], mayImport: [] },
+  sandbox: { files: ['src/sandbox/'], mayImport: ['operations', 'init', 'shared'] },
+};
+
+/**
+ * Arrows that break the table today (ARCHITECTURE.md "Where the code departs today"), each with
+ * the work that removes it. An entry that no longer matches an import fails the test: delete it.
+ */
+const KNOWN_UPWARD: { from: string; to: string; why: string }[] = [
+  { from: 'src/core/ready.ts', to: 'src/console/', why: 'issue 29 moves --ready above core; drop this entry with that merge' },
+  { from: 'src/core/manifest-lint.ts', to: 'src/init/', why: 'issue 29 moves the manifest lint above core; drop this entry with that merge' },
+];
+
+type Graph = Map<string, string[]>;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(path);
+    return /\.ts$/.test(e.name) && !e.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** Every relative import of every file under src/, as repository-relative paths. */
+function importGraph(): Graph {
+  const graph: Graph = new Map();
+  for (const file of sourceFiles(SRC)) {
+    const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+    const targets = info.importedFiles
+      .map((f) => f.fileName)
+      .filter((name) => name.startsWith('.'))
+      .map((name) => relative(ROOT, join(dirname(file), name.replace(/\.js$/, '.ts'))));
+    graph.set(relative(ROOT, file), [...new Set(targets)].sort());
+  }
+  return graph;
+}
+
+function layerOf(file: string): string | undefined {
+  let best: { layer: string; length: number } | undefined;
+  for (const [layer, { files }] of Object.entries(LAYERS)) {
+    for (const prefix of files) {
+      const match = prefix.endsWith('/') ? file.startsWith(prefix) : file === prefix;
+      if (match && (!best || prefix.length > best.length)) best = { layer, length: prefix.length };
+    }
+  }
+  return best?.layer;
+}
+
+function allowed(from: string, to: string): boolean {
+  const a = layerOf(from);
+  const b = layerOf(to);
+  if (a === undefined || b === undefined) return false;
+  if (a === b) return true;
+  const may = LAYERS[a]?.mayImport ?? [];
+  return may.includes(b) || may.includes(to);
+}
+
+/** Strongly connected components of more than one file (Tarjan), each sorted. */
+function circles(graph: Graph): string[][] {
+  let index = 0;
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    order.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!order.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v)!, order.get(w)!));
+      }
+    }
+    if (low.get(v) === order.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || graph.get(v)?.includes(v)) found.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!order.has(v)) visit(v);
+  return found;
+}
+
+describe('the import structure of src/', () => {
+  const graph = importGraph();
+
+  it('reads the imports it checks (a walk that finds nothing proves nothing)', () => {
+    expect(graph.get('src/program.ts')).toContain('src/commands/index.ts');
+    // A lazy import counts as much as a static one.
+    expect(graph.get('src/cli.ts')).toEqual(['src/core/context.ts', 'src/program.ts']);
+    expect([...graph.values()].flat().filter((to) => !graph.has(to))).toEqual([]);
+  });
+
+  it('has no import circle', () => {
+    expect(circles(graph)).toEqual([]);
+  });
+
+  it('finds a circle when there is one', () => {
+    const g: Graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+    ]);
+    expect(circles(g)).toEqual([['a', 'b', 'c']]);
+  });
+
+  it('puts every file in a layer of the table', () => {
+    expect([...graph.keys()].filter((f) => layerOf(f) === undefined)).toEqual([]);
+  });
+
+  it('has no arrow pointing up or sideways out of the table', () => {
+    const wrong: string[] = [];
+    for (const [from, targets] of graph) {
+      for (const to of targets) {
+        if (allowed(from, to)) continue;
+        if (KNOWN_UPWARD.some((k) => from.startsWith(k.from) && to.startsWith(k.to))) continue;
+        wrong.push(`${from} -> ${to}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('lists no known exception that has gone', () => {
+    const edges = [...graph].flatMap(([from, targets]) => targets.map((to) => [from, to] as const));
+    const gone = KNOWN_UPWARD.filter((k) => !edges.some(([from, to]) => from.startsWith(k.from) && to.startsWith(k.to)));
+    expect(gone.map((k) => `${k.from} -> ${k.to}`)).toEqual([]);
+  });
+
+  it('keeps the sandbox clear of the CLI layers, also through what it imports', () => {
+    const reached = new Set<string>();
+    const pending = [...graph.keys()].filter((f) => layerOf(f) === 'sandbox');
+    while (pending.length) {
+      const file = pending.pop()!;
+      for (const to of graph.get(file) ?? []) if (!reached.has(to)) reached.add(to), pending.push(to);
+    }
+    const cli = ['cli', 'program', 'commands', 'docs', 'console', 'core'];
+    expect([...reached].filter((f) => cli.includes(layerOf(f) ?? '')).sort()).toEqual([]);
+  });
+});
