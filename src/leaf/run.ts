@@ -11,7 +11,7 @@ import { resolveTargets, singleRef, targetRefs, type TargetRefs } from '../core/
 import { type Runtime, withRuntime } from '../core/runtime.js';
 import { targetReplayCommand } from '../core/report.js';
 import { confirmDestructive } from '../core/confirm.js';
-import type { Execution, Local, OperationPlan, Sink, Stage } from './feature.js';
+import type { Execution, Local, OperationPlan, Sink, Stage, StageContext } from './feature.js';
 import { FEATURES } from './features/index.js';
 import { serverArgument } from './features/servers.js';
 import { planOperation, retarget } from './plan.js';
@@ -53,7 +53,7 @@ async function operation(leaf: Leaf, cmd: Command, rt: Runtime): Promise<number 
 
 /** The stages features put around the whole run (--announce's countdown), in list order. */
 async function stagesOf(rt: Runtime, leaf: Leaf, local: Local, targets: { id: string; label: string }[], parallel: number): Promise<Stage[]> {
-  const planLeaf: (l: Leaf, lo: Local, t: { id: string; stdin: import('../core/fields.js').StdinText }) => Promise<OperationPlan> = (l, lo, t) => planOperation(rt, l, lo, [], t);
+  const planLeaf: StageContext['planLeaf'] = (other, flags, target) => planOperation(rt, other, flags, [], target);
   const stages: Stage[] = [];
   for (const f of FEATURES) {
     const s = await f.stage?.({ rt, leaf, local, targets, parallel, planLeaf });
