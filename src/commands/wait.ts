@@ -123,7 +123,7 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
   const refs = targetRefs(o.server, undefined, rt.env, o.allServers === true);
   const opts = fleetOptions(o);
   const client = await rt.client();
-  const ready = o.ready === undefined ? undefined : await import('../core/ready.js');
+  const ready = o.ready === undefined ? undefined : await import('../leaf/ready.js');
   const readyOf = (serverId: string) => ready?.planReady(o.ready, serverId);
   /** The state wait, and with --ready the console after it (its recent output included). */
   const withReady = async (serverId: string, wait: () => Promise<unknown>) => {

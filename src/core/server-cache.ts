@@ -179,7 +179,7 @@ export async function lookUpAgain(rt: Runtime, client: ApiClient, ref: string, s
 
 /**
  * Runs `use` on the server `ref` resolved to (hand-written commands; generated ones do the same
- * in invoke.ts): when its id was remembered and the service answers 404, `ref` is looked up
+ * in leaf/run.ts): when its id was remembered and the service answers 404, `ref` is looked up
  * again once and, if it now names another server, `use` runs on that one.
  */
 export async function onServer<T>(rt: Runtime, client: ApiClient, ref: string, resolved: ResolvedServer, use: (id: string) => Promise<T>): Promise<T> {

@@ -126,6 +126,11 @@ export type PermissionRule =
       onServer?: { field: string; allOf: readonly string[] };
     };
 
+/**
+ * One endpoint. The required fields name the request; each optional field below `example` is an
+ * operation feature, implemented by one module of src/leaf/features/ (ARCHITECTURE.md "Operation
+ * features"), which adds its flags, its part of the plan and its part of the run.
+ */
 export interface Operation {
   method: HttpMethod;
   /** Exactly as in the contract and operations.tsv, e.g. `/servers/{server_id}/files`. */
@@ -197,8 +202,8 @@ export interface Operation {
   verbs?: { field: string; values: readonly string[] };
   /**
    * Verbs whose run may use the console socket as well: `ready` ones take --ready (the wait ends
-   * on a console line, core/ready.ts), `announce` ones take --announce and --countdown (players are
-   * warned with `say` first, core/announce.ts).
+   * on a console line, leaf/ready.ts), `announce` ones take --announce and --countdown (players are
+   * warned with `say` first, leaf/announce.ts).
    */
   console?: { ready?: readonly string[]; announce?: readonly string[] };
 }

@@ -2,11 +2,11 @@ import { ConsoleSession } from '../console/session.js';
 import type { Frame } from '../console/protocol.js';
 import { displayLine } from '../console/display.js';
 import { consoleTarget, sessionSource } from '../console/target.js';
-import { Exit, GshError, UsageError } from './errors.js';
-import type { ApiClient, RequestSpec } from './http.js';
-import { step, type Step } from './plan.js';
-import type { Runtime } from './runtime.js';
-import type { SignalName } from './context.js';
+import { Exit, GshError, UsageError } from '../core/errors.js';
+import type { ApiClient, RequestSpec } from '../core/http.js';
+import { step, type Step } from '../core/plan.js';
+import type { Runtime } from '../core/runtime.js';
+import type { SignalName } from '../core/context.js';
 
 // Ready means ready (issue 31, item 2): `--ready` on power start/restart and `gsh wait --ready`
 // end when the console prints the line that says the game accepts players, not when the status

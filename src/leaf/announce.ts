@@ -1,13 +1,13 @@
 import consoleFamily from '../operations/console.js';
 import type { Leaf } from '../operations/leaves.js';
-import type { SignalName } from './context.js';
-import { parseDuration } from './duration.js';
-import { Exit, InterruptedError, UsageError } from './errors.js';
-import { StdinText } from './fields.js';
-import { type RequestSpec, withIdempotencyKey } from './http.js';
-import { planOperation } from './operation-plan.js';
-import { type Plan, step } from './plan.js';
-import type { Runtime } from './runtime.js';
+import type { SignalName } from '../core/context.js';
+import { parseDuration } from '../core/duration.js';
+import { Exit, InterruptedError, UsageError } from '../core/errors.js';
+import { StdinText } from '../core/fields.js';
+import { type RequestSpec, withIdempotencyKey } from '../core/http.js';
+import { type Plan, step } from '../core/plan.js';
+import type { Runtime } from '../core/runtime.js';
+import type { StageContext } from './feature.js';
 
 // An announced power action (issue 31, item 1): `--announce 'Restart in {left}' --countdown
 // 5m,1m,10s` sends the console command `say <message>` to every target at each point of the
@@ -87,6 +87,7 @@ export async function planAnnouncement(
   targets: readonly { id: string; label: string }[],
   parallel: number,
   verb: string,
+  planLeaf: StageContext['planLeaf'],
 ): Promise<Announcement | undefined> {
   if (flags.announce === undefined) {
     if (flags.countdown !== undefined || flags.announceCancel !== undefined) throw new UsageError('--countdown and --announce-cancel go with --announce');
@@ -99,7 +100,7 @@ export async function planAnnouncement(
   // Each message is checked by the registry field's own check (one line) while planning.
   const plan = async (text: string, id: string) => {
     try {
-      const { spec } = await planOperation(rt, leaf, { command: say(text) }, [], { id, stdin: new StdinText(undefined) });
+      const { spec } = await planLeaf(leaf, { command: say(text) }, { id, stdin: new StdinText(undefined) });
       // --idempotency-key names the power request: each announcement has a key of its own.
       return withIdempotencyKey({ ...spec, idempotencyKey: undefined });
     } catch (err) {

@@ -1,0 +1,66 @@
+import type { ApiResponse } from '../../core/http.js';
+import { GshError, ownError } from '../../core/errors.js';
+import { step } from '../../core/plan.js';
+import type { Work } from '../../core/follow.js';
+import type { Feature } from '../feature.js';
+
+// `wait`: `--wait` follows the 202's work (a job, the server status, a pull, a transfer, an init,
+// a backup) to its end (core/follow.ts, core/wait.ts); without it, a 202 prints the `gsh wait`
+// line that follows it later.
+
+export const wait: Feature = {
+  name: 'wait',
+  reserves: () => ['wait'],
+  flags({ cmd, leaf: { op } }) {
+    if (op.wait) cmd.option('--wait', 'follow the result until it finishes');
+    // A person (approval, ad view) is waited for on a terminal only, --wait or not; kept for scripts that pass it.
+    else if (op.method !== 'GET') cmd.option('--wait', 'accepted for older scripts: a person who must act is waited for on a terminal only');
+  },
+  request(d) {
+    const wait = d.leaf.op.wait;
+    if (d.local.wait !== true || !wait) return;
+    d.follow = true;
+    const what = wait.kind === 'job' ? `the job (${wait.poll})` : wait.kind === 'backup' ? `the backup (${wait.poll}) until its answer says it finished (a status, or completed_at)` : wait.kind === 'server-status' ? 'the server status' : wait.kind === 'init' ? 'the provisioning job' : `the ${wait.kind}`;
+    d.then.push(step('wait', `follow ${what} until it ends, for at most ${d.rt.waitLimitMs / 1000} s (--timeout)`));
+  },
+  async afterAnswer(x, res, data) {
+    const { rt, p, out } = x;
+    if (!p.follow) return;
+    const { followOrInterrupt, followWork, workOf } = await import('../../core/follow.js');
+    const work = workOf(p.leaf.op, p.leaf.verb, p.params, data);
+    if (!work) return;
+    out.sent?.();
+    let final: unknown;
+    try {
+      const plain = () => (rt.singleTarget ? followOrInterrupt(rt, p.client, work) : followWork(rt, p.client, work));
+      final = await (x.follow ? x.follow(work, plain) : plain());
+    } catch (err) {
+      throw await waitFailed(err, res, work);
+    }
+    if (final !== undefined) await out.show(final);
+    return true;
+  },
+  async afterShow({ p, out }, res, data) {
+    if (res.status !== 202 || !p.leaf.op.wait) return;
+    const { waitCommand, workOf } = await import('../../core/follow.js');
+    const work = workOf(p.leaf.op, p.leaf.verb, p.params, data);
+    // Work under way: the command that follows it without sending the request again.
+    if (work) out.note(`Follow it: ${waitCommand(work)}`);
+  },
+};
+
+/**
+ * A wait that failed (or was interrupted) after the service accepted the change: the change was
+ * applied, so the error says so, names the step that failed and the `gsh wait` that resumes it,
+ * instead of reading as a plain failure of the command.
+ */
+async function waitFailed(caught: unknown, res: ApiResponse<unknown>, work: Work): Promise<unknown> {
+  const err = ownError(caught);
+  if (!(err instanceof GshError) || res.idempotencyKey === undefined) return err;
+  const { waitCommand } = await import('../../core/follow.js');
+  err.outcome = 'applied';
+  err.idempotencyKey = res.idempotencyKey;
+  err.step = 'wait';
+  err.resume ??= waitCommand(work);
+  return err;
+}

@@ -1,0 +1,222 @@
+import type { Command } from 'commander';
+import { type Leaf, needsServer } from '../operations/leaves.js';
+import { envelopeData } from '../core/envelope.js';
+import { ApiError, GshError, ownError } from '../core/errors.js';
+import type { ShowOptions } from '../core/output.js';
+import { lookUpAgain } from '../core/server-cache.js';
+import { fleetOptions, runFleet } from '../core/fleet.js';
+import { stdinFor } from '../core/fields.js';
+import { type Plan, step } from '../core/plan.js';
+import { resolveTargets, singleRef, targetRefs, type TargetRefs } from '../core/targets.js';
+import { type Runtime, withRuntime } from '../core/runtime.js';
+import { targetReplayCommand } from '../core/report.js';
+import { confirmDestructive } from '../core/confirm.js';
+import type { Execution, Local, OperationPlan, Sink, Stage, StageContext } from './feature.js';
+import { FEATURES } from './features/index.js';
+import { serverArgument } from './features/servers.js';
+import { planOperation, retarget } from './plan.js';
+
+// Runs one registry leaf: plan (plan.ts), then execute: the request and what each operation
+// feature (features/) does around it, then the output. Every generated command goes through
+// here, so the request logic exists once.
+
+export async function runOperation(leaf: Leaf, cmd: Command): Promise<void> {
+  await withRuntime(cmd, (rt) => notSentOnPlanFailure(leaf, () => operation(leaf, cmd, rt)));
+}
+
+/** Planning sends only the reads that resolve servers: a change that fails there was not sent. */
+async function notSentOnPlanFailure<T>(leaf: Leaf, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (caught) {
+    const err = ownError(caught);
+    if (err instanceof GshError && err.outcome === undefined && leaf.op.method !== 'GET') err.outcome = 'not_applied';
+    throw err;
+  }
+}
+
+async function operation(leaf: Leaf, cmd: Command, rt: Runtime): Promise<number | void> {
+  const local = cmd.opts();
+  const args = cmd.processedArgs as string[];
+  if (needsServer(leaf.op)) {
+    const refs = targetRefs(local.server as string[] | undefined, serverArgument(leaf.op, args), rt.env, local.allServers === true);
+    if (singleRef(refs) === undefined) {
+      for (const f of FEATURES) f.fleet?.(leaf, local);
+      return runOnFleet(rt, leaf, local, args, refs);
+    }
+  }
+  const planned = await planOperation(rt, leaf, local, args);
+  const serverId = planned.params.server_id as string;
+  const stages = await stagesOf(rt, leaf, local, [{ id: serverId, label: serverId }], 1);
+  return rt.submit(await staged(planned.plan, stages), async () => (await beforeStages(stages)) || execute(rt, planned, printer(rt)));
+}
+
+/** The stages features put around the whole run (--announce's countdown), in list order. */
+async function stagesOf(rt: Runtime, leaf: Leaf, local: Local, targets: { id: string; label: string }[], parallel: number): Promise<Stage[]> {
+  const planLeaf: StageContext['planLeaf'] = (other, flags, target) => planOperation(rt, other, flags, [], target);
+  const stages: Stage[] = [];
+  for (const f of FEATURES) {
+    const s = await f.stage?.({ rt, leaf, local, targets, parallel, planLeaf });
+    if (s) stages.push(s);
+  }
+  return stages;
+}
+
+async function staged(plan: Plan, stages: readonly Stage[]): Promise<Plan> {
+  let out = plan;
+  for (const s of stages) out = await s.plan(out);
+  return out;
+}
+
+/** Undefined once every stage is over, or the exit code one ended the run with (an interruption). */
+async function beforeStages(stages: readonly Stage[]): Promise<number | undefined> {
+  for (const s of stages) {
+    const code = await s.before();
+    if (code !== undefined) return code;
+  }
+  return undefined;
+}
+
+function printer(rt: Runtime): Sink {
+  return {
+    show: (data, opts) => rt.out.show(data, opts),
+    document: (body, contentType) => printDocument(rt, body, contentType),
+    ...(rt.out.streams ? { streamItems: (items: unknown[], opts: ShowOptions) => void rt.out.streamItems(items, opts) } : {}),
+    checkColumns: (items) => rt.out.checkColumns(items),
+    note: (message) => rt.note(message),
+  };
+}
+
+/**
+ * One plan per target (ARCHITECTURE.md "Many servers at once"): the targets resolve with one
+ * listing, every target's plan is checked before anything is sent, a destructive command lists them
+ * and asks once, and each runs as it would alone, its result kept for the fleet's table.
+ */
+async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[], refs: TargetRefs): Promise<number> {
+  const opts = {
+    ...fleetOptions(local as { parallel?: string; failFast?: boolean }, rt.globals.idempotencyKey),
+    mutates: leaf.op.method !== 'GET',
+    replay: (id: string, key: string) => targetReplayCommand(rt.argv, id, key, serverArgument(leaf.op, args)),
+  };
+  const stdin = await stdinFor([...Object.values(local), ...refs.refs], () => rt.ctx.stdin);
+  const client = await rt.client();
+  const targets = await resolveTargets(client, refs, stdin);
+  const plans = new Map<string, OperationPlan>();
+  for (const t of targets) plans.set(t.id, await planOperation(rt, leaf, local, args, { id: t.id, stdin: stdin.clone() }));
+  const stages = await stagesOf(rt, leaf, local, targets.map((t) => ({ id: t.id, label: t.name ? `${t.name} (${t.id})` : t.id })), opts.parallel);
+  const first = plans.get(targets[0]?.id ?? '');
+  if (targets.length === 1 && first) return (await rt.submit(await staged(first.plan, stages), async () => (await beforeStages(stages)) || execute(rt, first, printer(rt)))) ?? 0;
+  const named = targets.map((t) => (t.name ? `${t.name} (${t.id})` : t.id));
+  const plan = await staged({
+    requests: [...plans.values()].flatMap((p) => p.plan.requests),
+    then: [step('fleet', `run on ${targets.length} servers, ${opts.parallel} at a time${opts.failFast ? ', starting none after a failure' : ''}: ${named.join(', ')}`), ...(first?.plan.then ?? [])],
+  }, stages);
+  return (await rt.submit(plan, async () => {
+    if (first?.confirm) await confirmDestructive(rt, `Run "gsh ${leaf.words.join(' ')}" on ${targets.length} servers: ${named.join(', ')}`);
+    const stopped = await beforeStages(stages);
+    if (stopped) return stopped;
+    rt.singleTarget = false;
+    // With --wait, a server whose request is sent waits in the shared poller without holding a
+    // --parallel slot; the poller keeps the budget the requests still to send need.
+    let sent = 0;
+    const { sharedPoller, stopPolling } = await import('../core/status-poller.js');
+    sharedPoller(rt, client).actionsLeft = () => targets.length - sent;
+    try {
+      return await runFleet(rt, targets, opts, async (t, release) => {
+        let result: unknown;
+        let counted = false;
+        // Answered, or ended before its request was answered: no longer an action to send.
+        const done = () => void (counted || ((counted = true), sent++));
+        const keep: Sink = {
+          show: async (data) => void (result = data),
+          document: (body) => void (result = Buffer.isBuffer(body) ? body.toString('utf8') : body),
+          note: () => {},
+          sent: () => {
+            done();
+            release();
+          },
+        };
+        try {
+          await execute(rt, { ...(plans.get(t.id) as OperationPlan), confirm: undefined }, keep);
+        } finally {
+          done();
+        }
+        return result;
+      });
+    } finally {
+      stopPolling(client);
+    }
+  })) ?? 0;
+}
+
+/**
+ * Sends the plan's own request with `send`. When the server's id came from the cache and the
+ * service answers 404, the reference is looked up again once and, if it now names another id,
+ * the request goes to that one (nothing was applied to an id the service does not know).
+ */
+async function sendFor<T>(rt: Runtime, p: OperationPlan, send: (p: OperationPlan) => Promise<T>): Promise<{ sent: T; p: OperationPlan }> {
+  try {
+    const sent = await send(p);
+    p.confirmId?.();
+    return { sent, p };
+  } catch (err) {
+    // Any answer but 404 on a server path says the server exists (02-endpoints-part-a.md, rule 2).
+    if (err instanceof ApiError && err.status !== 404) p.confirmId?.();
+    const again = p.remembered !== undefined && err instanceof ApiError && err.status === 404
+      ? await lookUpAgain(rt, p.client, p.remembered, p.params.server_id as string) : undefined;
+    if (again === undefined) throw err;
+    const retargeted = await retarget(rt, p, again);
+    return { sent: await send(retargeted), p: retargeted };
+  }
+}
+
+/**
+ * Executes one planned run: each feature's hooks around the request, in list order; what they
+ * opened (--ready's console) is closed when the request fails and before the result is shown.
+ */
+async function execute(rt: Runtime, p: OperationPlan, out: Sink): Promise<void> {
+  const x: Execution = {
+    rt, p, out, cleanups: [],
+    send: (how) => sendFor(rt, p, how),
+    showOptions: (data) => Object.assign({}, ...FEATURES.map((f) => f.show?.(p.leaf.op, data) ?? {})) as ShowOptions,
+  };
+  const cleanUp = () => {
+    for (const c of x.cleanups.splice(0)) c();
+  };
+  try {
+    for (const f of FEATURES) if (await f.beforeSend?.(x)) return;
+    for (const f of FEATURES) if (await f.send?.(x)) return;
+    const sent = await sendFor(rt, p, (q) => q.client.request<unknown>(q.spec));
+    // Later hooks see the plan the request went with (another id after a 404 on a remembered one).
+    x.p = sent.p;
+    const res = sent.sent;
+    for (const f of FEATURES) if (f.document?.(x, res)) return;
+    const data = envelopeData(res);
+    if (res.replayed) out.note('note: the service replayed an earlier response for this Idempotency-Key');
+    for (const f of FEATURES) if (await f.afterAnswer?.(x, res, data)) return;
+    cleanUp();
+    await out.show(data, x.showOptions(data));
+    for (const f of FEATURES) await f.afterShow?.(x, res, data);
+  } finally {
+    cleanUp();
+  }
+}
+
+/**
+ * Document and text endpoints (openapi, llms, exports) print their body as it is: the exact
+ * bytes when piped, JSON indented on a terminal.
+ */
+function printDocument(rt: Runtime, body: unknown, contentType: string | undefined): void {
+  if (body === undefined) return;
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+  if (rt.io.stdoutTTY && /json/i.test(contentType ?? '')) {
+    try {
+      rt.io.stdout.write(`${JSON.stringify(JSON.parse(bytes.toString('utf8')), null, 2)}\n`);
+      return;
+    } catch {
+      // Not JSON after all: shown as it came.
+    }
+  }
+  rt.io.stdout.write(bytes);
+  if (rt.io.stdoutTTY && bytes.length && bytes[bytes.length - 1] !== 0x0a) rt.io.stdout.write('\n');
+}
