@@ -8,7 +8,7 @@ import type { Context } from './core/context.js';
 import { flagsOf, GLOBAL_FLAG_TABLE, type GlobalFlag } from './core/global-flags.js';
 import { colorWhenIn, streamsFor } from './core/io.js';
 import { bindRun } from './core/run-state.js';
-import { similar } from './shared/suggest.js';
+import { similar } from './common/suggest.js';
 import { VERSION } from './core/version.js';
 import { loadAllFamilies, loadFamilies, topWords } from './operations/index.js';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Field } from '../operations/types.js';
 import { CHECKS } from './checks.js';
 import { UsageError } from './errors.js';
-import { similar } from '../shared/suggest.js';
+import { similar } from '../common/suggest.js';
 import type { Json, StdinText } from './fields.js';
 
 // A declared field's flag text → the JSON value the API gets, with the registry's checks (type,

@@ -1,6 +1,6 @@
 // "Did you mean" for misspelt keys and names.
 
-import { editDistance as distance } from '../shared/suggest.js';
+import { editDistance as distance } from '../common/suggest.js';
 
 /** The closest candidate within a third of the word's length, as a message suffix, or ''. */
 export function didYouMean(word: string, candidates: readonly string[]): string {

@@ -18,16 +18,16 @@ const SRC = join(ROOT, 'src');
 const LAYERS: Record<string, { files: string[]; mayImport: string[] }> = {
   boot: { files: ['src/boot/'], mayImport: ['src/core/v8-flags.ts'] },
   cli: { files: ['src/cli.ts'], mayImport: ['program', 'core'] },
-  program: { files: ['src/program.ts'], mayImport: ['commands', 'docs', 'core', 'operations', 'shared'] },
-  commands: { files: ['src/commands/'], mayImport: ['docs', 'leaf', 'console', 'init', 'core', 'operations', 'shared', 'sandbox'] },
-  docs: { files: ['src/docs/'], mayImport: ['core', 'operations', 'shared'] },
-  leaf: { files: ['src/leaf/'], mayImport: ['console', 'init', 'core', 'operations', 'shared'] },
-  console: { files: ['src/console/'], mayImport: ['core', 'shared'] },
-  init: { files: ['src/init/'], mayImport: ['operations', 'shared', 'src/core/errors.ts', 'src/core/version.ts'] },
-  core: { files: ['src/core/'], mayImport: ['operations', 'shared'] },
-  operations: { files: ['src/operations/'], mayImport: ['shared'] },
-  shared: { files: ['src/shared/'], mayImport: [] },
-  sandbox: { files: ['src/sandbox/'], mayImport: ['operations', 'init', 'shared'] },
+  program: { files: ['src/program.ts'], mayImport: ['commands', 'docs', 'core', 'operations', 'common'] },
+  commands: { files: ['src/commands/'], mayImport: ['docs', 'leaf', 'console', 'init', 'core', 'operations', 'common', 'sandbox'] },
+  docs: { files: ['src/docs/'], mayImport: ['core', 'operations', 'common'] },
+  leaf: { files: ['src/leaf/'], mayImport: ['console', 'init', 'core', 'operations', 'common'] },
+  console: { files: ['src/console/'], mayImport: ['core', 'common'] },
+  init: { files: ['src/init/'], mayImport: ['operations', 'common', 'src/core/errors.ts', 'src/core/version.ts'] },
+  core: { files: ['src/core/'], mayImport: ['operations', 'common'] },
+  operations: { files: ['src/operations/'], mayImport: ['common'] },
+  common: { files: ['src/common/'], mayImport: [] },
+  sandbox: { files: ['src/sandbox/'], mayImport: ['operations', 'init', 'common'] },
 };
 
 type Graph = Map<string, string[]>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editDistance, similar } from '../../../src/shared/suggest.js';
+import { editDistance, similar } from '../../../src/common/suggest.js';
 
 describe('did you mean', () => {
   it('measures edit distance', () => {

@@ -9,4 +9,4 @@ also come from GSH_SERVER.
 Examples:
   $ gsh reference | less
   $ gsh reference --jq '.[] | select(.scope == "servers:files:write") | .command'
-`;function m(e,r){e.addHelpText("after",w).action(async function(){let[o,{referenceEntries:a,formatReference:t}]=await Promise.all([r.docTree(),Promise.resolve().then(()=>y(require("./reference-H6BD4FU3.cjs")))]);await(0,n.b)(this,"print every command with its operations",async()=>a(o),()=>t(o))})}0&&(module.exports={register});
+`;function m(e,r){e.addHelpText("after",w).action(async function(){let[o,{referenceEntries:a,formatReference:t}]=await Promise.all([r.docTree(),Promise.resolve().then(()=>y(require("./reference-WFHMSTRS.cjs")))]);await(0,n.b)(this,"print every command with its operations",async()=>a(o),()=>t(o))})}0&&(module.exports={register});
