@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2E, setup } from './helpers.js';
+import { ensureRunning, type E2E, setup } from './helpers.js';
 
 // Colour is decided in one place (src/core/io.ts) by gh's rules: `--color always|never` (and
 // `--no-color`, the same as `--color never`) beats the environment; CLICOLOR_FORCE or FORCE_COLOR
@@ -61,9 +61,7 @@ describe('the colour decision', () => {
 
   it("the console's --color is the global one: ANSI console lines kept when piped with --color always", async () => {
     const s = [...t.sandbox.state.servers.values()].find((x) => !x.stored)!;
-    if (s.state !== 'running') t.sandbox.extensions.context.lifecycle.power(s, 'start');
-    const end = Date.now() + 10_000;
-    while ((s.state as string) !== 'running' && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    await ensureRunning(t.sandbox, s);
     const kept = await t.gsh(['console', 'history', '-s', s.id, '--limit', '500', '--color', 'always']);
     expect(kept.exitCode, kept.stderr).toBe(0);
     expect(kept.stdout).toMatch(ANSI);

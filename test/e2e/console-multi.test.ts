@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleNodeOf } from '../../src/sandbox/console-node/index.js';
 import type { ServerRecord } from '../../src/sandbox/index.js';
-import { setup, type E2E } from './helpers.js';
+import { ensureRunning, setup, type E2E } from './helpers.js';
 
 // One console over many servers (issue 31, item 3): `gsh console attach` with several targets
 // opens each server's console socket (01-general-contract.md "Console socket") and shows every
@@ -19,15 +19,7 @@ afterAll(async () => {
 let nextFree = 0;
 /** Two running servers no other test uses (parallel-safe within the file). */
 async function twoRunning(): Promise<[ServerRecord, ServerRecord]> {
-  const pick = async () => {
-    const s = [...e.sandbox.state.servers.values()].filter((x) => !x.stored)[nextFree++]!;
-    if (s.state !== 'running') {
-      e.sandbox.extensions.context.lifecycle.power(s, 'start');
-      const end = Date.now() + 10_000;
-      while ((s.state as string) !== 'running' && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-    }
-    return s;
-  };
+  const pick = () => ensureRunning(e.sandbox, [...e.sandbox.state.servers.values()].filter((x) => !x.stored)[nextFree++]!);
   return [await pick(), await pick()];
 }
 

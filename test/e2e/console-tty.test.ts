@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GSH, setup, type E2E } from './helpers.js';
+import { ensureRunning, GSH, setup, type E2E } from './helpers.js';
 
 // `gsh console attach` under a real pseudo-terminal (issue 5, item 6), made by `script` from
 // util-linux (present on Linux machines without installing anything): the prompt appears, a typed
@@ -18,23 +18,33 @@ afterAll(async () => {
   await e.close();
 });
 
+/** `command` under a pseudo-terminal made by `script`; `screen` is everything it has drawn so far. */
+function onTerminal(command: string, opts: { env?: Record<string, string | undefined>; timeout?: number } = {}) {
+  const proc = execa('script', ['-qfec', command, '/dev/null'], {
+    env: e.env({ TERM: 'xterm-256color', ...opts.env }), extendEnv: true, reject: false, timeout: opts.timeout ?? 30_000, stdin: 'pipe', buffer: false,
+  });
+  const term = {
+    proc,
+    screen: '',
+    async waitFor(re: RegExp, ms = 15_000): Promise<void> {
+      const end = Date.now() + ms;
+      while (!re.test(term.screen)) {
+        if (Date.now() > end) throw new Error(`terminal never showed ${re}: ${JSON.stringify(term.screen.slice(-800))}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
+  };
+  proc.stdout!.setEncoding('utf8');
+  proc.stdout!.on('data', (d: string) => (term.screen += d));
+  return term;
+}
+
 describe('gsh console attach on a terminal', () => {
   it('sends what is typed at the prompt, shows the answer, and detaches on Ctrl-D', async () => {
     const s = [...e.sandbox.state.servers.values()].find((x) => x.state === 'running')!;
     const command = `'${process.execPath}' '${GSH}' console attach -s ${s.id} --no-history`;
-    const proc = execa('script', ['-qfec', command, '/dev/null'], {
-      env: e.env({ TERM: 'xterm-256color', NO_COLOR: undefined }), extendEnv: true, reject: false, timeout: 30_000, stdin: 'pipe', buffer: false,
-    });
-    let screen = '';
-    proc.stdout!.setEncoding('utf8');
-    proc.stdout!.on('data', (d: string) => (screen += d));
-    const waitFor = async (re: RegExp) => {
-      const end = Date.now() + 15_000;
-      while (!re.test(screen)) {
-        if (Date.now() > end) throw new Error(`terminal never showed ${re}: ${JSON.stringify(screen.slice(-800))}`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
-    };
+    const term = onTerminal(command, { env: { NO_COLOR: undefined } });
+    const { proc, waitFor } = term;
     await waitFor(/attached to/);
     await waitFor(/> /);
     proc.stdin!.write('say typed at a terminal\r');
@@ -46,7 +56,7 @@ describe('gsh console attach on a terminal', () => {
     const r = await proc;
     expect(r.exitCode).toBe(0);
     // The prompt is drawn again after output arrives.
-    expect(screen).toMatch(/\[Server\] typed at a terminal[^]*> /);
+    expect(term.screen).toMatch(/\[Server\] typed at a terminal[^]*> /);
     expect(s.state).toBe('running');
   });
 
@@ -56,21 +66,15 @@ describe('gsh console attach on a terminal', () => {
   it('--until ends the attach on a terminal once the matching line is printed', async () => {
     const s = [...e.sandbox.state.servers.values()].find((x) => x.state === 'running')!;
     const command = `'${process.execPath}' '${GSH}' console attach ${s.id} --no-history --until MARK-done --timeout 20s; echo "exit=$?"`;
-    const proc = execa('script', ['-qfec', command, '/dev/null'], {
-      env: e.env({ TERM: 'xterm-256color' }), extendEnv: true, reject: false, timeout: 15_000, stdin: 'pipe', buffer: false,
-    });
-    let screen = '';
-    proc.stdout!.setEncoding('utf8');
-    proc.stdout!.on('data', (d: string) => (screen += d));
-    const end = Date.now() + 10_000;
-    while (!/attached to/.test(screen) && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+    const term = onTerminal(command, { timeout: 15_000 });
+    await term.waitFor(/attached to/, 10_000);
     expect((await e.gsh(['console', 'send', '-s', s.id, 'say MARK-done'])).exitCode).toBe(0);
-    const r = await proc;
+    const r = await term.proc;
     // Killed by execa's timeout (before --timeout's 20 s could end it) if it hangs.
     expect(r.timedOut).toBe(false);
     // The first line to match is the node's echo of the command (`> say MARK-done`).
-    expect(screen).toMatch(/MARK-done\r?\n/);
-    expect(screen).toContain('exit=0');
+    expect(term.screen).toMatch(/MARK-done\r?\n/);
+    expect(term.screen).toContain('exit=0');
   });
 
   // Issue 31, item 3 on a terminal: one prompt for several servers (--broadcast), each server's
@@ -79,25 +83,10 @@ describe('gsh console attach on a terminal', () => {
     const all = [...e.sandbox.state.servers.values()];
     const a = all.find((x) => x.state === 'running')!;
     const b = all.find((x) => x !== a && !x.stored)!;
-    if (b.state !== 'running') {
-      e.sandbox.extensions.context.lifecycle.power(b, 'start');
-      const end = Date.now() + 10_000;
-      while ((b.state as string) !== 'running' && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-    }
+    await ensureRunning(e.sandbox, b);
     const command = `'${process.execPath}' '${GSH}' console attach -s ${a.id},${b.id} --no-history --broadcast`;
-    const proc = execa('script', ['-qfec', command, '/dev/null'], {
-      env: e.env({ TERM: 'xterm-256color', NO_COLOR: undefined }), extendEnv: true, reject: false, timeout: 30_000, stdin: 'pipe', buffer: false,
-    });
-    let screen = '';
-    proc.stdout!.setEncoding('utf8');
-    proc.stdout!.on('data', (d: string) => (screen += d));
-    const waitFor = async (re: RegExp) => {
-      const end = Date.now() + 15_000;
-      while (!re.test(screen)) {
-        if (Date.now() > end) throw new Error(`terminal never showed ${re}: ${JSON.stringify(screen.slice(-800))}`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
-    };
+    const term = onTerminal(command, { env: { NO_COLOR: undefined } });
+    const { proc, waitFor } = term;
     await waitFor(/all> /);
     proc.stdin!.write('say to-both\r');
     const colour = (s: { name: string }) => new RegExp(`\x1b\\[(\\d+)m${s.name}\x1b\\[39m *\\| \\S+ INFO\\]: \\[Server\\] to-both`);
@@ -106,7 +95,7 @@ describe('gsh console attach on a terminal', () => {
     proc.stdin!.write('\x04');
     const r = await proc;
     expect(r.exitCode).toBe(0);
-    expect(colour(a).exec(screen)![1]).not.toBe(colour(b).exec(screen)![1]);
+    expect(colour(a).exec(term.screen)![1]).not.toBe(colour(b).exec(term.screen)![1]);
   });
 
   // Subprocess under a pty: only a real terminal has a mode to leave wrong. A script in the pty

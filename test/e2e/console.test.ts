@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleNodeOf } from '../../src/sandbox/console-node/index.js';
 import type { ServerRecord } from '../../src/sandbox/index.js';
-import { setup, type E2E } from './helpers.js';
+import { ensureRunning, setup, type E2E } from './helpers.js';
 import { floodNumbers, spawnGsh } from './console-helpers.js';
 
 // `gsh console attach|send` end to end against the sandbox console node (issue 5, items 1 to 3;
@@ -21,13 +21,7 @@ const runningServers = () => [...e.sandbox.state.servers.values()].filter((s) =>
 let nextFree = 0;
 /** A running server no other test uses (parallel-safe within the file). */
 async function freshRunning(): Promise<ServerRecord> {
-  const s = [...e.sandbox.state.servers.values()].filter((x) => !x.stored)[nextFree++]!;
-  if (s.state !== 'running') {
-    e.sandbox.extensions.context.lifecycle.power(s, 'start');
-    const end = Date.now() + 10_000;
-    while ((s.state as string) !== 'running' && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-  }
-  return s;
+  return ensureRunning(e.sandbox, [...e.sandbox.state.servers.values()].filter((x) => !x.stored)[nextFree++]!);
 }
 const sequence = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 

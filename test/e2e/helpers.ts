@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type Options, type Result } from 'execa';
 import type { Clock } from '../../src/core/context.js';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { type ServerRecord, startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { until } from '../console/in-process.js';
 import { fastClock, testContext, type TestContext, type TestContextOptions } from '../helpers/context.js';
 import { run } from '../../src/program.js';
 
@@ -151,4 +152,11 @@ export async function setup(opts: SetupOptions = {}): Promise<E2E> {
       rmSync(configDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Starts `s` in the sandbox unless it runs already, and waits until it does (a failure after 10 s). */
+export async function ensureRunning(sandbox: Sandbox, s: ServerRecord): Promise<ServerRecord> {
+  if (s.state !== 'running') sandbox.extensions.context.lifecycle.power(s, 'start');
+  await until(() => (s.state as string) === 'running', 10_000, `server ${s.name} to run`);
+  return s;
 }

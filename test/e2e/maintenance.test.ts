@@ -3,7 +3,7 @@ import { consoleNodeOf } from '../../src/sandbox/console-node/index.js';
 import type { ServerRecord } from '../../src/sandbox/index.js';
 import type { Clock } from '../../src/core/context.js';
 import { virtualClock } from '../helpers/context.js';
-import { setup, type E2E } from './helpers.js';
+import { ensureRunning, setup, type E2E } from './helpers.js';
 
 // Issue 31, items 1 and 2: an announced power action (`say` through POST /servers/{id}/commands,
 // 02-endpoints-part-a.md "Console"; then POST …/power, "Power") and `--ready`, which follows the
@@ -23,13 +23,7 @@ const servers = () => [...e.sandbox.state.servers.values()].filter((s) => !s.sto
 let nextFree = 0;
 /** A running server no other test uses (parallel-safe within the file). */
 async function freshRunning(): Promise<ServerRecord> {
-  const s = servers()[nextFree++]!;
-  if (s.state !== 'running') {
-    e.sandbox.extensions.context.lifecycle.power(s, 'start');
-    const end = Date.now() + 10_000;
-    while ((s.state as string) !== 'running' && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-  }
-  return s;
+  return ensureRunning(e.sandbox, servers()[nextFree++]!);
 }
 
 /** The requests the sandbox completed for `ids`, each with the time gsh's clock showed then. */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleNodeOf } from '../../src/sandbox/console-node/index.js';
-import { gshInProcess, type GshResult, type E2E, setup } from './helpers.js';
+import { ensureRunning, gshInProcess, type GshResult, type E2E, setup } from './helpers.js';
 import { testContext } from '../helpers/context.js';
 import { run } from '../../src/program.js';
 import { until } from '../console/in-process.js';
@@ -195,11 +195,7 @@ describe('console attach on a terminal', () => {
   it('several servers in one view: a hostile server name is shown, never obeyed, beside gsh\'s colours', async () => {
     const servers = [...t.sandbox.state.servers.values()].filter((s) => !s.stored).slice(0, 2);
     expect(servers).toHaveLength(2);
-    for (const s of servers) {
-      if (s.state === 'running') continue;
-      t.sandbox.extensions.context.lifecycle.power(s, 'start');
-      await until(() => (s.state as string) === 'running', 10_000, 'the server to run');
-    }
+    for (const s of servers) await ensureRunning(t.sandbox, s);
     const names = servers.map((s) => s.name);
     servers.forEach((s, i) => { s.name = `${H}${i}`; });
     try {
