@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { V8_FLAGS_EVENT } from '../core/v8-flags.js';
 
-// Loads the bundle (dist/*.cjs, CommonJS chunks) the way Node's own CommonJS loader would, plus a
+// Loads the bundle (bin/dist/*.cjs, CommonJS chunks) the way Node's own CommonJS loader would, plus a
 // V8 code cache: each chunk's compiled code is written once to the user's cache directory, after
 // the run that first loaded it (so it holds every function that run compiled, not just the
 // top level), and later runs start from it instead of parsing and compiling again. Node 22 has

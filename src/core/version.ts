@@ -1,10 +1,14 @@
 import { readFileSync } from 'node:fs';
 
-// Read once from package.json beside dist/ (and beside src/ under vitest): one source of truth.
+// Read once from gsh's package.json (one source of truth), found from this file's place: the
+// bundle's entry (bin/dist/cli.cjs) and its chunks (bin/dist/chunks/) sit two and three levels
+// below it, src/core/ under vitest two. bin/package.json, nearer to the bundle, only sets the
+// module type and carries no version, so the first package.json with gsh's name wins.
 function readVersion(): string {
-  for (const rel of ['../package.json', '../../package.json']) {
+  for (const rel of ['../../package.json', '../../../package.json']) {
     try {
-      return (JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { version: string }).version;
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'gsh' && pkg.version) return pkg.version;
     } catch {
       // try the next layout
     }

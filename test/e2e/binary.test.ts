@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GSH, type E2E, setup } from './helpers.js';
 
-// The few tests that need the built binary (bin/gsh.js → dist/cli.cjs main() → run(argv,
+// The few tests that need the built binary (bin/gsh.js → bin/dist/cli.cjs main() → run(argv,
 // processContext())): every other e2e test runs gsh in-process. Each test says why it must be a
 // subprocess. The pty tests are tty.test.ts and console-tty.test.ts.
 
@@ -43,7 +43,7 @@ describe('the launcher', () => {
     expect(login.exitCode, login.stderr).toBe(0);
   });
 
-  // Subprocess: the fast path is in the launcher (bin/gsh.js), which answers before dist/cli.cjs is loaded.
+  // Subprocess: the fast path is in the launcher (bin/gsh.js), which answers before bin/dist/cli.cjs is loaded.
   it('--version and -V print the version from package.json and exit 0', async () => {
     for (const flag of ['--version', '-V']) {
       const r = await execa(process.execPath, [GSH, flag], { reject: false, env: {}, extendEnv: false });

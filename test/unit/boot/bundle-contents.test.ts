@@ -2,14 +2,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// What the built bundle (dist/, rebuilt by `npm test` before the tests run) must not contain.
+// What the built bundle (bin/dist/, rebuilt by `npm test` before the tests run) must not contain.
 // yaml's Node build reads process.env.LOG_TOKENS for every token its parser meets and
 // process.env.LOG_STREAM for every token it composes (its own debugging switches): each read is a
 // call into Node's environment, about a fifth of yaml's parsing time on `gsh init lint`. The
 // build aliases yaml to its browser build, the same code without those reads (package.json,
 // `--alias:yaml=`).
 
-const DIST = fileURLToPath(new URL('../../../dist/', import.meta.url));
+const DIST = fileURLToPath(new URL('../../../bin/dist/', import.meta.url));
 
 /** Every file of the bundle with its text. */
 function bundle(): Array<{ name: string; text: string }> {

@@ -24,7 +24,7 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'gsh-loader-'));
   cache = join(dir, 'cache');
   mkdirSync(join(dir, 'chunks'));
-  // The shape of dist/: an entry beside chunks/.
+  // The shape of bin/dist/: an entry beside chunks/.
   // Sources unique to the test, for the same reason.
   writeFileSync(entry(), `// ${dir}\nconst { twice } = require('./chunks/math.cjs'); exports.answer = () => twice(21); exports.file = __filename;`);
   chunk('math.cjs', 'exports.twice = (n) => n * 2;');

@@ -83,7 +83,7 @@ describe('rendering', () => {
 
 describe('loaded only for --jq', () => {
   it('the engine is in a chunk that only dynamic imports reach, never in what every start loads', () => {
-    // esbuild's metafile of the build `npm test` runs first (kept out of dist/ and the package).
+    // esbuild's metafile of the build `npm test` runs first (kept out of bin/dist/ and the package).
     const meta = JSON.parse(readFileSync(new URL('../../../node_modules/.cache/gsh/meta.json', import.meta.url), 'utf8')) as {
       outputs: Record<string, { inputs: Record<string, unknown>; imports: { path: string; kind: string }[] }>;
     };
