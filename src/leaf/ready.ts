@@ -102,6 +102,8 @@ export async function watchReady(
   opts: { replay: boolean; stateOnly: StateOnly },
 ): Promise<ReadyWatch> {
   const pattern = await readyPattern(client, spec, label, opts.stateOnly);
+  /** The `gsh wait` that picks this wait up, with the same pattern (resume lines). */
+  const resume = `gsh wait -s ${serverId} --ready ${shellWord(pattern.regex)}`;
   const last: string[] = [];
   // With a replay the wait starts now: live lines count from the start.
   let armed = opts.replay;
@@ -124,6 +126,8 @@ export async function watchReady(
   const stop = (why: string) => {
     if (stopped || matched !== undefined) return;
     stopped = new GshError(`${label}: ${why} before it was ready (no console line matching ${pattern.shown} yet)${tail(last)}`, Exit.notReady);
+    // An automatic restart may bring it up again: the wait to pick up carries the pattern.
+    stopped.resume = resume;
     onStop?.(stopped);
     ring();
   };
@@ -167,7 +171,6 @@ export async function watchReady(
       const reached = serverStateReached(target.state, target.mustLeave, () => rt.now());
       let first = opts.replay;
       let status: ServerStatus | undefined;
-      const resume = `gsh wait -s ${serverId} --ready ${shellWord(pattern.regex)}`;
       // A crash or stop, Ctrl-C or SIGTERM, or the session's end stops the wait at once.
       let fail!: (err: unknown) => void;
       const ended = new Promise<never>((_resolve, reject) => (fail = reject));
