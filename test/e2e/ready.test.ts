@@ -3,7 +3,8 @@ import type { Clock } from '../../src/core/context.js';
 import { consoleNodeOf } from '../../src/sandbox/console-node/index.js';
 import type { ServerRecord } from '../../src/sandbox/index.js';
 import { until } from '../console/in-process.js';
-import { setup, type E2E } from './helpers.js';
+import { runGsh, testContext } from '../helpers/context.js';
+import { runEnv, setup, type E2E } from './helpers.js';
 
 // Issue 36, item 4: `--ready` ends as soon as the console line arrives (01-general-contract.md
 // "Console socket": `console output`, `status`; the line is the settings' startup-detection message,
@@ -192,6 +193,18 @@ describe('nothing to wait for: exit 12 at once, saying what was looked for and h
     expect(clock.steps()).toBe(0);
     expect(r.stderr).toMatch(/is already running, and no line matching \/Done \\\(\/ is in the last 1000 lines of its console history/);
     expect(r.stderr).toContain(`gsh wait -s ${s.id} --for running`);
+  });
+
+  it('Ctrl-C while waiting exits 130 with the gsh wait line that waits for the same pattern', async () => {
+    const s = offlineServer();
+    const ctx = testContext({ env: runEnv(e.env()), clock: heldClock() });
+    const run = runGsh(['power', 'start', '-s', s.id, '--ready', 'Done \\(', '--timeout', '1h'], ctx);
+    await until(() => statusReads(s.id) >= 2, 15_000, 'two status polls');
+    ctx.signals.emit('SIGINT');
+    const r = await run;
+    expect(r.exitCode, r.stderr).toBe(130);
+    expect(r.stderr).toMatch(/interrupted while waiting for \S+ to print a console line matching \/Done \\\(\//);
+    expect(r.stderr).toContain(`gsh wait -s ${s.id} --ready 'Done \\('`);
   });
 
   it('a wait that runs out names the done message it waited for, and never "the pattern given to --ready"', async () => {
