@@ -19,12 +19,15 @@ const HELP = `
 settled (running or offline, with no reinstall, restore or transfer under way). The global
 --timeout bounds the wait (default 10m). One server is polled on its own, 1 s after the start
 and then less often (up to every 10 s); several are read together from the list with statuses,
-100 servers a request. --ready waits for running, then for a console line (the recent output
-counts, so a line printed before gsh attached is not missed); a crash, or the server stopping,
-ends it early with exit 13 and the last console lines. Exit codes: 0 reached, 1 failed, 10 timed
+100 servers a request. --ready waits for a console line (REGEX, or the settings' done_message)
+and ends as soon as it arrives. The console history counts, so a line printed before gsh attached
+is not missed; a server already running whose line is not in its history exits 12 at once (use
+--for running, or a line it prints now), and so does a server whose settings hold no done_message
+when no REGEX is given. A crash, or the server stopping or going offline once it started, ends
+it at once with exit 13 and the last console lines. Exit codes: 0 reached, 1 failed, 10 timed
 out, 11 when some of several servers did not make it, 12 the record shows no field gsh reads (it
-says what the record holds and the gsh api line that shows it), 13 --ready: the server crashed or
-stopped first.
+says what the record holds and the gsh api line that shows it) or --ready has nothing it can
+wait for, 13 --ready: the server crashed or stopped first.
 
 Examples:
   gsh wait -s lobby --for running
@@ -47,7 +50,7 @@ export function register(cmd: Command): void {
     .option('--for <state>', 'the state to wait for (default: settled)')
     .option('--parallel <n>', 'accepted for older scripts: several servers are now read together, 100 a request')
     .option('--fail-fast', 'with several servers: start no new one after a failure')
-    .option('--ready [regex]', 'once running, wait for a console line matching REGEX (default: the settings\' done_message), recent output included; exit 13 if it crashes or stops first')
+    .option('--ready [regex]', 'wait for a console line matching REGEX (default: the settings\' done_message), recent output included, ending as soon as it arrives; exit 13 if it crashes or stops first, 12 if there is no pattern or a running server\'s line is not in its history')
     .addHelpText('after', HELP)
     .action(async function (this: Command) {
       await withRuntime(this, (rt) => waitForStates(rt, this.opts()));
@@ -117,8 +120,8 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
   if (o.ready !== undefined && o.for !== undefined && o.for !== 'running') throw new UsageError('--ready waits for running; leave out --for');
   const state = o.ready !== undefined ? 'running' : (o.for ?? 'settled');
   if (!/^[a-z_]+$/.test(state)) throw new UsageError(`--for "${state}" is not a state`, 'Use running, offline, settled or another state of the status resource.');
-  const [{ followOrInterrupt, followWork }, { fleetOptions, runFleet }, { resolveTargets, singleRef, targetRefs }, { onServer, resolveRemembered }, { stdinFor }, { waitForServerState }] = await Promise.all([
-    import('../core/follow.js'), import('../core/fleet.js'), import('../core/targets.js'), import('../core/server-cache.js'), import('../core/fields.js'), import('../core/wait.js'),
+  const [{ followOrInterrupt, followWork }, { fleetOptions, runFleet }, { resolveTargets, singleRef, targetRefs }, { onServer, resolveRemembered }, { stdinFor }] = await Promise.all([
+    import('../core/follow.js'), import('../core/fleet.js'), import('../core/targets.js'), import('../core/server-cache.js'), import('../core/fields.js'),
   ]);
   const refs = targetRefs(o.server, undefined, rt.env, o.allServers === true);
   const opts = fleetOptions(o);
@@ -129,9 +132,9 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
   const withReady = async (serverId: string, wait: () => Promise<unknown>) => {
     const spec = readyOf(serverId);
     if (!ready || !spec) return wait();
-    const watch = await ready.watchReady(rt, client, serverId, serverId, spec, { replay: true });
+    const watch = await ready.watchReady(rt, client, serverId, serverId, spec, { replay: true, stateOnly: `gsh wait -s ${serverId} --for running` });
     try {
-      const r = await watch.until((sleep) => waitForServerState(rt, client, serverId, state, { sleep }));
+      const r = await watch.until({ state });
       rt.note(`ready: ${r.line}`);
       return r.final;
     } finally {
@@ -142,11 +145,11 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
   const followOne = (serverId: string) => withReady(serverId, () => followOrInterrupt(rt, client, { kind: 'server-state', serverId, state }));
   const then = (what: string, serverId: string) => {
     const spec = readyOf(serverId);
-    const console = ready && spec ? ready.readyPlan(spec, rt) : undefined;
+    const console = ready && spec ? ready.readyPlan(spec, rt, { replay: true }) : undefined;
     return {
       requests: console?.requests ?? [],
       then: [
-        ...(console ? [step('stream', 'open the console socket (POST …/console/token) and replay its recent output (send logs)')] : []),
+        ...(console ? [step('stream', `open the console socket (POST …/console/token) and read its recent output (send history, up to 1000 lines)`)] : []),
         step('wait', `poll the status of ${what} until ${state}, for at most ${rt.waitLimitMs / 1000} s`),
         ...(console?.then ?? []),
       ],

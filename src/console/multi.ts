@@ -15,7 +15,9 @@ import { QUIET_MS } from './attach.js';
 // prints every line prefixed with its server's name, coloured per server on a terminal; with
 // --json / -o jsonl each socket event is a JSON object with server_id and server_name. Standard
 // input is read only with --broadcast, and each line then goes to every server. --until ends once
-// a line matched on every server (on any with --until-any); --timeout ends it with exit 10.
+// a line matched on every server (on any with --until-any); --timeout ends it with exit 10. A
+// server whose socket ends for good (deleted, or the node refuses it again) is named on stderr
+// and leaves the --until set: the run ends once the rest matched, with exit 11 (issue 36, item 6).
 
 export interface ConsoleOf {
   id: string;
@@ -90,8 +92,14 @@ export async function attachMany(opts: MultiOptions): Promise<number> {
     const line = frame.event === 'console output' ? frame.args?.[0] : undefined;
     if (opts.until && line !== undefined && opts.until.re.test(displayLine(line, false))) {
       matched.add(server.id);
-      if (opts.until.any || matched.size === opts.servers.length) detach('matched');
+      if (opts.until.any || untilMet()) detach('matched');
     }
+  }
+
+  /** --until on each server: every server still there has matched (a lost one no longer counts). */
+  function untilMet(): boolean {
+    const left = opts.servers.filter((s) => !gone.has(s.id));
+    return left.length > 0 && left.every((s) => matched.has(s.id));
   }
 
   const onSignal: [SignalName, () => void][] = [
@@ -105,7 +113,7 @@ export async function attachMany(opts: MultiOptions): Promise<number> {
       const deadline = clock.now() + timeoutMs;
       while (!ended && clock.now() < deadline) await clock.sleep(Math.min(250, deadline - clock.now()));
       if (ended) return;
-      const waiting = opts.servers.filter((s) => !matched.has(s.id)).map((s) => s.name);
+      const waiting = opts.servers.filter((s) => !matched.has(s.id) && !gone.has(s.id)).map((s) => s.name);
       stderr('warn', `no console line matched /${re.source}/ within ${timeoutMs / 1000} s (--timeout)${any ? '' : ` on ${waiting.join(', ')}`}`);
       detach('timeout');
     })();
@@ -117,11 +125,15 @@ export async function attachMany(opts: MultiOptions): Promise<number> {
       (err: unknown) => lost(server, (err as Error).message, (err as { exitCode?: number }).exitCode ?? Exit.error),
     );
   }
+  // With --until, a server lost for good leaves the set waited for: the others' matches end the
+  // run, which then exits 11, since that server never matched (or can no longer be seen to).
   function lost(server: ConsoleOf, why: string, code: number): void {
     if (ended) return;
-    stderr('warn', `${server.name} ${why}`);
+    const leaves = opts.until && !opts.until.any ? '; no longer waited for by --until' : '';
+    stderr('warn', `${server.name} ${why}${leaves}`);
     gone.set(server.id, code);
     if (gone.size === opts.servers.length) detach('gone');
+    else if (opts.until && !opts.until.any && untilMet()) detach('matched');
   }
 
   try {
@@ -129,6 +141,7 @@ export async function attachMany(opts: MultiOptions): Promise<number> {
     const early = await Promise.race([started.then(() => undefined), detached]);
     const how = early ?? (await Promise.race([detached, startInput()]));
     if (how === 'gone') return [...gone.values()][0] ?? EXIT.gone;
+    if (how === 'matched' && gone.size > 0) return Exit.someFailed;
     return EXIT[how];
   } finally {
     for (const [signal, on] of onSignal) opts.signals.off(signal, on);

@@ -154,15 +154,28 @@ export async function waitForServerState(
   target: string,
   opts: { mustLeave?: string; now?: () => number } & PollOptions = {},
 ): Promise<ServerStatus> {
-  const path = `/servers/${encodeURIComponent(serverId)}/status`;
   return pollUntil(
     rt,
     `server ${serverId}`,
-    async () => ((await client.request<{ data?: ServerStatus }>({ method: 'GET', path })).body?.data ?? {}),
+    () => readServerStatus(client, serverId),
     serverStateReached(target, opts.mustLeave, opts.now ?? (() => rt.now())),
     describeServerStatus,
-    { ...opts, readable: { test: (s) => typeof s.state === 'string', fields: 'state', path } },
+    { ...opts, readable: statusReadable(serverId) },
   );
+}
+
+/** One read of GET /servers/{id}/status (02-endpoints-part-a.md "Servers"). */
+export async function readServerStatus(client: ApiClient, serverId: string): Promise<ServerStatus> {
+  return (await client.request<{ data?: ServerStatus }>({ method: 'GET', path: statusPath(serverId) })).body?.data ?? {};
+}
+
+/** What a server-state wait reads: the status resource's `state`. */
+export function statusReadable(serverId: string): Readable<ServerStatus> {
+  return { test: (s) => typeof s.state === 'string', fields: 'state', path: statusPath(serverId) };
+}
+
+function statusPath(serverId: string): string {
+  return `/servers/${encodeURIComponent(serverId)}/status`;
 }
 
 /**

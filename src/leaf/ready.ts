@@ -1,5 +1,5 @@
 import { ConsoleSession } from '../console/session.js';
-import type { Frame } from '../console/protocol.js';
+import { parseHistory, type Frame } from '../console/protocol.js';
 import { displayLine } from '../console/display.js';
 import { consoleTarget, sessionSource } from '../console/target.js';
 import { Exit, GshError, UsageError } from '../core/errors.js';
@@ -7,21 +7,31 @@ import type { ApiClient, RequestSpec } from '../core/http.js';
 import { step, type Step } from '../core/plan.js';
 import type { Runtime } from '../core/runtime.js';
 import type { SignalName } from '../core/context.js';
+import { describeServerStatus, pollUntil, readServerStatus, serverStateReached, statusReadable, type ServerStatus } from '../core/wait.js';
 
-// Ready means ready (issue 31, item 2): `--ready` on power start/restart and `gsh wait --ready`
-// end when the console prints the line that says the game accepts players, not when the status
-// says `running`. The console socket (01-general-contract.md "Console socket") is opened before
-// the power request, so no line of the new boot is missed; `gsh wait`, which comes later, replays
-// the recent output (`send logs`) for the same reason. Without a pattern, the settings' done
-// message is used (02-endpoints-part-a.md "Settings": `done_message`, "startup-detection
-// message"), matched as plain text. A crash (`crash restart pending`) or the server stopping
-// (`status` stopping/offline) once it has started ends the wait early: exit 13, with the last
-// console lines.
+// Ready means ready (issue 31, item 2; issue 36, item 4): `--ready` on power start/restart and
+// `gsh wait --ready` end when the console prints the line that says the game accepts players, not
+// when the status says `running`, and as soon as that line arrives: the console socket
+// (01-general-contract.md "Console socket") wakes the wait, which does not wait for its next status
+// poll. The socket is opened before the power request, so no line of the new boot is missed.
+// `gsh wait`, which comes later, reads the console history (`send history`, one reply): a server
+// already running must have its line there (exit 12 at once otherwise, since it will not print it
+// again). Without a pattern, the settings' done message is used (02-endpoints-part-a.md
+// "Settings": `done_message`, the "startup-detection message"; the contract shows no other source,
+// the startup resource carries the egg's startup command only), matched as plain text; a server
+// without one exits 12 before anything is sent. A crash (`crash restart pending`) or the server
+// stopping once it has started ends the wait at once with exit 13 and the last console lines,
+// whether the socket's `status` event or a status poll saw it first. Every message names the
+// pattern.
 
 /** How many of the last console lines an early end shows. */
 const LAST_LINES = 10;
 /** Sleeps in short steps, so a finished wait leaves no timer behind. */
 const STEP_MS = 250;
+/** The console history `gsh wait --ready` reads: the contract's largest page of `send history`. */
+const HISTORY_LINES = 1000;
+/** How long the node may take to answer `send history`. */
+const HISTORY_WAIT_MS = 5000;
 
 /** What --ready waits for: a pattern typed, or the settings' done message read when it runs. */
 export type ReadySpec = { re: RegExp } | { doneMessage: RequestSpec };
@@ -41,30 +51,47 @@ export function planReady(flag: unknown, serverId: string): ReadySpec | undefine
 }
 
 /** The plan's part: the settings read (when it has one) and the step that follows the wait. */
-export function readyPlan(spec: ReadySpec, rt: Runtime): { requests: RequestSpec[]; then: Step[]; before: Step } {
-  const what = 're' in spec ? `a console line matching /${spec.re.source}/` : 'a console line containing the settings\' done_message';
+export function readyPlan(spec: ReadySpec, rt: Runtime, opts: { replay?: boolean } = {}): { requests: RequestSpec[]; then: Step[]; before: Step } {
+  const what = 're' in spec ? `a console line matching /${spec.re.source}/` : 'a console line containing the settings\' done_message (exit 12 at once if they hold none)';
+  const history = opts.replay ? '; a server already running must have it in its console history (exit 12 at once otherwise)' : '';
   return {
     requests: 'doneMessage' in spec ? [spec.doneMessage] : [],
     before: step('stream', 'open the console socket (POST …/console/token) before the power request, so no line of the new boot is missed'),
-    then: [step('wait', `once the server is running, wait for ${what}; exit 13 (with the last console lines) if it crashes or stops first, 10 after ${rt.waitLimitMs / 1000} s (--timeout)`)],
+    then: [step('wait', `poll the server status and wait for ${what}, ending as soon as the line arrives${history}; exit 13 (with the last console lines) at once if the server crashes, stops or goes offline first, 10 after ${rt.waitLimitMs / 1000} s (--timeout)`)],
   };
 }
 
+/** What the wait looks for, as messages name it and as `--ready` takes it again. */
+export interface ReadyPattern {
+  match(line: string): boolean;
+  /** `/Done \(/`, or the done message in quotes with where it came from. */
+  shown: string;
+  /** A regular expression for `--ready` that waits for the same line (resume lines). */
+  regex: string;
+}
+
+/** Where a wait ends at the status alone, for a message that cannot wait on the console. */
+export type StateOnly = string;
+
 export interface ReadyWatch {
+  /** The pattern this watch waits for. */
+  readonly pattern: ReadyPattern;
   /** From now on, lines count and a stop or crash ends the wait (call it just before the request). */
   arm(): void;
   /**
-   * Runs the state wait (`running`), ended early by a crash or a stop, then waits for the line.
-   * Fails with 13 (crashed or stopped), 10 (--timeout), 130/143 (Ctrl-C, SIGTERM). The state
-   * wait sleeps with `sleep`, which throws once the watch is over, so no poll outlives it.
+   * Polls the status (`target`, usually running) and ends on the ready line, whichever comes
+   * first: the line wakes the wait at once, and one more status read gives the final record.
+   * Fails with 13 (crashed, stopped or went offline after it started), 12 (already running with
+   * no ready line in the history, `replay` only), 10 (--timeout), 130/143 (Ctrl-C, SIGTERM).
    */
-  until<T>(stateWait: (sleep: (ms: number) => Promise<void>) => Promise<T>): Promise<{ final: T; line: string }>;
+  until(target: { state: string; mustLeave?: string }): Promise<{ final: ServerStatus; line: string }>;
   close(): void;
 }
 
 /**
- * Opens the console of `serverId` and watches it. `replay`: start from the recent output (for a
- * server that may have printed its line already). Reads the done message first when asked.
+ * Opens the console of `serverId` and watches it. `replay`: also read the console history (for a
+ * server that may have printed its line already). Reads the done message first when asked;
+ * `stateOnly` says how to wait without a console line, for the message when there is none.
  */
 export async function watchReady(
   rt: Runtime,
@@ -72,28 +99,51 @@ export async function watchReady(
   serverId: string,
   label: string,
   spec: ReadySpec,
-  opts: { replay: boolean },
+  opts: { replay: boolean; stateOnly: StateOnly },
 ): Promise<ReadyWatch> {
-  const match = 're' in spec ? (line: string) => spec.re.test(line) : await doneMessageMatcher(client, spec.doneMessage, label);
+  const pattern = await readyPattern(client, spec, label, opts.stateOnly);
+  /** The `gsh wait` that picks this wait up, with the same pattern (resume lines). */
+  const resume = `gsh wait -s ${serverId} --ready ${shellWord(pattern.regex)}`;
   const last: string[] = [];
-  // A replay is the recent output of the boot being waited for: its lines count from the start.
+  // With a replay the wait starts now: live lines count from the start.
   let armed = opts.replay;
   let booted = false;
   let matched: string | undefined;
+  /** The console history (`replay`): undefined until the node answers. */
+  let history: string[] | undefined;
   let stopped: GshError | undefined;
   let onStop: ((err: GshError) => void) | undefined;
+  // Rung by every event a pause may be waiting for (a line, the history, a stop).
+  let bell!: Promise<void>;
+  let ring!: () => void;
+  const rearm = () => void (bell = new Promise((resolve) => (ring = () => (rearm(), resolve()))));
+  rearm();
+  const keep = (lines: readonly string[], older = false) => {
+    if (older) last.unshift(...lines);
+    else last.push(...lines);
+    last.splice(0, Math.max(0, last.length - LAST_LINES));
+  };
   const stop = (why: string) => {
     if (stopped || matched !== undefined) return;
-    stopped = new GshError(`${label}: ${why} before it was ready${tail(last)}`, Exit.notReady);
+    stopped = new GshError(`${label}: ${why} before it was ready (no console line matching ${pattern.shown} yet)${tail(last)}`, Exit.notReady);
+    // An automatic restart may bring it up again: the wait to pick up carries the pattern.
+    stopped.resume = resume;
     onStop?.(stopped);
+    ring();
   };
   const onFrame = (f: Frame) => {
     const arg = f.args?.[0];
     if (f.event === 'console output' && arg !== undefined) {
       const line = displayLine(arg, false);
-      last.push(line);
-      if (last.length > LAST_LINES) last.shift();
-      if (armed && matched === undefined && match(line)) matched = line;
+      keep([line]);
+      if (armed && matched === undefined && !stopped && pattern.match(line)) {
+        matched = line;
+        ring();
+      }
+    } else if (f.event === 'history output' && opts.replay && history === undefined) {
+      history = (parseHistory(arg)?.data ?? []).map((l) => displayLine(l, false));
+      keep(history, true);
+      ring();
     } else if (armed && f.event === 'status') {
       // A `running` status alone proves nothing: the node may repeat the state it had before a restart.
       if (arg === 'starting') booted = true;
@@ -104,20 +154,24 @@ export async function watchReady(
   };
   const session = new ConsoleSession({
     fetchSession: sessionSource(await consoleTarget(client, serverId, label)),
-    replay: opts.replay,
+    replay: false,
     onFrame,
     note: (m) => rt.note(m),
     warn: (m) => rt.warn(m),
   });
   await session.start();
+  // One reply with the recent lines: unlike `send logs`, it says when the replay is complete.
+  const asked = opts.replay && session.send('send history', ['', String(HISTORY_LINES)]);
   return {
+    pattern,
     arm: () => void (armed = true),
     close: () => session.close(),
-    until: async (stateWait) => {
+    until: async (target) => {
       armed = true;
-      // --timeout bounds the whole wait: the state's part and the console's.
-      const deadline = rt.now() + rt.waitLimitMs;
-      // A crash or stop, Ctrl-C or SIGTERM, or the session's end stops either part at once.
+      const reached = serverStateReached(target.state, target.mustLeave, () => rt.now());
+      let first = opts.replay;
+      let status: ServerStatus | undefined;
+      // A crash or stop, Ctrl-C or SIGTERM, or the session's end stops the wait at once.
       let fail!: (err: unknown) => void;
       const ended = new Promise<never>((_resolve, reject) => (fail = reject));
       ended.catch(() => {});
@@ -126,28 +180,65 @@ export async function watchReady(
       session.done.then((end) => fail(endedError(end, label)), fail);
       const handlers = ([['SIGINT', Exit.interrupted], ['SIGTERM', Exit.terminated]] as const).map(([signal, code]): [SignalName, () => void] => [
         signal,
-        () => fail(new GshError(`interrupted while waiting for ${label} to be ready; the server goes on without gsh`, code, `Pick it up again: gsh wait -s ${serverId} --ready`)),
+        () => fail(Object.assign(new GshError(`interrupted while waiting for ${label} to print a console line matching ${pattern.shown}; the server goes on without gsh`, code), { resume })),
       ]);
       for (const [signal, on] of handlers) rt.ctx.signals.on(signal, on);
       let over = false;
-      const sleep = async (ms: number) => {
-        if (!over) await rt.sleep(ms);
+      /** Sleeps up to `ms` in short steps, woken at once by the bell once `done` holds. */
+      const pause = async (ms: number, done: () => boolean) => {
+        const end = rt.now() + ms;
+        while (!over && !done() && rt.now() < end) await Promise.race([rt.sleep(Math.min(STEP_MS, end - rt.now())), bell]);
         if (over) throw new GshError('the wait is over', Exit.error);
       };
-      const line = async () => {
-        while (matched === undefined && !over) {
-          if (rt.now() >= deadline) throw new GshError(`${label} is running but printed no ready line within ${rt.waitLimitMs / 1000} s${tail(last)}`, Exit.timedOut, 'Raise --timeout, or check the pattern given to --ready.');
-          await rt.sleep(Math.min(STEP_MS, deadline - rt.now()));
+      /** `gsh wait --ready` on a server already up: its line is in the history, or it never comes. */
+      const alreadyUp = async () => {
+        if (asked) await pause(HISTORY_WAIT_MS, () => history !== undefined || matched !== undefined);
+        matched ??= history?.findLast((line) => pattern.match(line));
+        if (matched !== undefined) return;
+        const seen = history === undefined ? 'the console node did not send its history (send history)' : `no line matching ${pattern.shown} is in the last ${history.length} lines of its console history`;
+        throw new GshError(
+          `${label} is already running, and ${seen}, so gsh cannot tell whether it is ready (its line may be older than the history)`,
+          Exit.cannotTell,
+          `If it is up, wait for the state only: ${opts.stateOnly}; or give a line it prints now: --ready REGEX.`,
+        );
+      };
+      // Each status read counts too: a server seen stopping or offline after it started ends the wait.
+      const read = async () => {
+        const s = await readServerStatus(client, serverId);
+        status = s;
+        if (typeof s.state !== 'string') return s; // pollUntil says the status cannot tell
+        if (reached(s) || s.state === 'starting') booted = true;
+        else if (booted && (s.state === 'stopping' || s.state === 'offline')) stop(`the server is ${s.state}`);
+        if (stopped) throw stopped;
+        if (first) {
+          first = false;
+          // Lines in the history count only for a server already up: otherwise they may be an older boot's.
+          if (s.state === 'running') await alreadyUp();
         }
-        return matched as string;
+        return s;
       };
       try {
-        const final = await Promise.race([stateWait(sleep), ended]);
-        // The state wait saw `running`: from here a stop is a stop, whatever the socket said.
-        booted = true;
-        return { final, line: await Promise.race([line(), ended]) };
+        const final = await Promise.race([
+          pollUntil(rt, `server ${label}`, read, () => matched !== undefined, describeServerStatus, {
+            sleep: (ms) => pause(ms, () => matched !== undefined),
+            readable: statusReadable(serverId),
+          }),
+          ended,
+        ]);
+        return { final, line: matched as string };
+      } catch (err) {
+        if (!(err instanceof GshError) || err.exitCode !== Exit.timedOut) throw err;
+        const check = 're' in spec ? 'check the pattern given to --ready' : `check the settings' done_message (gsh settings get -s ${serverId})`;
+        const timedOut = new GshError(
+          `${label} printed no console line matching ${pattern.shown} within ${rt.waitLimitMs / 1000} s (last status: ${status ? describeServerStatus(status) : 'none'})${tail(last)}`,
+          Exit.timedOut,
+          `Raise --timeout, or ${check}. Resume it with:\n  ${resume}`,
+        );
+        timedOut.resume = resume;
+        throw timedOut;
       } finally {
         over = true;
+        ring();
         for (const [signal, on] of handlers) rt.ctx.signals.off(signal, on);
       }
     },
@@ -162,12 +253,26 @@ function tail(lines: readonly string[]): string {
   return lines.length ? `; its last console lines:\n  ${lines.join('\n  ')}` : '';
 }
 
-/** The done message, matched as plain text; a server without one cannot be waited on this way. */
-async function doneMessageMatcher(client: ApiClient, spec: RequestSpec, label: string): Promise<(line: string) => boolean> {
-  const settings = (await client.request<{ data?: { done_message?: unknown } }>(spec)).body?.data;
+/** A word the shell passes through as it is (single quotes unless it needs none). */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * The pattern of a spec: the regular expression typed, or the settings' done message matched as
+ * plain text. Settings without one leave nothing to wait for: exit 12 at once, before anything is
+ * sent, naming where gsh looked and how to wait otherwise (`stateOnly`).
+ */
+export async function readyPattern(client: ApiClient, spec: ReadySpec, label: string, stateOnly: StateOnly): Promise<ReadyPattern> {
+  if ('re' in spec) return { match: (line) => spec.re.test(line), shown: `/${spec.re.source}/`, regex: spec.re.source };
+  const settings = (await client.request<{ data?: { done_message?: unknown } }>(spec.doneMessage)).body?.data;
   const done = settings?.done_message;
   if (typeof done !== 'string' || done === '') {
-    throw new GshError(`the settings of ${label} name no done_message to wait for`, Exit.error, 'Give the line to wait for: --ready REGEX.');
+    throw new GshError(
+      `cannot tell when ${label} is ready: no --ready REGEX was given, and its settings (GET ${spec.doneMessage.path}) hold no done_message, the startup-detection message to wait for`,
+      Exit.cannotTell,
+      `Give the line to wait for: --ready REGEX (for example --ready 'Done \\('); or wait for the state only: ${stateOnly}.`,
+    );
   }
-  return (line) => line.includes(done);
+  return { match: (line) => line.includes(done), shown: `"${done}" (the settings' done_message)`, regex: done.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&') };
 }

@@ -180,6 +180,16 @@ export class Lifecycle {
     });
   }
 
+  /**
+   * Test hook: a server that is starting finishes booting now, its timers cancelled: the state
+   * becomes running and the console prints its ready line, at a moment the test chooses.
+   */
+  finishBoot(s: ServerRecord): void {
+    if (s.state !== 'starting') throw new Error(`server ${s.id} is ${s.state}, not starting`);
+    this.cancelTransitions(s);
+    this.setState(s, 'running');
+  }
+
   deleteServer(s: ServerRecord): void {
     this.cancelTransitions(s);
     this.state.servers.delete(s.id);

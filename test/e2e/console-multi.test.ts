@@ -10,7 +10,7 @@ import { ensureRunning, setup, type E2E } from './helpers.js';
 
 let e: E2E;
 beforeAll(async () => {
-  e = await setup({ servers: 16 });
+  e = await setup({ servers: 24 });
 });
 afterAll(async () => {
   await e.close();
@@ -102,6 +102,53 @@ describe('gsh console attach on several servers', () => {
     expect(r.stdout).toContain(`POST ${e.sandbox.baseUrl}/servers/${a.id}/console/token`);
     expect(r.stdout).toContain(`POST ${e.sandbox.baseUrl}/servers/${b.id}/console/token`);
     expect(r.stdout).toMatch(/stream their output in one view/);
+  });
+
+  // Issue 36, item 6: a socket that ends for good ("deleted", 01-general-contract.md "Console
+  // socket"; or a session the API no longer grants, 404) leaves the --until set.
+  it('a server deleted mid-run leaves the --until set: named on stderr, the run ends once the rest matched (exit 11)', async () => {
+    const [a, b] = await twoRunning();
+    const [c] = await twoRunning();
+    const node = consoleNodeOf(e.sandbox);
+    const run = e.gsh(['console', 'attach', '-s', `${a.id},${b.id},${c.id}`, '--until', 'MARK-', '--timeout', '20s']);
+    // b is deleted once its socket is open; a and c go on saying their line, b never does.
+    let deleted = false;
+    const r = await sayUntilDone(run, [a, b, c], (s) => {
+      if (!deleted && node.connectionCount(b.id) > 0) {
+        deleted = true;
+        e.sandbox.extensions.context.lifecycle.deleteServer(b);
+      }
+      return s === b ? undefined : `MARK-${s.id}`;
+    });
+    expect(r.exitCode, r.stderr).toBe(11);
+    expect(r.stderr).toMatch(new RegExp(`${b.name} was deleted; its console has ended; no longer waited for by --until`));
+    for (const s of [a, c]) expect(r.stdout).toMatch(new RegExp(`^${s.name}\\s* \\| .*\\[Server\\] MARK-${s.id}$`, 'm'));
+    expect(r.stderr).not.toMatch(/within 20 s \(--timeout\)/);
+  });
+
+  it('a server whose session the API refuses after a dropped socket leaves the --until set too (exit 11)', async () => {
+    const [a, b] = await twoRunning();
+    const node = consoleNodeOf(e.sandbox);
+    const run = e.gsh(['console', 'attach', '-s', `${a.id},${b.id}`, '--until', 'MARK-', '--timeout', '20s']);
+    let gone = false;
+    const r = await sayUntilDone(run, [a, b], (s) => {
+      if (!gone && node.connectionCount(b.id) > 0) {
+        gone = true;
+        // The socket drops before the node can say `deleted`; reconnecting then gets 404 for good.
+        node.drop(b.id);
+        e.sandbox.extensions.context.lifecycle.deleteServer(b);
+      }
+      return s === a ? `MARK-${s.id}` : undefined;
+    });
+    expect(r.exitCode, r.stderr).toBe(11);
+    expect(r.stderr).toMatch(new RegExp(`^warning: ${b.name} .*no longer waited for by --until$`, 'm'));
+  });
+
+  it('the --until example of console attach --help is a valid regular expression', async () => {
+    const r = await e.gsh(['console', 'attach', '--help']);
+    const patterns = [...r.stdout.matchAll(/--until '([^']*)'/g)].map((m) => m[1]!);
+    expect(patterns.length).toBeGreaterThan(1);
+    for (const p of patterns) expect(() => new RegExp(p), p).not.toThrow();
   });
 
   it('--broadcast with --read-only, or --until-any alone, is a usage error', async () => {

@@ -183,7 +183,7 @@ describe('--ready: the console says the game is ready', () => {
     const r = await e.gsh(['power', 'start', '-s', s.id, '--ready', 'Done', '--dry-run']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/open the console socket .* before the power request/);
-    expect(r.stdout).toMatch(/wait for a console line matching \/Done\/; exit 13/);
+    expect(r.stdout).toMatch(/poll the server status and wait for a console line matching \/Done\/, ending as soon as the line arrives; exit 13/);
   });
 
   it('gsh wait --ready finds a line printed before it attached (the console history)', async () => {

@@ -1,4 +1,3 @@
-import { step } from '../../core/plan.js';
 import { type Feature, slot } from '../feature.js';
 import type { ReadySpec } from '../ready.js';
 
@@ -13,7 +12,7 @@ export const ready: Feature = {
   reserves: () => ['ready'],
   flags({ cmd, leaf: { op, verb } }) {
     if (verb && op.console?.ready?.includes(verb)) {
-      cmd.option('--ready [regex]', 'implies --wait: once running, wait for a console line matching REGEX (default: the settings\' done_message); exit 13 if it crashes or stops first');
+      cmd.option('--ready [regex]', 'implies --wait: wait for a console line matching REGEX (default: the settings\' done_message), ending as soon as it arrives; exit 13 if it crashes or stops first, 12 if there is no pattern');
     }
   },
   help({ op, verb }) {
@@ -32,8 +31,8 @@ export const ready: Feature = {
     const spec = planReady(local.ready, p.params.server_id as string);
     if (!spec) return p;
     const r = readyPlan(spec, rt);
-    const wait = p.follow ? p.plan.then : [...p.plan.then, step('wait', `follow the server status until it ends, for at most ${rt.waitLimitMs / 1000} s (--timeout)`)];
-    const next = { ...p, follow: true, state: { ...p.state }, plan: { requests: [...r.requests, ...p.plan.requests], then: [r.before, ...wait, ...r.then] } };
+    // The ready step polls the status itself (--ready implies --wait).
+    const next = { ...p, follow: true, state: { ...p.state }, plan: { requests: [...r.requests, ...p.plan.requests], then: [r.before, ...p.plan.then, ...r.then] } };
     planned.set(next, spec);
     return next;
   },
@@ -41,12 +40,13 @@ export const ready: Feature = {
     const { rt, p, out } = x;
     const spec = planned.get(p);
     if (!spec) return;
-    const [{ watchReady }, { waitForServerState }] = await Promise.all([import('../ready.js'), import('../../core/wait.js')]);
+    const { watchReady } = await import('../ready.js');
     const serverId = p.params.server_id as string;
-    const watch = await watchReady(rt, p.client, serverId, serverId, spec, { replay: false });
+    // A missing done_message ends here (exit 12), before the power request is sent.
+    const watch = await watchReady(rt, p.client, serverId, serverId, spec, { replay: false, stateOnly: '--wait instead of --ready' });
     watch.arm();
     x.cleanups.push(() => watch.close());
-    // With --ready the status is polled by the watch, which stops the polls when it ends early.
+    // With --ready the status is polled by the watch, which ends at the ready line, a stop or a crash.
     x.follow = async (work, plain) => {
       if (work.kind !== 'server-state') {
         watch.close();
@@ -54,7 +54,7 @@ export const ready: Feature = {
       }
       try {
         if (work.note && rt.singleTarget) out.note(work.note);
-        const r = await watch.until((sleep) => waitForServerState(rt, p.client, work.serverId, work.state, { ...(work.mustLeave ? { mustLeave: work.mustLeave } : {}), sleep }));
+        const r = await watch.until({ state: work.state, ...(work.mustLeave ? { mustLeave: work.mustLeave } : {}) });
         out.note(`ready: ${r.line}`);
         return r.final;
       } finally {
