@@ -1,5 +1,6 @@
 // "Did you mean": edit distance and the nearest candidates, for the command line (program.ts,
-// core/values.ts) and the manifest linter (init/suggest.ts), which the sandbox runs too. Here, on
+// core/values.ts, --columns in core/output.ts), server names (core/server-ref.ts) and the
+// manifest linter (init/suggest.ts), which the sandbox runs too. Here, on
 // the ground floor, because the sandbox may not reach core (ARCHITECTURE.md "Layers").
 // Sorted by code units: commander's own suggester sorts with localeCompare, whose first call
 // costs every usage error ~10 ms of ICU collation setup.
