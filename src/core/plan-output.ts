@@ -34,7 +34,7 @@ function indent(text: string): string {
 
 /** One reference in words: `"lobby": the name of server 3f2a9c1e`. */
 export function describeReference(r: ServerReference): string {
-  const known = r.known === 'remembered' ? ' (remembered)' : r.known === 'id:' ? ' (id:, never looked up)' : '';
+  const known = r.known === 'remembered' ? ' (remembered)' : r.known === 'id:' ? ' (id:, never looked up)' : r.known === 'uuid' ? ' (a UUID, never looked up)' : '';
   const one = r.servers[0];
   switch (r.is) {
     case 'name':

@@ -26,8 +26,8 @@ export interface ServerReference {
   is: 'name' | 'id' | 'pattern' | 'nothing';
   /** The servers it names: one, a pattern's matches, none. */
   servers: { id: string; name?: string }[];
-  /** Known without asking: remembered from an earlier command, or marked `id:` (never looked up). */
-  known?: 'remembered' | 'id:';
+  /** Known without asking: remembered from an earlier command, or an id as typed (`id:…`, a UUID). */
+  known?: 'remembered' | 'id:' | 'uuid';
   /** For one that matched nothing: the names it may have meant. */
   suggestions?: string[];
 }

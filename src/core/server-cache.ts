@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ApiError } from './errors.js';
 import type { ApiClient } from './http.js';
 import type { Runtime } from './runtime.js';
-import { findByName, type LookedUp, lookUpServer, markedId, UnknownServerError } from './server-ref.js';
+import { findByName, type LookedUp, lookUpServer, UnknownServerError } from './server-ref.js';
 import { configDir, writePrivateCache } from './store.js';
 
 // Resolve once (README "Remembered servers"): a server reference that resolved to an id is kept
@@ -148,7 +148,8 @@ export interface ResolvedServer {
 }
 
 /**
- * The id of `ref`: remembered, or looked up (and then remembered). `id:…` is never looked up.
+ * The id of `ref`: remembered, or looked up (and then remembered). `id:…` and UUIDs are never
+ * looked up.
  * What the reference turned out to be is kept in `rt.references` for the plan (`--dry-run`).
  */
 export async function resolveRemembered(rt: Runtime, client: ApiClient, ref: string, opts: { ownRequestChecks?: boolean } = {}): Promise<ResolvedServer> {
@@ -167,7 +168,7 @@ export async function resolveRemembered(rt: Runtime, client: ApiClient, ref: str
   }
   if (found.confirmed) memory.remember(ref, found.id);
   const server = { id: found.id, ...(found.name !== undefined ? { name: found.name } : {}) };
-  rt.references.push({ ref, is: found.is, servers: [server], ...(markedId(ref) !== undefined ? { known: 'id:' as const } : {}) });
+  rt.references.push({ ref, is: found.is, servers: [server], ...(found.known ? { known: found.known } : {}) });
   return { id: found.id, remembered: false, ...(found.unchecked ? { confirm: () => memory.remember(ref, ref) } : {}) };
 }
 

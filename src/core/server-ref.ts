@@ -1,7 +1,7 @@
 import { nearestNames } from '../common/suggest.js';
 import { pathIdProblem } from './checks.js';
 import { envelopeData } from './envelope.js';
-import { ApiError, Exit, GshError, UsageError } from './errors.js';
+import { ApiError, UsageError } from './errors.js';
 import type { ApiClient } from './http.js';
 import { fetchAll, fetchPage, MAX_PAGE } from './paging.js';
 import type { ServerReference } from './plan.js';
@@ -66,26 +66,28 @@ export interface LookedUp {
   confirmed: boolean;
   /** Not checked as an id yet: the command's own request (`GET /servers/{id}`) is the check. */
   unchecked?: boolean;
+  /** An id used as typed, never looked up. */
+  known?: 'id:' | 'uuid';
 }
 
 /**
- * The id `ref` names (ARCHITECTURE.md "Command grammar"): `id:…` as it is; else the server named
- * so (`GET /servers?search=`; a UUID is never a name); else, when no name matches, `ref` checked
+ * The id `ref` names (ARCHITECTURE.md "Command grammar"): `id:…` or a UUID as it is; else the
+ * server named so (`GET /servers?search=`); else, when no name matches, `ref` checked
  * once as an id with `GET /servers/{ref}`. A 404 there is an UnknownServerError naming the closest
  * names, so a typo is never sent on to the command's own request. With `ownRequestChecks`, the
  * command's own request is that GET, so it is not sent twice (`unchecked`).
  */
 export async function lookUpServer(client: ApiClient, ref: string, opts: { ownRequestChecks?: boolean } = {}): Promise<LookedUp> {
   const marked = markedId(ref);
-  if (marked !== undefined) return { id: marked, is: 'id', confirmed: false };
-  if (!UUID_RE.test(ref)) {
-    const found = await findByName(client, ref);
-    if (found) return found;
-  }
+  if (marked !== undefined) return { id: marked, is: 'id', confirmed: false, known: 'id:' };
+  // A UUID is only ever an id, copied rather than typed: used as it is, as `id:…` is.
+  if (UUID_RE.test(ref)) return { id: ref, is: 'id', confirmed: false, known: 'uuid' };
+  const found = await findByName(client, ref);
+  if (found) return found;
   if (opts.ownRequestChecks) return { id: ref, is: 'id', confirmed: false, unchecked: true };
-  const server = await serverById(client, ref);
-  if (!server) throw await unknownServers(client, [ref]);
-  return { id: ref, is: 'id', ...nameOf(server), confirmed: true };
+  const checked = await serverById(client, ref);
+  if (checked instanceof ApiError) throw await unknownServers(client, [ref], checked);
+  return { id: ref, is: 'id', ...nameOf(checked), confirmed: true };
 }
 
 /**
@@ -109,25 +111,33 @@ export async function findByName(client: ApiClient, ref: string): Promise<Looked
   return one?.id !== undefined ? { id: String(one.id), is: 'name', ...nameOf(one), confirmed: true } : undefined;
 }
 
-/** The server `GET /servers/{id}` gives, or undefined for its 404 (02-endpoints-part-a.md, reading rule 2). */
-export async function serverById(client: ApiClient, id: string): Promise<ServerItem | undefined> {
+/**
+ * The server `GET /servers/{id}` gives, or the 404 that says there is none (02-endpoints-part-a.md
+ * "Endpoints", reading rule 2: server paths answer 404 when the server is absent).
+ */
+export async function serverById(client: ApiClient, id: string): Promise<ServerItem | ApiError> {
   try {
     const data = envelopeData(await client.request({ method: 'GET', path: `/servers/${encodeURIComponent(id)}` }));
     return data !== null && typeof data === 'object' ? (data as ServerItem) : {};
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return undefined;
+    if (err instanceof ApiError && err.status === 404) return err;
     throw err;
   }
 }
 
 const nameOf = (s: ServerItem): { name?: string } => (typeof s.name === 'string' ? { name: s.name } : {});
 
-/** References that name no server: exit 5, before anything else is sent. */
-export class UnknownServerError extends GshError {
-  constructor(readonly references: ServerReference[]) {
+/**
+ * References that name no server: exit 5, before anything else is sent. It is the service's 404
+ * (its code, status and request_id stay on the error line) in words that name the references.
+ */
+export class UnknownServerError extends ApiError {
+  override readonly hint: string;
+  constructor(readonly references: ServerReference[], answer: ApiError) {
     const quoted = references.map((r) => `"${r.ref}"`);
+    super(answer.status, { ...answer.body, code: answer.code || 'not_found', message: `no server has the name or id ${orList(quoted)}` }, answer.requestId);
     const meant = references.filter((r) => r.suggestions?.length).map((r) => `${references.length > 1 ? `"${r.ref}": did` : 'Did'} you mean ${orList(r.suggestions ?? [])}?`);
-    super(`no server has the name or id ${orList(quoted)}`, Exit.notFound, [...meant, 'List them with gsh servers list.'].join('\n'));
+    this.hint = [...meant, 'List them with gsh servers list.'].join('\n');
     this.name = 'UnknownServerError';
   }
 }
@@ -137,10 +147,11 @@ function orList(items: readonly string[]): string {
 }
 
 /**
- * The error for references no server has, each with the names it may have meant. `names` are
- * the servers' names when a listing is at hand (a fleet's); otherwise they are listed now.
+ * The error for references no server has (`answer`: the 404 of one of them), each with the names
+ * it may have meant. `names` are the servers' names when a listing is at hand (a fleet's);
+ * otherwise they are listed now.
  */
-export async function unknownServers(client: ApiClient, refs: readonly string[], names?: readonly string[]): Promise<UnknownServerError> {
+export async function unknownServers(client: ApiClient, refs: readonly string[], answer: ApiError, names?: readonly string[]): Promise<UnknownServerError> {
   let known = names;
   if (known === undefined) {
     try {
@@ -155,5 +166,5 @@ export async function unknownServers(client: ApiClient, refs: readonly string[],
   return new UnknownServerError(refs.map((ref) => {
     const suggestions = nearestNames(ref, known);
     return { ref, is: 'nothing', servers: [], ...(suggestions.length ? { suggestions } : {}) };
-  }));
+  }), answer);
 }

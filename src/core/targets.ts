@@ -1,4 +1,4 @@
-import { UsageError } from './errors.js';
+import { ApiError, UsageError } from './errors.js';
 import type { StdinText } from './fields.js';
 import type { ApiClient } from './http.js';
 import { fetchAll } from './paging.js';
@@ -68,6 +68,7 @@ export async function resolveTargets(client: ApiClient, r: TargetRefs, stdin: St
   if (r.all) return servers;
   const picked = new Map<string, Target>();
   const missing: string[] = [];
+  let absent: ApiError | undefined;
   const { default: picomatch } = await import('picomatch');
   for (const ref of refs) {
     let matched: Target[];
@@ -88,8 +89,9 @@ export async function resolveTargets(client: ApiClient, r: TargetRefs, stdin: St
       if (!matched.length) {
         // Not listed: an id the listing does not show (another form of it) is still an id.
         const server = await serverById(client, ref);
-        if (!server) {
+        if (server instanceof ApiError) {
           missing.push(ref);
+          absent = server;
           continue;
         }
         matched = [{ id: ref, ...(typeof server.name === 'string' ? { name: server.name } : {}) }];
@@ -98,8 +100,8 @@ export async function resolveTargets(client: ApiClient, r: TargetRefs, stdin: St
     }
     for (const s of matched) picked.set(s.id, s);
   }
-  if (missing.length) {
-    const err = await unknownServers(client, missing, servers.flatMap((s) => (s.name !== undefined ? [s.name] : [])));
+  if (absent) {
+    const err = await unknownServers(client, missing, absent, servers.flatMap((s) => (s.name !== undefined ? [s.name] : [])));
     references.push(...err.references);
     throw err;
   }

@@ -165,7 +165,7 @@ async function sendFor<T>(rt: Runtime, p: OperationPlan, send: (p: OperationPlan
     // Any answer but 404 on a server path says the server exists (02-endpoints-part-a.md, rule 2).
     if (err instanceof ApiError && err.status !== 404) p.confirmId?.();
     // The request was the reference's check as an id: its 404 is a reference that names no server.
-    if (p.unchecked !== undefined && err instanceof ApiError && err.status === 404) throw await unknownServers(p.client, [p.unchecked]);
+    if (p.unchecked !== undefined && err instanceof ApiError && err.status === 404) throw await unknownServers(p.client, [p.unchecked], err);
     const again = p.remembered !== undefined && err instanceof ApiError && err.status === 404
       ? await lookUpAgain(rt, p.client, p.remembered, p.params.server_id as string) : undefined;
     if (again === undefined) throw err;

@@ -55,7 +55,8 @@ describe('a reference that names no server', () => {
   it('power start -s amber-nope: exit 5 naming the reference and the name meant; the POST is never sent', async () => {
     const { r, requests } = await sent(['power', 'start', '-s', TYPO]);
     expect(r.exitCode).toBe(5);
-    expect(r.stderr).toMatch(/^error: no server has the name or id "amber-nope"$/m);
+    // The service's 404 in words naming the reference: its code, status and request_id stay.
+    expect(r.stderr).toMatch(/^error: no server has the name or id "amber-nope" \(not_found, HTTP 404, request_id req_\w+\)$/m);
     expect(r.stderr).toMatch(/^Did you mean amber-bastion-110\?$/m);
     // The search, the check as an id, and the listing the suggestion comes from.
     expect(requests).toEqual(['GET /servers', `GET /servers/${TYPO}`, 'GET /servers']);
@@ -137,9 +138,15 @@ describe('an id is checked once, then remembered (README "Remembered servers")',
     }
   });
 
-  it('-s id:… is never looked up nor checked', async () => {
+  it('-s id:… and a UUID are never looked up nor checked; the dry run says so', async () => {
     const { requests } = await sent(['settings', 'update', '-s', `id:${other.id}`, '--description', 'marked']);
     expect(requests).toEqual([`PATCH /servers/${other.id}/settings`]);
+    const uuid = '0b1c2d3e-4f50-4617-8283-94a5b6c7d8e9';
+    const dry = await sent(['settings', 'update', '-s', uuid, '--description', 'x', '--dry-run', '-o', 'json']);
+    expect(dry.requests).toEqual([]);
+    expect(JSON.parse(dry.r.stdout).servers).toEqual([{ ref: uuid, is: 'id', servers: [{ id: uuid }], known: 'uuid' }]);
+    const text = await sent(['settings', 'update', '-s', `id:${other.id}`, '--description', 'x', '--dry-run']);
+    expect(text.r.stdout).toContain(`server "id:${other.id}": a server id (id:, never looked up)\n`);
   });
 });
 
