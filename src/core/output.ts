@@ -238,14 +238,10 @@ function headerLabel(path: string): string {
 }
 
 /**
- * Columns for an answer the registry does not describe (`gsh api`, a single object): every
- * field, dot paths for nested objects, in the order they first appear. Registry lists declare
- * theirs.
- */
-/**
  * What to do about a --columns path no row has: the paths it may have meant (those ending in it,
- * else the nearest by edit distance, parents included), and the status hint only where it is true: server rows
- * (01-general-contract.md "Envelope rules" 2: `object` names the kind) that carry no status.
+ * else the nearest by edit distance, parents included), and the status hint only where it is
+ * true: server rows (01-general-contract.md "Envelope rules" 2: `object` names the kind) that
+ * carry no status.
  */
 function columnHint(path: string, have: readonly string[], rows: readonly object[]): string {
   const parents = have.flatMap((p) => p.split('.').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('.')));
@@ -258,6 +254,11 @@ function columnHint(path: string, have: readonly string[], rows: readonly object
   return lines.join('\n');
 }
 
+/**
+ * Columns for an answer the registry does not describe (`gsh api`, a single object): every
+ * field, dot paths for nested objects, in the order they first appear. Registry lists declare
+ * theirs.
+ */
 export function columnsOf(data: unknown): string[] {
   const seen = new Set<string>();
   for (const item of Array.isArray(data) ? data : [data]) {
