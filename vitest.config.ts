@@ -22,6 +22,7 @@ const STRICT_PASS = [
   'test/e2e/walk.test.ts',
   'test/e2e/backups.test.ts',
   'test/e2e/ready.test.ts',
+  'test/e2e/server-refs.test.ts',
 ];
 
 export default defineConfig({

@@ -12,7 +12,7 @@ import { parseHistory, type Frame } from '../console/protocol.js';
 import { parseStats, statsLine } from '../console/stats-view.js';
 import { type ConsoleTarget, consoleTarget, planTarget, sessionSource } from '../console/target.js';
 import { collect, stdinFor } from '../core/fields.js';
-import { fleetOptions, runFleet } from '../core/fleet.js';
+import { fleetOptions, parallelOption, runFleet } from '../core/fleet.js';
 import { resolveTargets, singleRef, targetRefs, type TargetRefs } from '../core/targets.js';
 
 // Hand-written console commands (issue 5): attach, send (with --expect), history and stats talk
@@ -148,7 +148,7 @@ interface AttachFlags {
 /** `console attach` on several servers: one view (console/multi.ts). */
 async function attachSeveral(rt: Runtime, refs: TargetRefs, flags: AttachFlags, re: RegExp | undefined): Promise<number | void> {
   const client = await rt.client();
-  const targets = await resolveTargets(client, refs, await stdinFor(refs.refs, () => rt.ctx.stdin));
+  const targets = await resolveTargets(client, refs, await stdinFor(refs.refs, () => rt.ctx.stdin), rt.references);
   const consoles = await Promise.all(targets.map((x) => consoleTarget(client, x.id, x.name ?? x.id)));
   const history = flags.history && !re;
   const broadcast = flags.broadcast === true;
@@ -206,6 +206,7 @@ Examples:
         const refs = targetRefs(flags.server, undefined, rt.env, flags.allServers === true);
         const single = singleRef(refs);
         if (single !== undefined) {
+          parallelOption(flags.parallel);
           const t = await planTarget(rt, single);
           const s = await sending(rt, t, text, re, limit);
           return rt.submit(s.plan, async () => {
@@ -218,7 +219,7 @@ Examples:
         // Several servers (ARCHITECTURE.md "Many servers at once"): one send and one result each.
         const opts = fleetOptions(flags, rt.globals.idempotencyKey);
         const client = await rt.client();
-        const targets = await resolveTargets(client, refs, await stdinFor(refs.refs, () => rt.ctx.stdin));
+        const targets = await resolveTargets(client, refs, await stdinFor(refs.refs, () => rt.ctx.stdin), rt.references);
         const sends = new Map<string, Sending>();
         for (const target of targets) sends.set(target.id, await sending(rt, await consoleTarget(client, target.id, target.name ?? target.id), text, re, limit));
         const plan = {

@@ -163,7 +163,7 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
       await rt.out.show(await onServer(rt, client, single, server, followOne));
     });
   }
-  const targets = await resolveTargets(client, refs, await stdinFor(refs.refs, () => rt.ctx.stdin));
+  const targets = await resolveTargets(client, refs, await stdinFor(refs.refs, () => rt.ctx.stdin), rt.references);
   const requests = [...targets.flatMap((t) => then(t.id, t.id).requests), ...pagedRequests(targets.length)];
   return rt.submit({ requests, then: then(`${targets.length} servers, read together from the list with statuses (100 a request)`, targets[0]?.id ?? '').then }, async () => {
     rt.singleTarget = false;

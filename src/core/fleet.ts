@@ -50,11 +50,20 @@ export function fleetOptions(raw: { parallel?: string; failFast?: boolean }, ide
   if (idempotencyKey !== undefined) {
     throw new GshError('--idempotency-key names one request; a command on several servers sends one per server', Exit.usage, 'Leave it out: each server gets its own key, kept across retries.');
   }
-  const parallel = raw.parallel === undefined ? DEFAULT_PARALLEL : Number(raw.parallel);
-  if (!Number.isInteger(parallel) || parallel < 1 || parallel > MAX_PARALLEL || !/^\d+$/.test(String(raw.parallel ?? parallel))) {
-    throw new GshError(`--parallel takes a whole number from 1 to ${MAX_PARALLEL} (got "${raw.parallel}")`, Exit.usage);
+  return { parallel: parallelOption(raw.parallel), failFast: raw.failFast === true };
+}
+
+/**
+ * --parallel, checked whatever the number of targets: one server today is a glob tomorrow, and a
+ * value that a fleet refuses is not accepted silently because only one server was named.
+ */
+export function parallelOption(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_PARALLEL;
+  const parallel = Number(value);
+  if (!/^\d+$/.test(value) || parallel < 1 || parallel > MAX_PARALLEL) {
+    throw new GshError(`--parallel takes a whole number from 1 to ${MAX_PARALLEL} (got "${value}")`, Exit.usage);
   }
-  return { parallel, failFast: raw.failFast === true };
+  return parallel;
 }
 
 const label = (t: Target) => (t.name ? `${t.name} (${t.id})` : t.id);

@@ -428,7 +428,7 @@ export class ApiClient {
       }
       const waitMs = rl.reset * 1000 - this.opts.now();
       if (waitMs > 0) {
-        const line = `rate limit: ${rl.remaining} of ${rl.limit} requests left in this minute, all in use; waiting ${Math.ceil(waitMs / 1000)} s for the window to reset`;
+        const line = `rate limit: ${rateLimitTaken(rl.remaining, rl.limit)}; waiting ${Math.ceil(waitMs / 1000)} s for the window to reset`;
         this.trace(`! ${line}`);
         this.announce(line, waitMs);
         await this.pause(waitMs + 100, spec);
@@ -447,6 +447,15 @@ export class ApiClient {
     if (!this.opts.trace) return;
     for (const [k, v] of Object.entries(redactHeaders(headers))) this.trace(`${dir} ${k}: ${v}`);
   }
+}
+
+/**
+ * Why the budget is spent: used up, or the requests still left are each taken by one already under
+ * way (their answers are not in yet).
+ */
+export function rateLimitTaken(remaining: number, limit: number): string {
+  if (remaining <= 0) return `all ${limit} requests of this minute are used`;
+  return `the last ${remaining === 1 ? 'request' : `${remaining} requests`} of this minute's ${limit} ${remaining === 1 ? 'is' : 'are'} already under way`;
 }
 
 function parseBody(text: string, contentType: string | undefined): unknown {

@@ -1,3 +1,4 @@
+import { similar } from '../common/suggest.js';
 import { GshError } from './errors.js';
 import { ansi, type Streams } from './io.js';
 import type { JqFilter } from './jq.js';
@@ -90,16 +91,12 @@ export class Output {
    */
   checkColumns(items: readonly unknown[]): void {
     const wanted = this.shaping.columns;
-    const rows = items.filter((item) => item !== null && typeof item === 'object' && !Array.isArray(item));
+    const rows = items.filter((item): item is object => item !== null && typeof item === 'object' && !Array.isArray(item));
     if (!wanted || this.shaping.jq || this.shaping.quiet || !COLUMN_FORMATS.includes(this.format) || rows.length === 0) return;
     for (const path of wanted) {
       if (path === '.' || rows.some((item) => pick(item, path) !== undefined)) continue;
       const have = columnsOf(rows);
-      throw new GshError(
-        `--columns: no row has "${path}"; the rows have ${have.length ? have.join(', ') : 'no fields'}`,
-        1,
-        path.startsWith('status.') ? 'Server lists carry status only with --include-status.' : 'Pick from the fields above (-o json shows whole rows).',
-      );
+      throw new GshError(`--columns: no row has "${path}"; the rows have ${have.length ? have.join(', ') : 'no fields'}`, 1, columnHint(path, have, rows));
     }
   }
 
@@ -238,6 +235,23 @@ function tsvSafe(s: string): string {
 
 function headerLabel(path: string): string {
   return path.toUpperCase().replace(/[._]/g, ' ');
+}
+
+/**
+ * What to do about a --columns path no row has: the paths it may have meant (those ending in it,
+ * else the nearest by edit distance, parents included), and the status hint only where it is
+ * true: server rows (01-general-contract.md "Envelope rules" 2: `object` names the kind) that
+ * carry no status.
+ */
+function columnHint(path: string, have: readonly string[], rows: readonly object[]): string {
+  const parents = have.flatMap((p) => p.split('.').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('.')));
+  let near = path.includes('.') ? [] : have.filter((p) => p.endsWith(`.${path}`));
+  if (!near.length) near = similar(path, [...have, ...parents]);
+  const lines = near.length ? [`Did you mean ${near.slice(0, 5).join(', ')}?`] : [];
+  const serversWithoutStatus = rows.every((r) => (r as { object?: unknown }).object === 'server' && pick(r, 'status') === undefined);
+  if ((path === 'status' || path.startsWith('status.')) && serversWithoutStatus) lines.push('Server lists carry status only with --include-status.');
+  else lines.push('Pick from the fields above (-o json shows whole rows).');
+  return lines.join('\n');
 }
 
 /**

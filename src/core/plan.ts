@@ -16,6 +16,22 @@ export interface Plan {
   then: Step[];
 }
 
+/**
+ * What one server reference turned out to be while planning (`--dry-run` shows it): a server's
+ * name, a server's id, a name pattern, or nothing the service knows (README "Remembered servers").
+ */
+export interface ServerReference {
+  /** As typed. */
+  ref: string;
+  is: 'name' | 'id' | 'pattern' | 'nothing';
+  /** The servers it names: one, a pattern's matches, none. */
+  servers: { id: string; name?: string }[];
+  /** Known without asking: remembered from an earlier command, or an id as typed (`id:…`, a UUID). */
+  known?: 'remembered' | 'id:' | 'uuid';
+  /** For one that matched nothing: the names it may have meant. */
+  suggestions?: string[];
+}
+
 /** A request as it would go on the wire, the credential redacted (`--dry-run`, `-o json`). */
 export interface PlannedRequest {
   method: string;

@@ -3,6 +3,7 @@ import type { Resolved } from './credentials.js';
 import type { ApiClient } from './http.js';
 import type { Streams } from './io.js';
 import type { Format, Output } from './output.js';
+import type { ServerReference } from './plan.js';
 
 // The runtime as the helpers it loads see it: prompts for a person who must act, waits, progress
 // lines, the dry-run printout. They take this instead of `Runtime` (runtime.ts), which implements
@@ -21,6 +22,8 @@ export interface RuntimeView {
   /** Where the credential came from (after client()). */
   readonly auth: Resolved | undefined;
   readonly out: Output;
+  /** What each server reference turned out to be while planning (the plan shows it). */
+  readonly references: readonly ServerReference[];
   now(): number;
   /** A pause that Ctrl-C / SIGTERM ends at once. */
   sleep(ms: number): Promise<void>;

@@ -7,7 +7,7 @@ import { checkGlobals } from './global-checks.js';
 import { Interrupts } from './interrupts.js';
 import { ansi, colorWhen, streamsFor, type Streams } from './io.js';
 import { type Format, Output, type Shaping } from './output.js';
-import type { Plan } from './plan.js';
+import type { Plan, ServerReference } from './plan.js';
 import { RunClients } from './run-clients.js';
 import { argvOf, contextOf, rootOf, setExitCode } from './run-state.js';
 import type { RuntimeView } from './runtime-view.js';
@@ -34,6 +34,8 @@ export class Runtime implements RuntimeView {
   singleTarget = true;
   /** The command line as typed (a replay command repeats it with the key). */
   argv: readonly string[] = [];
+  /** What each server reference turned out to be while planning (the plan shows it). */
+  readonly references: ServerReference[] = [];
   /** The displayer: the format shaped by -q, --columns, --no-header and, after prepare(), --jq. */
   out: Output;
   private readonly shaping: Shaping;
@@ -161,6 +163,11 @@ export async function withRuntime(cmd: Command, fn: (rt: Runtime) => Promise<num
   try {
     await rt.prepare();
     setExitCode(cmd, (await fn(rt)) ?? 0);
+  } catch (err) {
+    // A dry run stopped by a server reference that matches nothing (exit 5) still shows what each
+    // reference is: the plan it prints has no request, since none would be sent.
+    if (rt.dryRun && rt.references.some((r) => r.is === 'nothing')) await submit(rt, { requests: [], then: [] }, async () => {});
+    throw err;
   } finally {
     await rt.close();
   }

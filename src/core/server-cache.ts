@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ApiError } from './errors.js';
 import type { ApiClient } from './http.js';
 import type { Runtime } from './runtime.js';
-import { lookUpServer } from './server-ref.js';
+import { findByName, type LookedUp, lookUpServer, UnknownServerError } from './server-ref.js';
 import { configDir, writePrivateCache } from './store.js';
 
 // Resolve once (README "Remembered servers"): a server reference that resolved to an id is kept
@@ -140,20 +140,36 @@ export interface ResolvedServer {
   /** The id came from the cache, not from the service in this run. */
   remembered: boolean;
   /**
-   * No name matched and `ref` is tried as an id: call confirm() once the service answered a
-   * request on it, so that it is remembered as an id.
+   * No name matched and `ref` goes unchecked to the command's own request, `GET /servers/{id}`
+   * (lookUpServer's `ownRequestChecks`): call confirm() once it is answered, so that `ref` is
+   * remembered as an id; its 404 is the reference matching nothing.
    */
   confirm?: () => void;
 }
 
-/** The id of `ref`: remembered, or looked up (and then remembered). `id:…` is never looked up. */
-export async function resolveRemembered(rt: Runtime, client: ApiClient, ref: string): Promise<ResolvedServer> {
+/**
+ * The id of `ref`: remembered, or looked up (and then remembered). `id:…` and UUIDs are never
+ * looked up.
+ * What the reference turned out to be is kept in `rt.references` for the plan (`--dry-run`).
+ */
+export async function resolveRemembered(rt: Runtime, client: ApiClient, ref: string, opts: { ownRequestChecks?: boolean } = {}): Promise<ResolvedServer> {
   const memory = serverMemory(rt);
   const known = memory.get(ref);
-  if (known !== undefined) return { id: known, remembered: true };
-  const found = await lookUpServer(client, ref);
+  if (known !== undefined) {
+    rt.references.push({ ref, is: ref === known ? 'id' : 'name', servers: [{ id: known }], known: 'remembered' });
+    return { id: known, remembered: true };
+  }
+  let found: LookedUp;
+  try {
+    found = await lookUpServer(client, ref, opts);
+  } catch (err) {
+    if (err instanceof UnknownServerError) rt.references.push(...err.references);
+    throw err;
+  }
   if (found.confirmed) memory.remember(ref, found.id);
-  return { id: found.id, remembered: false, ...(found.tried ? { confirm: () => memory.remember(ref, ref) } : {}) };
+  const server = { id: found.id, ...(found.name !== undefined ? { name: found.name } : {}) };
+  rt.references.push({ ref, is: found.is, servers: [server], ...(found.known ? { known: found.known } : {}) });
+  return { id: found.id, remembered: false, ...(found.unchecked ? { confirm: () => memory.remember(ref, ref) } : {}) };
 }
 
 /** The id of `ref`, remembered or looked up (the plain form most commands need). */
@@ -168,9 +184,9 @@ export async function serverIdOf(rt: Runtime, client: ApiClient, ref: string): P
 export async function lookUpAgain(rt: Runtime, client: ApiClient, ref: string, staleId: string): Promise<string | undefined> {
   const memory = serverMemory(rt);
   memory.forget(ref);
-  const found = await lookUpServer(client, ref);
+  const found = await findByName(client, ref);
   // Nothing listed under it now: the 404 stands.
-  if (!found.confirmed) return undefined;
+  if (!found) return undefined;
   memory.remember(ref, found.id);
   if (found.id === staleId) return undefined;
   rt.note(`note: "${ref}" was remembered as server ${staleId}, which the service no longer knows (404); looked it up again: ${found.id}`);

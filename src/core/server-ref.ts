@@ -1,13 +1,18 @@
+import { nearestNames } from '../common/suggest.js';
 import { pathIdProblem } from './checks.js';
-import { UsageError } from './errors.js';
+import { envelopeData } from './envelope.js';
+import { ApiError, UsageError } from './errors.js';
 import type { ApiClient } from './http.js';
+import { fetchAll, fetchPage, MAX_PAGE } from './paging.js';
+import type { ServerReference } from './plan.js';
 
 // -s/--server takes an id or a name (ARCHITECTURE.md "Command grammar"). A name is resolved with
-// GET /servers?search= and must match exactly one server; a value that is already a server's id
-// (or that no name matches) is used as the id, and the API answers 404 if it is neither.
-// `id:…` marks an id that is never looked up; server-cache.ts remembers what a lookup found.
+// GET /servers?search= and must match exactly one server; a value no name matches is checked once
+// as an id (GET /servers/{ref}), and one that is neither stops the command before it sends
+// anything else, naming the servers it may have meant. `id:…` marks an id that is never looked
+// up; server-cache.ts remembers what a lookup found.
 
-interface ServerItem {
+export interface ServerItem {
   id?: string | number;
   identifier?: string;
   uuid?: string;
@@ -53,28 +58,113 @@ export function markedId(ref: string): string | undefined {
 
 export interface LookedUp {
   id: string;
-  /** The service listed it: a fact worth remembering. */
+  /** What the reference is: a server's name or a server's id. */
+  is: 'name' | 'id';
+  /** The server's name, when an answer gave it. */
+  name?: string;
+  /** The service said so in this run: a fact worth remembering. */
   confirmed: boolean;
-  /** No name matched, so the reference is tried as an id (the search matches names only). */
-  tried?: boolean;
+  /** Not checked as an id yet: the command's own request (`GET /servers/{id}`) is the check. */
+  unchecked?: boolean;
+  /** An id used as typed, never looked up. */
+  known?: 'id:' | 'uuid';
 }
 
-/** The id `ref` names: a UUID or `id:…` as it is, else looked up by name (see LookedUp). */
-export async function lookUpServer(client: ApiClient, ref: string): Promise<LookedUp> {
+/**
+ * The id `ref` names (ARCHITECTURE.md "Command grammar"): `id:…` or a UUID as it is; else the
+ * server named so (`GET /servers?search=`); else, when no name matches, `ref` checked
+ * once as an id with `GET /servers/{ref}`. A 404 there is an UnknownServerError naming the closest
+ * names, so a typo is never sent on to the command's own request. With `ownRequestChecks`, the
+ * command's own request is that GET, so it is not sent twice (`unchecked`).
+ */
+export async function lookUpServer(client: ApiClient, ref: string, opts: { ownRequestChecks?: boolean } = {}): Promise<LookedUp> {
   const marked = markedId(ref);
-  if (marked !== undefined) return { id: marked, confirmed: false };
-  if (UUID_RE.test(ref)) return { id: ref, confirmed: false };
-  const res = await client.request<{ data?: ServerItem[] }>({ method: 'GET', path: '/servers', query: { search: ref, limit: 100 } });
-  const items = Array.isArray(res.body?.data) ? res.body.data : [];
-  const byId = items.find((s) => [s.id, s.identifier, s.uuid].some((v) => v !== undefined && String(v) === ref));
-  if (byId) return { id: ref, confirmed: true };
-  const named = items.filter((s) => s.name?.toLowerCase() === ref.toLowerCase());
-  if (named.length === 1 && named[0]?.id !== undefined) return { id: String(named[0].id), confirmed: true };
+  if (marked !== undefined) return { id: marked, is: 'id', confirmed: false, known: 'id:' };
+  // A UUID is only ever an id, copied rather than typed: used as it is, as `id:…` is.
+  if (UUID_RE.test(ref)) return { id: ref, is: 'id', confirmed: false, known: 'uuid' };
+  const found = await findByName(client, ref);
+  if (found) return found;
+  if (opts.ownRequestChecks) return { id: ref, is: 'id', confirmed: false, unchecked: true };
+  const checked = await serverById(client, ref);
+  if (checked instanceof ApiError) throw await unknownServers(client, [ref], checked);
+  return { id: ref, is: 'id', ...nameOf(checked), confirmed: true };
+}
+
+/**
+ * The server a search lists under `ref`: by id, or by its exact name (case-insensitive, as the
+ * search). Only the API's answer counts (core/envelope.ts): a proxy's page is an error here, never
+ * "no such name" followed by the command's own request.
+ */
+export async function findByName(client: ApiClient, ref: string): Promise<LookedUp | undefined> {
+  const { items } = await fetchPage(client, { method: 'GET', path: '/servers', query: { search: ref } }, MAX_PAGE);
+  const servers = items as ServerItem[];
+  const byId = servers.find((s) => [s.id, s.identifier, s.uuid].some((v) => v !== undefined && String(v) === ref));
+  if (byId) return { id: ref, is: 'id', ...nameOf(byId), confirmed: true };
+  const named = servers.filter((s) => s.name?.toLowerCase() === ref.toLowerCase());
   if (named.length > 1) {
     throw new UsageError(
       `"${ref}" matches ${named.length} servers`,
       `Use an id: ${named.map((s) => `${s.id} (${s.name})`).join(', ')}`,
     );
   }
-  return { id: ref, confirmed: false, tried: true };
+  const [one] = named;
+  return one?.id !== undefined ? { id: String(one.id), is: 'name', ...nameOf(one), confirmed: true } : undefined;
+}
+
+/**
+ * The server `GET /servers/{id}` gives, or the 404 that says there is none (02-endpoints-part-a.md
+ * "Endpoints", reading rule 2: server paths answer 404 when the server is absent).
+ */
+export async function serverById(client: ApiClient, id: string): Promise<ServerItem | ApiError> {
+  try {
+    const data = envelopeData(await client.request({ method: 'GET', path: `/servers/${encodeURIComponent(id)}` }));
+    return data !== null && typeof data === 'object' ? (data as ServerItem) : {};
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return err;
+    throw err;
+  }
+}
+
+const nameOf = (s: ServerItem): { name?: string } => (typeof s.name === 'string' ? { name: s.name } : {});
+
+/**
+ * References that name no server: exit 5, before anything else is sent. It is the service's 404
+ * (its code, status and request_id stay on the error line) in words that name the references.
+ */
+export class UnknownServerError extends ApiError {
+  override readonly hint: string;
+  constructor(readonly references: ServerReference[], answer: ApiError) {
+    const quoted = references.map((r) => `"${r.ref}"`);
+    super(answer.status, { ...answer.body, code: answer.code || 'not_found', message: `no server has the name or id ${orList(quoted)}` }, answer.requestId);
+    const meant = references.filter((r) => r.suggestions?.length).map((r) => `${references.length > 1 ? `"${r.ref}": did` : 'Did'} you mean ${orList(r.suggestions ?? [])}?`);
+    this.hint = [...meant, 'List them with gsh servers list.'].join('\n');
+    this.name = 'UnknownServerError';
+  }
+}
+
+function orList(items: readonly string[]): string {
+  return items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+}
+
+/**
+ * The error for references no server has (`answer`: the 404 of one of them), each with the names
+ * it may have meant. `names` are the servers' names when a listing is at hand (a fleet's);
+ * otherwise they are listed now.
+ */
+export async function unknownServers(client: ApiClient, refs: readonly string[], answer: ApiError, names?: readonly string[]): Promise<UnknownServerError> {
+  let known = names;
+  if (known === undefined) {
+    try {
+      const { items } = await fetchAll(client, { method: 'GET', path: '/servers' });
+      known = (items as ServerItem[]).flatMap((s) => (typeof s.name === 'string' ? [s.name] : []));
+    } catch (err) {
+      // The 404 is the answer; the suggestions are a courtesy a refused listing does not prevent.
+      if (!(err instanceof ApiError)) throw err;
+      known = [];
+    }
+  }
+  return new UnknownServerError(refs.map((ref) => {
+    const suggestions = nearestNames(ref, known);
+    return { ref, is: 'nothing', servers: [], ...(suggestions.length ? { suggestions } : {}) };
+  }), answer);
 }

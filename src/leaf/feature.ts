@@ -83,8 +83,10 @@ export interface OperationPlan {
   state: Record<string, unknown>;
   /** The server reference as typed, when its id came from the cache (a 404 looks it up again). */
   remembered?: string;
-  /** The reference matched no name and is tried as an id: remember it once the service answers. */
+  /** The reference matched no name and its own request checks it as an id: remember it once answered. */
   confirmId?: () => void;
+  /** That reference as typed: a 404 to the request means it names no server. */
+  unchecked?: string;
 }
 
 /** Where one run's result goes: printed, or kept as a fleet target's result. */

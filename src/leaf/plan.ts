@@ -41,7 +41,10 @@ export async function planOperation(rt: Runtime, leaf: Leaf, local: Local, args:
   let confirmId: (() => void) | undefined;
   if (d.serverRef !== undefined && target) d.params.server_id = target.id;
   else if (d.serverRef !== undefined) {
-    const resolved = await resolveRemembered(rt, client, d.serverRef);
+    // A reference no name matches is checked as an id before anything is sent, unless the
+    // command's own request is that check (`servers get`); a dry run checks it to say what it is.
+    const ownRequestChecks = !rt.dryRun && op.method === 'GET' && op.path === '/servers/{server_id}';
+    const resolved = await resolveRemembered(rt, client, d.serverRef, { ownRequestChecks });
     d.params.server_id = resolved.id;
     if (resolved.remembered) remembered = d.serverRef;
     confirmId = resolved.confirm;
@@ -61,7 +64,7 @@ export async function planOperation(rt: Runtime, leaf: Leaf, local: Local, args:
     leaf, local, client, spec, params: d.params, follow: d.follow, state: d.state,
     plan: { requests: [...d.before, spec, ...d.after], then: d.then },
     ...(d.confirm ? { confirm: d.confirm } : {}),
-    ...(remembered !== undefined ? { remembered } : {}), ...(confirmId ? { confirmId } : {}),
+    ...(remembered !== undefined ? { remembered } : {}), ...(confirmId ? { confirmId, unchecked: d.serverRef as string } : {}),
   };
   for (const f of FEATURES) if (f.refine) planned = await f.refine(planned, rt);
   return planned;
@@ -76,6 +79,6 @@ export async function retarget(rt: Runtime, p: OperationPlan, serverId: string):
   const params = { ...p.params, server_id: serverId };
   const { idempotencyKey: _first, ...rest } = p.spec;
   const spec = await withIdempotencyKey({ ...rest, path: fillPath(p.leaf.op, params), idempotencyKey: rt.globals.idempotencyKey });
-  const { remembered: _done, confirmId: _tried, ...plan } = p;
+  const { remembered: _done, confirmId: _tried, unchecked: _ref, ...plan } = p;
   return { ...plan, params, spec };
 }

@@ -4,7 +4,8 @@ import { envelopeData } from '../core/envelope.js';
 import { ApiError, GshError, ownError } from '../core/errors.js';
 import type { ShowOptions } from '../core/output.js';
 import { lookUpAgain } from '../core/server-cache.js';
-import { fleetOptions, runFleet } from '../core/fleet.js';
+import { unknownServers } from '../core/server-ref.js';
+import { fleetOptions, parallelOption, runFleet } from '../core/fleet.js';
 import { stdinFor } from '../core/fields.js';
 import { type Plan, step } from '../core/plan.js';
 import { resolveTargets, singleRef, targetRefs, type TargetRefs } from '../core/targets.js';
@@ -40,6 +41,7 @@ async function operation(leaf: Leaf, cmd: Command, rt: Runtime): Promise<number 
   const args = cmd.processedArgs as string[];
   if (needsServer(leaf.op)) {
     const refs = targetRefs(local.server as string[] | undefined, serverArgument(leaf.op, args), rt.env, local.allServers === true);
+    parallelOption(local.parallel as string | undefined);
     if (singleRef(refs) === undefined) {
       for (const f of FEATURES) f.fleet?.(leaf, local);
       return runOnFleet(rt, leaf, local, args, refs);
@@ -100,7 +102,7 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[],
   };
   const stdin = await stdinFor([...Object.values(local), ...refs.refs], () => rt.ctx.stdin);
   const client = await rt.client();
-  const targets = await resolveTargets(client, refs, stdin);
+  const targets = await resolveTargets(client, refs, stdin, rt.references);
   const plans = new Map<string, OperationPlan>();
   for (const t of targets) plans.set(t.id, await planOperation(rt, leaf, local, args, { id: t.id, stdin: stdin.clone() }));
   const stages = await stagesOf(rt, leaf, local, targets.map((t) => ({ id: t.id, label: t.name ? `${t.name} (${t.id})` : t.id })), opts.parallel);
@@ -162,6 +164,8 @@ async function sendFor<T>(rt: Runtime, p: OperationPlan, send: (p: OperationPlan
   } catch (err) {
     // Any answer but 404 on a server path says the server exists (02-endpoints-part-a.md, rule 2).
     if (err instanceof ApiError && err.status !== 404) p.confirmId?.();
+    // The request was the reference's check as an id: its 404 is a reference that names no server.
+    if (p.unchecked !== undefined && err instanceof ApiError && err.status === 404) throw await unknownServers(p.client, [p.unchecked], err);
     const again = p.remembered !== undefined && err instanceof ApiError && err.status === 404
       ? await lookUpAgain(rt, p.client, p.remembered, p.params.server_id as string) : undefined;
     if (again === undefined) throw err;

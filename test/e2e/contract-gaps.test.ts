@@ -37,6 +37,15 @@ describe('tables of unknown shapes', () => {
     const ok = await t.gsh(['servers', 'list', '--all', '--include-status', '-o', 'csv', '--columns', 'name,status.state']);
     expect(ok.exitCode, ok.stderr).toBe(0);
   });
+
+  it('a mistyped path gets "did you mean"; the --include-status hint only when status is absent (issue 37)', async () => {
+    const typo = await t.gsh(['servers', 'list', '--include-status', '-o', 'csv', '--columns', 'name,status.stat']);
+    expect(typo.exitCode).toBe(1);
+    expect(typo.stderr).toMatch(/^Did you mean status\.state\?$/m);
+    expect(typo.stderr).not.toContain('--include-status');
+    const name = await t.gsh(['servers', 'list', '-o', 'csv', '--columns', 'nmae']);
+    expect(name.stderr).toMatch(/^Did you mean name\?$/m);
+  });
 });
 
 describe('a script never waits for a person (01-general-contract.md "States and transitions": ad_required)', () => {

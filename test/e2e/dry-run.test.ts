@@ -61,11 +61,18 @@ async function recordingFront(origin: string): Promise<Front> {
 }
 
 /**
- * The server lookup `-s` does while planning (ARCHITECTURE.md "Command grammar"): the one read
+ * The server lookup `-s` does while planning (ARCHITECTURE.md "Command grammar") and, when no
+ * name matches, the reference's check as an id right after it (`GET /servers/{ref}`): the reads
  * allowed.
  */
 const isLookup = (e: RequestLogEntry) => e.method === 'GET' && e.path === '/servers' && e.query.search !== undefined;
 const isLookupLine = (line: string) => /^GET \/api\/v2\/servers\?(.*&)?search=/.test(line);
+const isIdCheck = (e: RequestLogEntry) => e.method === 'GET' && /^\/servers\/[^/]+$/.test(e.path);
+const isIdCheckLine = (line: string) => /^GET \/api\/v2\/servers\/[^/?]+$/.test(line);
+/** What a dry run sent besides the lookups. */
+function beyondLookups<T>(sent: T[], lookup: (x: T) => boolean, check: (x: T) => boolean): T[] {
+  return sent.filter((x, i) => !lookup(x) && !(check(x) && i > 0 && lookup(sent[i - 1] as T)));
+}
 
 /** Everything in the config dir, to see that a dry run leaves the auth store as it was. */
 function snapshot(d: string): string {
@@ -124,8 +131,8 @@ describe('--dry-run sends nothing (every leaf of gsh reference --json)', () => {
       const frontBefore = front.seen.length;
       const r = await t.gsh(argv, { env: { GSH_BASE_URL: front.baseUrl }, input: `${t.sandbox.keys.all}\n`, timeout: 10_000 });
       const where = `gsh ${argv.join(' ')}`;
-      const sent = t.sandbox.log.slice(logBefore).filter((x) => !isLookup(x)).map((x) => `${x.method} ${x.path}`);
-      const reached = front.seen.slice(frontBefore).filter((x) => !isLookupLine(x));
+      const sent = beyondLookups(t.sandbox.log.slice(logBefore), isLookup, isIdCheck).map((x) => `${x.method} ${x.path}`);
+      const reached = beyondLookups(front.seen.slice(frontBefore), isLookupLine, isIdCheckLine);
       if (r.timedOut) failures.push(`${where}: still running after 10 s`);
       if (r.exitCode !== 0) failures.push(`${where}: exit ${r.exitCode}: ${r.stderr.slice(0, 200)}`);
       if (sent.length || reached.length) failures.push(`${where}: sent ${[...new Set([...sent, ...reached])].join(', ')}`);
@@ -147,7 +154,8 @@ describe('--dry-run sends nothing (every leaf of gsh reference --json)', () => {
     const r = await t.gsh(['power', 'restart', '-s', s.name, '--wait', '--dry-run', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
     const plan = JSON.parse(r.stdout) as { requests: Array<{ method: string; url: string; headers: Record<string, string>; body?: unknown }>; then: Array<{ kind: string }> };
-    expect(Object.keys(plan).sort()).toEqual(['requests', 'then']);
+    expect(Object.keys(plan).sort()).toEqual(['requests', 'servers', 'then']);
+    expect((plan as unknown as { servers: unknown }).servers).toEqual([{ ref: s.name, is: 'name', servers: [{ id: s.id, name: s.name }] }]);
     expect(plan.requests).toEqual([{
       method: 'POST',
       url: `${t.sandbox.baseUrl}/servers/${s.id}/power`,
@@ -158,8 +166,8 @@ describe('--dry-run sends nothing (every leaf of gsh reference --json)', () => {
     expect(r.stdout).not.toContain(t.sandbox.keys.all);
     lookup.verify();
 
-    // Nor by the dry runs by id below: their lookups only.
-    expectRequests(t.sandbox, [{ method: 'GET', path: '/servers' }], { only: 'all' });
+    // Nor by the dry runs by id below: their lookups only (the search, then the id's check).
+    expectRequests(t.sandbox, [{ method: 'GET', path: '/servers' }, { method: 'GET', path: `/servers/${s.id}` }], { only: 'all' });
     const keyed = JSON.parse((await t.gsh(['servers', 'delete', '-s', s.id, '--idempotency-key', 'dry-key-1', '--dry-run', '-o', 'json'])).stdout);
     expect(keyed.requests[0]).toMatchObject({ method: 'DELETE', headers: { 'idempotency-key': 'dry-key-1' } });
     const read = JSON.parse((await t.gsh(['servers', 'get', '-s', s.id, '--dry-run', '-o', 'json'])).stdout);

@@ -57,10 +57,11 @@ describe('targets', () => {
     expect(JSON.parse(fromStdin.stdout).map((x: { server_id: string }) => x.server_id)).toEqual([idOf(a), idOf(b)]);
   });
 
-  it('a name that matches nothing is a usage error before anything is changed', async () => {
+  it('a name that matches nothing is not found (exit 5) before anything is changed (issue 37)', async () => {
     const mark = t.sandbox.log.length;
     const r = await t.gsh(['power', 'restart', '-s', `${names[0]},no-such-server`, '--yes']);
-    expect(r.exitCode).toBe(2);
+    expect(r.exitCode).toBe(5);
+    expect(r.stderr).toMatch(/no server has the name or id "no-such-server"/);
     expect(powerPosts(mark)).toEqual([]);
   });
 

@@ -99,7 +99,8 @@ describe('announced waits', () => {
       const ctx = testContext({ env: runEnv({ GSH_BASE_URL: sb.baseUrl, GSH_API_KEY: sb.keys.all, GSH_CONFIG_DIR: t.configDir }), clock });
       const r = await runGsh(['servers', 'status', '--all-servers', '--parallel', '1', '-o', 'json'], ctx);
       expect(r.exitCode, r.stderr).toBe(0);
-      expect(r.stderr).toMatch(/rate limit: 0 of 2 requests left in this minute, all in use; waiting \d+ s for the window to reset/);
+      expect(r.stderr).toMatch(/rate limit: all 2 requests of this minute are used; waiting \d+ s for the window to reset/);
+      expect(r.stderr).not.toMatch(/left in this minute/);
       expect(sb.log.filter((e) => e.status === 429)).toEqual([]);
     } finally {
       await sb.close();

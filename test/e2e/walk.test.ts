@@ -34,10 +34,15 @@ function keyIdOf(secret: string): string {
 }
 
 /**
- * The server lookup `-s` does first (ARCHITECTURE.md "Command grammar"), not the command's own
- * request.
+ * The server lookup `-s` does first (ARCHITECTURE.md "Command grammar") and, as no name matches
+ * an id, the id's check right after it (`GET /servers/{id}`, unless that is the command's own
+ * request): not the command's own requests.
  */
-const isResolution = (e: RequestLogEntry) => e.method === 'GET' && e.path === '/servers' && e.query.search !== undefined;
+const isSearch = (e: RequestLogEntry | undefined) => e !== undefined && e.method === 'GET' && e.path === '/servers' && e.query.search !== undefined;
+function withoutResolution(entries: RequestLogEntry[], step: Pick<Step, 'method' | 'path'>): RequestLogEntry[] {
+  const isCheck = (e: RequestLogEntry, i: number) => e.method === 'GET' && /^\/servers\/[^/]+$/.test(e.path) && isSearch(entries[i - 1]) && !(step.method === 'GET' && step.path === e.path);
+  return entries.filter((e, i) => !isSearch(e) && !isCheck(e, i));
+}
 
 async function run(step: Step): Promise<void> {
   const before = t.sandbox.log.length;
@@ -45,7 +50,7 @@ async function run(step: Step): Promise<void> {
   const id = step.anonymous ? undefined : keyIdOf(secret);
   // stdin carries the key: `auth login` reads it there; other commands leave it unread.
   const r = await t.gsh(step.argv, { env: { GSH_API_KEY: secret }, input: `${secret}\n`, timeout: step.streaming ? 4000 : 20_000 });
-  const entries = t.sandbox.log.filter((e, i) => (step.anonymous ? i >= before : e.keyId === id) && !isResolution(e));
+  const entries = withoutResolution(t.sandbox.log.filter((e, i) => (step.anonymous ? i >= before : e.keyId === id)), step);
   seen.set(step.command, entries);
   if (r.exitCode === 0 && !step.streaming && step.argv.includes('--json')) {
     try {

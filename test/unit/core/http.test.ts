@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient, checkIdempotencyKey } from '../../../src/core/http.js';
+import { ApiClient, checkIdempotencyKey, rateLimitTaken } from '../../../src/core/http.js';
 import { ApiError, NetworkError, UsageError } from '../../../src/core/errors.js';
 import { staticCredential } from '../../../src/core/credentials.js';
 
@@ -110,5 +110,13 @@ describe('ApiClient (01-general-contract.md "Errors" retry rules, "Limits" idemp
     expect(() => checkIdempotencyKey('a'.repeat(201))).toThrow(UsageError);
     expect(() => checkIdempotencyKey('tab\there')).toThrow(UsageError);
     expect(() => checkIdempotencyKey('')).toThrow(UsageError);
+  });
+});
+
+describe('the rate-limit wait says why in one true sentence (issue 37: "7 of 60 requests left … all in use")', () => {
+  it('used up, or the last ones taken by requests under way', () => {
+    expect(rateLimitTaken(0, 60)).toBe('all 60 requests of this minute are used');
+    expect(rateLimitTaken(7, 60)).toBe("the last 7 requests of this minute's 60 are already under way");
+    expect(rateLimitTaken(1, 60)).toBe("the last request of this minute's 60 is already under way");
   });
 });

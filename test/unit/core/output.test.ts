@@ -189,8 +189,17 @@ describe('rows of unknown shapes (issue 27)', () => {
     const err = await out.show(items).catch((e: unknown) => e);
     expect((err as Error).message).toBe('--columns: no row has "nmae"; the rows have object, id, name, status.state, tags');
     expect(s.text()).toBe('');
+    expect((err as { hint: string }).hint).toBe('Did you mean name?\nPick from the fields above (-o json shows whole rows).');
     const status = new Output(s, 'table', { header: true, quiet: false, columns: ['status.state'] });
-    await expect(status.show([{ id: 'a' }])).rejects.toMatchObject({ hint: 'Server lists carry status only with --include-status.' });
+    await expect(status.show([{ object: 'server', id: 'a' }])).rejects.toMatchObject({ hint: 'Server lists carry status only with --include-status.' });
+    // The status hint only where it is true: server rows without status (README "Output").
+    const typo = new Output(s, 'table', { header: true, quiet: false, columns: ['status.stat'] });
+    const withStatus = await typo.show([{ object: 'server', id: 'a', status: { state: 'running' } }]).catch((e: unknown) => e);
+    expect((withStatus as { hint: string }).hint).toBe('Did you mean status.state?\nPick from the fields above (-o json shows whole rows).');
+    const backups = await status.show([{ object: 'server_backup', id: 'b' }]).catch((e: unknown) => e);
+    expect((backups as { hint: string }).hint).not.toMatch(/include-status/);
+    const leaf = new Output(s, 'table', { header: true, quiet: false, columns: ['state'] });
+    await expect(leaf.show([{ object: 'server', id: 'a', status: { state: 'running' } }])).rejects.toMatchObject({ hint: expect.stringMatching(/^Did you mean status\.state\?/) });
     // A path some row has is fine (the others print an empty cell).
     await new Output(s, 'csv', { header: false, quiet: false, columns: ['id', 'status.state'] }).show([...items, { id: 'c3' }]);
     expect(s.text()).toBe('a1,running\r\nb2,offline\r\nc3,\r\n');
