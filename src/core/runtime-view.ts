@@ -21,6 +21,8 @@ export interface RuntimeView {
   /** Where the credential came from (after client()). */
   readonly auth: Resolved | undefined;
   readonly out: Output;
+  /** The command line as typed (a resume line repeats it with the Idempotency-Key). */
+  readonly argv: readonly string[];
   now(): number;
   /** A pause that Ctrl-C / SIGTERM ends at once. */
   sleep(ms: number): Promise<void>;

@@ -121,7 +121,8 @@ export function withAnnouncement(plan: Plan, a: Announcement | undefined): Plan 
   const total = a.points[0]!.ms;
   const on = a.targets.length === 1 ? a.targets[0]!.label : `each of ${a.targets.length} servers`;
   const timeline = a.points.map((p, i) => {
-    const after = i === 0 ? 'at once' : `${a.points[i - 1]!.left} after the start, ${formatMs(a.points[i - 1]!.ms - p.ms)} after the previous one`;
+    // A point `left` before T-0 comes `total - left` after the start (issue 37: it printed the previous point's `left`).
+    const after = i === 0 ? 'at once' : `${formatMs(total - p.ms)} after the start, ${formatMs(a.points[i - 1]!.ms - p.ms)} after the previous one`;
     const sent = a.sends[i]![0]!.body as { command?: string } | undefined;
     return step('wait', `T-${p.left} (${after}): send ${JSON.stringify(sent?.command ?? '')} to ${on}`);
   });

@@ -46,8 +46,8 @@ describe('announced power actions (--announce, --countdown)', () => {
     const bodies = [...r.stdout.matchAll(/"command": "([^"]*)"/g)].map((m) => m[1]);
     expect(bodies).toEqual(['say Restart in 5m', 'say Restart in 1m', 'say Restart in 10s']);
     expect(r.stdout).toMatch(/then: T-5m \(at once\): send "say Restart in 5m"/);
-    expect(r.stdout).toMatch(/then: T-1m \(5m after the start, 4m after the previous one\)/);
-    expect(r.stdout).toMatch(/then: T-10s \(1m after the start, 50s after the previous one\)/);
+    expect(r.stdout).toMatch(/then: T-1m \(4m after the start, 4m after the previous one\)/);
+    expect(r.stdout).toMatch(/then: T-10s \(4m50s after the start, 50s after the previous one\)/);
     expect(r.stdout).toMatch(/then: T-0 \(5m after the start, 10s after the last announcement\): send the restart request/);
     expect(r.stdout).toContain('"say Restart cancelled"');
     expect(e.sandbox.log.slice(before).filter((x) => x.method !== 'GET')).toEqual([]);
