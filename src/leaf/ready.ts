@@ -162,8 +162,11 @@ function tail(lines: readonly string[]): string {
   return lines.length ? `; its last console lines:\n  ${lines.join('\n  ')}` : '';
 }
 
-/** The done message, matched as plain text; a server without one cannot be waited on this way. */
-async function doneMessageMatcher(client: ApiClient, spec: RequestSpec, label: string): Promise<(line: string) => boolean> {
+/**
+ * The done message, matched as plain text; a server without one cannot be waited on this way
+ * (also checked before an announcement, leaf/announce-checks.ts).
+ */
+export async function doneMessageMatcher(client: ApiClient, spec: RequestSpec, label: string): Promise<(line: string) => boolean> {
   const settings = (await client.request<{ data?: { done_message?: unknown } }>(spec)).body?.data;
   const done = settings?.done_message;
   if (typeof done !== 'string' || done === '') {

@@ -198,7 +198,7 @@ describe('an agent without a terminal waits for its owner with --wait', () => {
     // The same bearer (the agent's token) polled; the identical request went twice: refused, then run once.
     expect(polls().slice(before).every((e) => e.keyId?.startsWith('agt_'))).toBe(true);
     const sent = deletes(victim.id);
-    expect(sent.map((e) => e.status < 300)).toEqual([false, true]);
+    expect(sent.map((e) => (e.status ?? 0) < 300)).toEqual([false, true]);
     expect(sent[0]!.status).toBe(403);
     expect(sent[0]!.idempotencyKey).toBe(sent[1]!.idempotencyKey);
     expect(t.sandbox.state.servers.has(victim.id)).toBe(false);
@@ -218,7 +218,7 @@ describe('an agent without a terminal waits for its owner with --wait', () => {
     const argv = resume!.split(' ').slice(1);
     const again = await t.gsh(argv, { env: asProfile('waiter') });
     expect(again.exitCode, String(again.stderr)).toBe(0);
-    expect(deletes(victim.id).map((e) => e.status < 300)).toEqual([false, true]);
+    expect(deletes(victim.id).map((e) => (e.status ?? 0) < 300)).toEqual([false, true]);
     expect(new Set(deletes(victim.id).map((e) => e.idempotencyKey)).size).toBe(1);
     expect(t.sandbox.state.servers.has(victim.id)).toBe(false);
   });
@@ -251,7 +251,7 @@ describe('an agent without a terminal waits for its owner with --wait', () => {
     expect(ctx.stderr.text()).toContain('interrupted while waiting for the approval; the request was not sent again');
     expect(ctx.stderr.text()).toMatch(/^ {2}gsh servers delete -s \S+ --wait --yes --idempotency-key \S+$/m);
     expect(ctx.stderr.text()).not.toContain('internal error');
-    expect(deletes(victim.id).filter((e) => e.status < 300)).toEqual([]);
+    expect(deletes(victim.id).filter((e) => (e.status ?? 0) < 300)).toEqual([]);
   });
 });
 
