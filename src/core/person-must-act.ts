@@ -106,11 +106,13 @@ async function awaitApproval(rt: RuntimeView, err: ApiError, spec: RequestSpec, 
   const waits = rt.interactive || spec.waitsForApproval === true;
   if (!rawStatusUrl || !waits) {
     const why = !rawStatusUrl ? 'the answer gives no approval.status_url to poll' : NO_WAIT;
-    throw new PersonMustActError(
+    const stop = new PersonMustActError(
       err,
       `This needs ${who}${err.actionUrl ? ' at the URL above' : ''}. Once approved, repeat the identical request within ${APPROVAL_WINDOW}:` +
         ` ${resume}. (${why}.)`,
     );
+    if (spec.idempotencyKey) stop.resume = resume;
+    throw stop;
   }
   const client = await rt.client();
   const statusUrl = statusUrlOf(client.baseUrl, rawStatusUrl);

@@ -132,6 +132,11 @@ describe('approvals (deletion and purchase by an agent)', () => {
       // The resume command is the same line with the request's key.
       expect(String(r.stderr)).toMatch(new RegExp(`gsh ${extra.join(' ')}${extra.length ? ' ' : ''}servers delete -s ${victim.id} --yes --idempotency-key \\S+`));
     }
+    // For scripts reading --json: the same line as `resume`.
+    const json = await t.gsh(['servers', 'delete', '-s', victim.id, '--yes', '--json'], { env: asProfile('appr') });
+    expect(json.exitCode).toBe(7);
+    const error = JSON.parse(String(json.stderr).trim().split('\n').at(-1)!).error as { resume?: string };
+    expect(error.resume).toMatch(new RegExp(`^gsh servers delete -s ${victim.id} --yes --json --idempotency-key \\S+$`));
     // In CI, even on a terminal.
     const ci = await t.gsh(['servers', 'delete', '-s', victim.id, '--yes'], { env: { ...asProfile('appr'), CI: 'true' }, tty: terminal });
     expect(ci.exitCode, String(ci.stderr)).toBe(7);
