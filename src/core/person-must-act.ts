@@ -200,7 +200,12 @@ function event(rt: RuntimeView, data: Record<string, unknown>): void {
  * and the approval may still come, so the error says how to pick it up.
  */
 function stoppedWaiting(err: unknown, resume: string): unknown {
-  if (!(err instanceof GshError) || !(err instanceof InterruptedError || err.exitCode === Exit.timedOut)) return err;
+  if (!(err instanceof GshError)) return err;
+  if (!(err instanceof InterruptedError || err.exitCode === Exit.timedOut)) {
+    // A poll that failed (rate limited, unavailable after retries): its own error, and the line for later.
+    err.resume ??= resume;
+    return err;
+  }
   const what = err instanceof InterruptedError ? `${err.message} while waiting for the approval` : err.message;
   const stopped = new GshError(`${what}; the request was not sent again`, err.exitCode, `If it is approved, repeat the identical request within ${APPROVAL_WINDOW} of the approval (asking again before that keeps waiting for the same approval):\n  ${resume}`);
   stopped.resume = resume;

@@ -209,6 +209,14 @@ describe('an agent without a terminal waits for its owner with --wait', () => {
     expect(t.sandbox.state.servers.has(victim.id)).toBe(false);
   });
 
+  it('--dry-run says what --wait does on a deletion, and sends nothing', async () => {
+    const victim = fresh();
+    const r = await t.gsh(['servers', 'delete', '-s', victim.id, '--wait', '--yes', '--dry-run'], { env: asProfile('waiter') });
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(String(r.stdout)).toContain("then: if the service asks for the account owner's approval (403 approval_required): poll its status for at most 600 s (--timeout), terminal or not, then send the identical request once");
+    expect(deletes(victim.id)).toEqual([]);
+  });
+
   it('the owner never answers: --timeout ends the wait with exit 10 and the resume line; approved later, that line deletes once', async () => {
     const victim = fresh();
     const r = await t.gsh(['servers', 'delete', '-s', victim.id, '--wait', '--yes', '--timeout', '5s'], { env: asProfile('waiter') });

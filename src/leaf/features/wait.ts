@@ -21,7 +21,12 @@ export const wait: Feature = {
   },
   request(d) {
     const wait = d.leaf.op.wait;
-    if (d.local.wait !== true || !wait) return;
+    if (d.local.wait !== true) return;
+    if (!wait) {
+      // Here --wait means only this: a dry run says so.
+      if (d.leaf.op.method !== 'GET') d.then.push(step('person', `if the service asks for the account owner's approval (403 approval_required): poll its status for at most ${d.rt.waitLimitMs / 1000} s (--timeout), terminal or not, then send the identical request once`));
+      return;
+    }
     d.follow = true;
     const what = wait.kind === 'job' ? `the job (${wait.poll})` : wait.kind === 'backup' ? `the backup (${wait.poll}) until its answer says it finished (a status, or completed_at)` : wait.kind === 'server-status' ? 'the server status' : wait.kind === 'init' ? 'the provisioning job' : `the ${wait.kind}`;
     d.then.push(step('wait', `follow ${what} until it ends, for at most ${d.rt.waitLimitMs / 1000} s (--timeout)`));
