@@ -255,21 +255,30 @@ describe('checks before announcing', () => {
   });
 
   it('a rate limit that cannot keep the times (01-general-contract.md "Limits"): exit 8 before any say; a timeline that fits goes', async () => {
-    const a = await freshRunning();
-    const b = await freshRunning();
-    const key = e.sandbox.createKey(['*'], { rateLimit: 5 });
-    const mark = e.sandbox.log.length;
-    // 2 servers × 3 says, then 2 restarts: 8 requests within 30 s, on a key of 5 a minute.
-    const r = await e.gsh(['power', 'restart', '-s', `${a.id},${b.id}`, ...announce], { clock: virtualClock(), env: { GSH_API_KEY: key } });
-    expect(r.exitCode, r.stderr).toBe(8);
-    expect(r.stderr).toMatch(/the countdown needs 8 requests (in the next \d+ s|within one minute)/);
-    expect(r.stderr).toContain('fewer or farther-apart --countdown points');
-    expect([...posted(a.id, mark), ...posted(b.id, mark)]).toEqual([]);
-    // One server, two points a minute apart: at most 2 requests in any minute.
-    const other = e.sandbox.createKey(['*'], { rateLimit: 5 });
-    const ok = await e.gsh(['power', 'restart', '-s', a.id, '--announce', 'Restart in {left}', '--countdown', '2m,1m'], { clock: virtualClock(), env: { GSH_API_KEY: other } });
-    expect(ok.exitCode, ok.stderr).toBe(0);
-    expect(posted(a.id, mark)).toEqual(['say Restart in 2m', 'say Restart in 1m', 'power restart']);
+    // A sandbox of its own whose rate-limit windows follow gsh's clock, which starts a second into
+    // a minute and moves only while gsh sleeps: the windows are the same on every run.
+    let now = Math.floor(Date.now() / 60_000) * 60_000 + 1000;
+    const clock: Clock = { now: () => now, sleep: async (ms) => void (now += ms, await new Promise((r) => setTimeout(r, 1))) };
+    const own = await setup({ servers: 6, now: clock.now });
+    try {
+      const [a, b] = await Promise.all([...own.sandbox.state.servers.values()].filter((s) => s.plan === 'paid' && !s.stored).slice(0, 2).map((s) => ensureRunning(own.sandbox, s)));
+      const key = own.sandbox.createKey(['*'], { rateLimit: 5 });
+      const says = (id: string) => own.sandbox.log.filter((x) => x.method === 'POST' && x.path.startsWith(`/servers/${id}/`)).map((x) => (x.body as Record<string, string>).command ?? `power ${(x.body as Record<string, string>).signal}`);
+      // 2 servers × 3 says, then 2 restarts: 8 requests within 30 s, on a key of 5 a minute of
+      // which the target lookup and the check's read took 2.
+      const r = await own.gsh(['power', 'restart', '-s', `${a!.id},${b!.id}`, ...announce], { clock, env: { GSH_API_KEY: key } });
+      expect(r.exitCode, r.stderr).toBe(8);
+      expect(r.stderr).toContain('the countdown needs 8 requests in the next 59 s (T-30s, T-20s, T-10s, T-0), and the key has 3 left in this minute (X-RateLimit-Remaining)');
+      expect(r.stderr).toContain('fewer or farther-apart --countdown points');
+      expect([...says(a!.id), ...says(b!.id)]).toEqual([]);
+      // One server, two points a minute apart: at most 2 requests in any minute.
+      const other = own.sandbox.createKey(['*'], { rateLimit: 5 });
+      const ok = await own.gsh(['power', 'restart', '-s', a!.id, '--announce', 'Restart in {left}', '--countdown', '2m,1m'], { clock, env: { GSH_API_KEY: other } });
+      expect(ok.exitCode, ok.stderr).toBe(0);
+      expect(says(a!.id)).toEqual(['say Restart in 2m', 'say Restart in 1m', 'power restart']);
+    } finally {
+      await own.close();
+    }
   });
 
   it('the action refused after the countdown: the players are told the cancel message, exit 7, the outcome is the restart\'s', async () => {
