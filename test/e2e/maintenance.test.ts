@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleNodeOf } from '../../src/sandbox/console-node/index.js';
 import type { ServerRecord } from '../../src/sandbox/index.js';
 import type { Clock } from '../../src/core/context.js';
-import { virtualClock } from '../helpers/context.js';
-import { ensureRunning, setup, type E2E } from './helpers.js';
+import { run } from '../../src/program.js';
+import { testContext, virtualClock } from '../helpers/context.js';
+import { ensureRunning, runEnv, setup, type E2E } from './helpers.js';
 
 // Issue 31, items 1 and 2: an announced power action (`say` through POST /servers/{id}/commands,
 // 02-endpoints-part-a.md "Console"; then POST …/power, "Power") and `--ready`, which follows the
@@ -93,11 +94,17 @@ describe('announced power actions (--announce, --countdown)', () => {
     const s = await freshRunning();
     const clock = virtualClock();
     const rec = record(clock, [s.id]);
+    const ctx = testContext({ env: runEnv(e.env()), clock });
+    // Ctrl-C once the first announcement is answered: the countdown (an hour) is under way.
+    const interrupt = e.sandbox.onRequest((entry) => {
+      if (entry.method === 'POST' && entry.path === `/servers/${s.id}/commands`) setImmediate(() => ctx.signals.emit('SIGINT'));
+    });
     let r;
     try {
-      // The harness sends SIGINT after 300 ms of real time; an hour of countdown takes far longer.
-      r = await e.gsh(['power', 'restart', '-s', s.id, '--announce', 'Restart in {left}', '--countdown', '1h,1m', '--announce-cancel', 'Restart cancelled'], { clock, timeout: 300 });
+      const exitCode = await run(['power', 'restart', '-s', s.id, '--announce', 'Restart in {left}', '--countdown', '1h,1m', '--announce-cancel', 'Restart cancelled'], ctx);
+      r = { exitCode, stderr: ctx.stderr.text() };
     } finally {
+      interrupt();
       rec.stop();
     }
     expect(r.exitCode).toBe(130);
