@@ -172,6 +172,11 @@ export class ApiClient {
     this.maxResponseBytes = maxResponseBytes(this.opts.env);
   }
 
+  /** The key's budget as last seen (X-RateLimit-*), for callers that plan a timeline of requests. */
+  get rateLimitState(): RateLimitState | undefined {
+    return this.rateLimit;
+  }
+
   /** The client's pause (the run's clock), for callers that pace themselves. */
   sleep(ms: number): Promise<void> {
     return this.opts.sleep(ms);

@@ -4,9 +4,9 @@ import type { RequestSpec } from './request-spec.js';
 // what follows them. Planning checks everything the user typed and sends nothing but the reads that
 // resolve server names; `--dry-run` prints the plan and stops there.
 
-/** What happens after the requests: paging, waiting, a person's action, local work. */
+/** What happens after the requests: paging, waiting, a person's action, local work, a check before going on. */
 export interface Step {
-  kind: 'page' | 'wait' | 'confirm' | 'person' | 'transfer' | 'stream' | 'local' | 'fleet';
+  kind: 'page' | 'wait' | 'confirm' | 'person' | 'transfer' | 'stream' | 'local' | 'fleet' | 'check';
   description: string;
 }
 

@@ -38,6 +38,11 @@ export interface RequestSpec {
    * cancellation announced). Only this request's own --request-timeout bounds it.
    */
   afterInterrupt?: boolean;
+  /**
+   * --wait: an approval this request needs is waited for (its status URL polled) without a
+   * terminal too; otherwise only on a terminal (core/person-must-act.ts).
+   */
+  waitsForApproval?: boolean;
 }
 
 export interface StreamBody {

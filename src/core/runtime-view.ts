@@ -24,6 +24,8 @@ export interface RuntimeView {
   readonly out: Output;
   /** What each server reference turned out to be while planning (the plan shows it). */
   readonly references: readonly ServerReference[];
+  /** The command line as typed (a resume line repeats it with the Idempotency-Key). */
+  readonly argv: readonly string[];
   now(): number;
   /** A pause that Ctrl-C / SIGTERM ends at once. */
   sleep(ms: number): Promise<void>;

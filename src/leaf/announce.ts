@@ -2,11 +2,14 @@ import consoleFamily from '../operations/console.js';
 import type { Leaf } from '../operations/leaves.js';
 import type { SignalName } from '../core/context.js';
 import { parseDuration } from '../core/duration.js';
-import { Exit, InterruptedError, UsageError } from '../core/errors.js';
+import { Exit, GshError, InterruptedError, UsageError } from '../core/errors.js';
 import { StdinText } from '../core/fields.js';
 import { type RequestSpec, withIdempotencyKey } from '../core/http.js';
+import { OutcomeTracker, trackOutcomes } from '../core/outcome.js';
 import { type Plan, step } from '../core/plan.js';
+import type { RateLimitState } from '../core/request-spec.js';
 import type { Runtime } from '../core/runtime.js';
+import { type Checks, checkSteps, planChecks, runChecks } from './announce-checks.js';
 import type { StageContext } from './feature.js';
 
 // An announced power action (issue 31, item 1): `--announce 'Restart in {left}' --countdown
@@ -17,6 +20,10 @@ import type { StageContext } from './feature.js';
 // point is sent to every server (--parallel at a time, the client pacing them to the rate limit)
 // before the clock moves on. Ctrl-C or SIGTERM before the end sends nothing more but the
 // cancellation message (--announce-cancel) and exits 130 (143): nothing is restarted.
+// Before the first `say`, the checks of announce-checks.ts (issue 36, item 2) make sure the action
+// can run and the times can be kept; a server whose action still fails after the countdown is
+// told the cancellation message. The announcements are not the command's change: they are kept
+// out of its outcome (core/outcome.ts), which is the action's alone.
 
 /** One point of the countdown: the time left as typed (`5m`), in ms. */
 export interface Point {
@@ -34,12 +41,17 @@ export interface Announcement {
   parallel: number;
   /** The action that follows (`restart`). */
   verb: string;
+  /** What is checked before the first `say`. */
+  checks?: Checks;
 }
 
 export interface AnnounceFlags {
   announce?: string;
   countdown?: string;
   announceCancel?: string;
+  /** --ready and --wait, for the checks (what comes with the action at T-0). */
+  ready?: unknown;
+  wait?: unknown;
 }
 
 /** The longest countdown gsh accepts: a process sleeping longer belongs in a scheduler. */
@@ -88,6 +100,8 @@ export async function planAnnouncement(
   parallel: number,
   verb: string,
   planLeaf: StageContext['planLeaf'],
+  /** The verb takes --ready (its checks include the done message). */
+  readyVerb = false,
 ): Promise<Announcement | undefined> {
   if (flags.announce === undefined) {
     if (flags.countdown !== undefined || flags.announceCancel !== undefined) throw new UsageError('--countdown and --announce-cancel go with --announce');
@@ -111,27 +125,35 @@ export async function planAnnouncement(
   for (const p of points) sends.push(await Promise.all(targets.map((t) => plan(message(flags.announce as string, p.left), t.id))));
   // Sent after Ctrl-C by design: the requests the interrupt cancels are the countdown's, not this.
   const cancel = flags.announceCancel === undefined ? undefined : await Promise.all(targets.map(async (t) => ({ ...(await plan(flags.announceCancel as string, t.id)), afterInterrupt: true })));
-  return { points, sends, targets, parallel, verb, ...(cancel ? { cancel } : {}) };
+  const a: Announcement = { points, sends, targets, parallel, verb, ...(cancel ? { cancel } : {}) };
+  return { ...a, checks: planChecks(a, flags, readyVerb) };
 }
 
-/** The plan with the announcements first and the whole timeline among its steps. */
-export function withAnnouncement(plan: Plan, a: Announcement | undefined): Plan {
+/**
+ * The plan with the checks' reads and the announcements first, and the checks and the whole
+ * timeline among its steps. `known`: the key's budget as the client last saw it, if it did.
+ */
+export function withAnnouncement(plan: Plan, a: Announcement | undefined, known?: RateLimitState): Plan {
   if (!a) return plan;
   const { verb } = a;
   const total = a.points[0]!.ms;
   const on = a.targets.length === 1 ? a.targets[0]!.label : `each of ${a.targets.length} servers`;
   const timeline = a.points.map((p, i) => {
-    const after = i === 0 ? 'at once' : `${a.points[i - 1]!.left} after the start, ${formatMs(a.points[i - 1]!.ms - p.ms)} after the previous one`;
+    // A point `left` before T-0 comes `total - left` after the start (issue 37: it printed the previous point's `left`).
+    const after = i === 0 ? 'at once' : `${formatMs(total - p.ms)} after the start, ${formatMs(a.points[i - 1]!.ms - p.ms)} after the previous one`;
     const sent = a.sends[i]![0]!.body as { command?: string } | undefined;
     return step('wait', `T-${p.left} (${after}): send ${JSON.stringify(sent?.command ?? '')} to ${on}`);
   });
   const last = a.points[a.points.length - 1]!;
+  const cancel = a.cancel ? JSON.stringify((a.cancel[0]!.body as { command?: string }).command ?? '') : undefined;
   return {
-    requests: [...a.sends.flat(), ...plan.requests],
+    requests: [...(a.checks?.reads ?? []), ...a.sends.flat(), ...plan.requests],
     then: [
+      ...(a.checks ? checkSteps(a, a.checks, known) : []),
       ...timeline,
       step('wait', `T-0 (${formatMs(total)} after the start, ${last.left} after the last announcement): send the ${verb} request${a.targets.length === 1 ? '' : 's'}`),
-      step('local', `Ctrl-C before T-0 sends nothing more${a.cancel ? ` but ${JSON.stringify((a.cancel[0]!.body as { command?: string }).command ?? '')}` : ''}: no ${verb} is sent, exit 130`),
+      step('local', cancel ? `a server whose ${verb} is refused after the countdown is sent ${cancel}` : `a server whose ${verb} is refused after the countdown is told nothing more (no --announce-cancel)`),
+      step('local', `Ctrl-C before T-0 sends nothing more${cancel ? ` but ${cancel}` : ''}: no ${verb} is sent, exit 130`),
       ...plan.then,
     ],
   };
@@ -156,6 +178,12 @@ function formatMs(ms: number): string {
  * interruption (130, 143) after the cancellation was announced.
  */
 export async function runAnnouncement(rt: Runtime, a: Announcement): Promise<number | undefined> {
+  if (a.checks) await runChecks(rt, a, a.checks, await rt.client());
+  // The says are not the command's change: a failure later reports the action's outcome alone.
+  return trackOutcomes(new OutcomeTracker(), () => countdown(rt, a));
+}
+
+async function countdown(rt: Runtime, a: Announcement): Promise<number | undefined> {
   let stopped: number | undefined;
   const handlers: [SignalName, () => void][] = [
     ['SIGINT', () => (stopped ??= Exit.interrupted)],
@@ -193,10 +221,26 @@ async function sleepUntil(rt: Runtime, at: number, stop: () => boolean): Promise
 }
 
 /**
+ * After the countdown, the action failed on `targetId`: unless it may have acted (an outcome of
+ * applied or unknown), its players are told the cancellation message, as after Ctrl-C.
+ */
+export async function cancelAfterFailure(rt: Runtime, a: Announcement, targetId: string, err: unknown): Promise<void> {
+  const outcome = err instanceof GshError ? err.outcome : undefined;
+  const i = a.targets.findIndex((t) => t.id === targetId);
+  if (outcome === 'applied' || outcome === 'unknown' || i < 0) return;
+  const target = a.targets[i]!;
+  if (!a.cancel) {
+    rt.warn(`${target.label}: the ${a.verb} failed after the players were told of it; no --announce-cancel message to tell them`);
+    return;
+  }
+  await trackOutcomes(new OutcomeTracker(), () => sendAll(rt, a, [a.cancel![i]!], `${a.verb} failed, cancellation`, [target]));
+}
+
+/**
  * One point's requests, --parallel at a time. A server that refuses the command (offline, a 409)
  * is warned about and does not stop the others or the countdown: the action still goes to it.
  */
-async function sendAll(rt: Runtime, a: Announcement, specs: readonly RequestSpec[], what: string): Promise<void> {
+async function sendAll(rt: Runtime, a: Announcement, specs: readonly RequestSpec[], what: string, targets = a.targets): Promise<void> {
   const client = await rt.client();
   let next = 0;
   let sent = 0;
@@ -207,7 +251,7 @@ async function sendAll(rt: Runtime, a: Announcement, specs: readonly RequestSpec
         await client.request(specs[i]!);
         sent++;
       } catch (err) {
-        rt.warn(`${what}: could not announce on ${a.targets[i]!.label}: ${(err as Error).message}`);
+        rt.warn(`${what}: could not announce on ${targets[i]!.label}: ${(err as Error).message}`);
       }
     }
   };

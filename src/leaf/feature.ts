@@ -124,6 +124,8 @@ export interface Stage {
   plan(plan: Plan): Promise<Plan>;
   /** Before any request of the run: undefined to go on, or the exit code to end with. */
   before(): Promise<number | undefined>;
+  /** After before(), one target's run failed (before it rethrows): --announce tells its players. */
+  failed?(targetId: string, err: unknown): Promise<void>;
 }
 
 export interface StageContext {

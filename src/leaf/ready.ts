@@ -261,7 +261,8 @@ function shellWord(text: string): string {
 /**
  * The pattern of a spec: the regular expression typed, or the settings' done message matched as
  * plain text. Settings without one leave nothing to wait for: exit 12 at once, before anything is
- * sent, naming where gsh looked and how to wait otherwise (`stateOnly`).
+ * sent, naming where gsh looked and how to wait otherwise (`stateOnly`). Also checked before an
+ * announcement (leaf/announce-checks.ts).
  */
 export async function readyPattern(client: ApiClient, spec: ReadySpec, label: string, stateOnly: StateOnly): Promise<ReadyPattern> {
   if ('re' in spec) return { match: (line) => spec.re.test(line), shown: `/${spec.re.source}/`, regex: spec.re.source };

@@ -50,7 +50,7 @@ async function operation(leaf: Leaf, cmd: Command, rt: Runtime): Promise<number 
   const planned = await planOperation(rt, leaf, local, args);
   const serverId = planned.params.server_id as string;
   const stages = await stagesOf(rt, leaf, local, [{ id: serverId, label: serverId }], 1);
-  return rt.submit(await staged(planned.plan, stages), async () => (await beforeStages(stages)) || execute(rt, planned, printer(rt)));
+  return rt.submit(await staged(planned.plan, stages), async () => (await beforeStages(stages)) || afterStages(stages, serverId, () => execute(rt, planned, printer(rt))));
 }
 
 /** The stages features put around the whole run (--announce's countdown), in list order. */
@@ -77,6 +77,16 @@ async function beforeStages(stages: readonly Stage[]): Promise<number | undefine
     if (code !== undefined) return code;
   }
   return undefined;
+}
+
+/** Runs one target once the stages are over; a failure is told to each stage before it goes on up. */
+async function afterStages<T>(stages: readonly Stage[], targetId: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    for (const s of stages) await s.failed?.(targetId, ownError(err));
+    throw err;
+  }
 }
 
 function printer(rt: Runtime): Sink {
@@ -107,7 +117,7 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[],
   for (const t of targets) plans.set(t.id, await planOperation(rt, leaf, local, args, { id: t.id, stdin: stdin.clone() }));
   const stages = await stagesOf(rt, leaf, local, targets.map((t) => ({ id: t.id, label: t.name ? `${t.name} (${t.id})` : t.id })), opts.parallel);
   const first = plans.get(targets[0]?.id ?? '');
-  if (targets.length === 1 && first) return (await rt.submit(await staged(first.plan, stages), async () => (await beforeStages(stages)) || execute(rt, first, printer(rt)))) ?? 0;
+  if (targets.length === 1 && first) return (await rt.submit(await staged(first.plan, stages), async () => (await beforeStages(stages)) || afterStages(stages, first.params.server_id as string, () => execute(rt, first, printer(rt))))) ?? 0;
   const named = targets.map((t) => (t.name ? `${t.name} (${t.id})` : t.id));
   const plan = await staged({
     requests: [...plans.values()].flatMap((p) => p.plan.requests),
@@ -139,7 +149,7 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[],
           },
         };
         try {
-          await execute(rt, { ...(plans.get(t.id) as OperationPlan), confirm: undefined }, keep);
+          await afterStages(stages, t.id, () => execute(rt, { ...(plans.get(t.id) as OperationPlan), confirm: undefined }, keep));
         } finally {
           done();
         }

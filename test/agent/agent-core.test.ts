@@ -163,3 +163,43 @@ describe('a person must act, on a terminal', () => {
     }
   });
 });
+
+describe('an approval waited for without a terminal (--wait)', () => {
+  it('polls no faster than half the key\'s per-minute limit allows (X-RateLimit-Limit), and repeats once approved', async () => {
+    const { createServer } = await import('node:http');
+    let polls = 0;
+    const server = createServer((req, res) => {
+      polls++;
+      res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-limit': '6', 'x-ratelimit-remaining': '5', 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 60) });
+      res.end(JSON.stringify({ data: { object: 'approval', status: polls < 4 ? 'pending' : 'approved' } }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}/api/v2`;
+    try {
+      // No terminal: only the request's --wait (waitsForApproval) makes gsh wait.
+      const rt = new Runtime({ baseUrl: base, timeout: '1h' }, testContext({ env: { GSH_API_KEY: 'gsh_live_test', GSH_CONFIG_DIR: '/nonexistent-gsh-test' } }));
+      const slept: number[] = [];
+      const again = await personMustAct(rt, async (ms) => void slept.push(ms))(
+        new ApiError(403, { code: 'approval_required', message: 'approve', approval: { status_url: '/agent/approvals/a', interval: 2 } }, 'req_1'),
+        { method: 'DELETE', path: '/servers/x', idempotencyKey: 'k-1', waitsForApproval: true },
+      );
+      expect(again).toBe(true);
+      expect(polls).toBe(4);
+      // 6 requests a minute, half of them for polls: one every 20 s, though the service asks for 2 s.
+      expect(slept).toEqual([20_000, 20_000, 20_000]);
+      await rt.close();
+    } finally {
+      server.close();
+    }
+  });
+
+  it('without --wait and without a terminal: exit 7 at once, nothing polled, the hint names --wait', async () => {
+    const rt = new Runtime({}, testContext());
+    const err = await personMustAct(rt, async () => { throw new Error('must not sleep'); })(
+      new ApiError(403, { code: 'approval_required', message: 'approve', approval: { status_url: '/agent/approvals/a' } }, 'req_1'),
+      { method: 'DELETE', path: '/servers/x', idempotencyKey: 'k-1' },
+    ).catch((e: unknown) => e);
+    expect(err).toMatchObject({ exitCode: 7 });
+    expect((err as { hint: string }).hint).toContain('add --wait to wait here');
+  });
+});

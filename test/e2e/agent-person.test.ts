@@ -13,7 +13,7 @@ import { agent, asProfile, logged, storedAgent, until } from '../agent/helpers.j
 
 let t: E2E;
 beforeAll(async () => {
-  t = await setup({ servers: 3, clock: 'fast' });
+  t = await setup({ servers: 8, clock: 'fast' });
   agent(t).configure({ claimIntervalS: 0.2, approvalIntervalS: 0.2 });
 });
 afterAll(async () => {
@@ -121,24 +121,28 @@ describe('approvals (deletion and purchase by an agent)', () => {
     expect(logged(t, 'GET /agent/approvals/{approval_id}').every((e) => e.keyId?.startsWith('agt_') && e.status === 200)).toBe(true);
   });
 
-  it('servers delete --yes --wait without a terminal does not wait: exit 7 at once with the URL, nothing polled', async () => {
+  it('servers delete --yes without --wait and without a terminal does not wait: exit 7 at once with the URL and the resume command, nothing polled', async () => {
     const victim = servers().find((s) => s.name !== 'bought')!;
     const polls = logged(t, 'GET /agent/approvals/{approval_id}').length;
     for (const extra of [[], ['--no-input']]) {
-      const r = await t.gsh([...extra, 'servers', 'delete', '-s', victim.id, '--yes', '--wait'], { env: asProfile('appr') });
+      const r = await t.gsh([...extra, 'servers', 'delete', '-s', victim.id, '--yes'], { env: asProfile('appr') });
       expect(r.exitCode, String(r.stderr)).toBe(7);
       expect(String(r.stderr)).toContain('/__sandbox/agent/approvals/');
-      expect(String(r.stderr)).toContain('only on a terminal');
+      expect(String(r.stderr)).toContain('add --wait to wait here');
+      // The resume command is the same line with the request's key.
+      expect(String(r.stderr)).toMatch(new RegExp(`gsh ${extra.join(' ')}${extra.length ? ' ' : ''}servers delete -s ${victim.id} --yes --idempotency-key \\S+`));
     }
+    // For scripts reading --json: the same line as `resume`.
+    const json = await t.gsh(['servers', 'delete', '-s', victim.id, '--yes', '--json'], { env: asProfile('appr') });
+    expect(json.exitCode).toBe(7);
+    const error = JSON.parse(String(json.stderr).trim().split('\n').at(-1)!).error as { resume?: string };
+    expect(error.resume).toMatch(new RegExp(`^gsh servers delete -s ${victim.id} --yes --json --idempotency-key \\S+$`));
     // In CI, even on a terminal.
-    const ci = await t.gsh(['servers', 'delete', '-s', victim.id, '--yes', '--wait'], { env: { ...asProfile('appr'), CI: 'true' }, tty: terminal });
+    const ci = await t.gsh(['servers', 'delete', '-s', victim.id, '--yes'], { env: { ...asProfile('appr'), CI: 'true' }, tty: terminal });
     expect(ci.exitCode, String(ci.stderr)).toBe(7);
     expect(logged(t, 'GET /agent/approvals/{approval_id}').length).toBe(polls);
     expect(t.sandbox.state.servers.has(victim.id)).toBe(true);
-    const deletes = logged(t, 'DELETE /servers/{server_id}').filter((e) => e.path === `/servers/${victim.id}`);
-    expect(deletes.every((e) => e.status === 403)).toBe(true);
   });
-
   it('rejected stops with exit 7 and no retry', async () => {
     const run = t.gsh(createPaid('refused'), { env: asProfile('appr'), tty: terminal });
     // The latest pending approval is this one once its request was refused (earlier tests leave others pending).
@@ -149,6 +153,118 @@ describe('approvals (deletion and purchase by an agent)', () => {
     expect(String(r.stderr)).toContain('rejected this request');
     expect(logged(t, 'POST /servers').filter((e) => (e.body as { name?: string }).name === 'refused').map((e) => e.status)).toEqual([403]);
     expect(servers().some((s) => s.name === 'refused')).toBe(false);
+  });
+});
+
+/**
+ * The owner decides after `polls` polls of the approval status of a request for `path` (the
+ * sandbox plays the person through its agent flow, as `gsh sandbox approve|reject` does).
+ */
+function decideAfter(e: E2E, path: string, polls: number, status: 'approved' | 'rejected'): () => void {
+  let seen = 0;
+  return e.sandbox.onRequest((entry) => {
+    if (entry.method !== 'GET' || entry.route !== '/agent/approvals/{approval_id}') return;
+    const id = entry.path.split('/').pop()!;
+    const a = agent(e).approvals.get(id);
+    if (a?.status === 'pending' && a.fingerprint.includes(` ${path}\n`) && ++seen === polls) agent(e).decide(id, status);
+  });
+}
+
+// 01-general-contract.md "Agent registration flow", Approvals: answer 403 approval_required, poll
+// approval.status_url with the same bearer until approved, repeat the identical request within
+// 10 minutes. With --wait an agent without a terminal waits for it (issue 36, item 3).
+describe('an agent without a terminal waits for its owner with --wait', () => {
+  const deletes = (id: string) => logged(t, 'DELETE /servers/{server_id}').filter((e) => e.path === `/servers/${id}`);
+  const polls = () => logged(t, 'GET /agent/approvals/{approval_id}');
+  /** A server no request has tried to delete yet. */
+  const fresh = () => servers().find((s) => s.name !== 'bought' && !t.sandbox.log.some((e) => e.method === 'DELETE' && e.path === `/servers/${s.id}`))!;
+
+  it('servers delete --wait --yes -o json: the URL and a JSON event on stderr at once, polls until approved, then deletes exactly once', async () => {
+    await loginAgent('waiter');
+    const victim = fresh();
+    const before = polls().length;
+    const stop = decideAfter(t, `DELETE /servers/${victim.id}`, 3, 'approved');
+    try {
+      const r = await t.gsh(['servers', 'delete', '-s', victim.id, '--wait', '--yes', '-o', 'json'], { env: asProfile('waiter') });
+      expect(r.exitCode, String(r.stderr)).toBe(0);
+      const err = String(r.stderr);
+      expect(err).toContain('  Approve at: ');
+      const events = err.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(events.map((x) => x.event)).toEqual(['approval_required', 'approval_approved']);
+      expect(events[0]).toMatchObject({ code: 'approval_required', request: { method: 'DELETE', path: `/servers/${victim.id}` }, timeout_s: 600 });
+      expect(String(events[0]!.action_url)).toContain('/__sandbox/agent/approvals/');
+      expect(String(events[0]!.status_url)).toContain('/agent/approvals/');
+      expect(String(events[0]!.resume)).toContain(`--idempotency-key ${String(events[0]!.idempotency_key)}`);
+    } finally {
+      stop();
+    }
+    // Decided once the third poll was answered: the fourth reads `approved`.
+    expect(polls().length - before).toBe(4);
+    // The same bearer (the agent's token) polled; the identical request went twice: refused, then run once.
+    expect(polls().slice(before).every((e) => e.keyId?.startsWith('agt_'))).toBe(true);
+    const sent = deletes(victim.id);
+    expect(sent.map((e) => (e.status ?? 0) < 300)).toEqual([false, true]);
+    expect(sent[0]!.status).toBe(403);
+    expect(sent[0]!.idempotencyKey).toBe(sent[1]!.idempotencyKey);
+    expect(t.sandbox.state.servers.has(victim.id)).toBe(false);
+  });
+
+  it('--dry-run says what --wait does on a deletion, and sends nothing', async () => {
+    const victim = fresh();
+    const r = await t.gsh(['servers', 'delete', '-s', victim.id, '--wait', '--yes', '--dry-run'], { env: asProfile('waiter') });
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(String(r.stdout)).toContain("then: if the service asks for the account owner's approval (403 approval_required): poll its status for at most 600 s (--timeout), terminal or not, then send the identical request once");
+    expect(deletes(victim.id)).toEqual([]);
+  });
+
+  it('the owner never answers: --timeout ends the wait with exit 10 and the resume line; approved later, that line deletes once', async () => {
+    const victim = fresh();
+    const r = await t.gsh(['servers', 'delete', '-s', victim.id, '--wait', '--yes', '--timeout', '5s'], { env: asProfile('waiter') });
+    expect(r.exitCode, String(r.stderr)).toBe(10);
+    expect(String(r.stderr)).toContain('timed out waiting for the approval');
+    expect(String(r.stderr)).toContain('the request was not sent again');
+    const resume = /^ {2}(gsh .*--idempotency-key \S+)$/m.exec(String(r.stderr))?.[1];
+    expect(resume).toBeDefined();
+    expect(deletes(victim.id).map((e) => e.status)).toEqual([403]);
+    // The owner answers late; the printed line repeats the identical request.
+    expect((await t.gsh(['sandbox', 'approve', '--sandbox', t.sandbox.origin])).exitCode).toBe(0);
+    const argv = resume!.split(' ').slice(1);
+    const again = await t.gsh(argv, { env: asProfile('waiter') });
+    expect(again.exitCode, String(again.stderr)).toBe(0);
+    expect(deletes(victim.id).map((e) => (e.status ?? 0) < 300)).toEqual([false, true]);
+    expect(new Set(deletes(victim.id).map((e) => e.idempotencyKey)).size).toBe(1);
+    expect(t.sandbox.state.servers.has(victim.id)).toBe(false);
+  });
+
+  it('the owner rejects after a few polls: exit 7, never sent again', async () => {
+    const victim = fresh();
+    const stop = decideAfter(t, `DELETE /servers/${victim.id}`, 2, 'rejected');
+    try {
+      const r = await t.gsh(['servers', 'delete', '-s', victim.id, '--wait', '--yes', '--json'], { env: asProfile('waiter') });
+      expect(r.exitCode, String(r.stderr)).toBe(7);
+      const error = JSON.parse(String(r.stderr).split('\n').filter((l) => l.startsWith('{"error"')).at(-1)!).error as Record<string, unknown>;
+      expect(error).toMatchObject({ code: 'approval_required', exit_code: 7, outcome: 'not_applied' });
+      expect(String(error.message)).toContain('rejected this request');
+    } finally {
+      stop();
+    }
+    expect(deletes(victim.id).map((e) => e.status)).toEqual([403]);
+    expect(t.sandbox.state.servers.has(victim.id)).toBe(true);
+  });
+
+  it('Ctrl-C during the poll: exit 130 with the resume line, nothing sent again', async () => {
+    const victim = fresh();
+    const ctx = testContext({ env: runEnv(t.env(asProfile('waiter'))), clock: realClock });
+    const before = polls().length;
+    const running = run(['servers', 'delete', '-s', victim.id, '--wait', '--yes'], ctx);
+    // Interrupted between polls, once the wait has begun.
+    await until(() => polls().length >= before + 2);
+    ctx.signals.emit('SIGINT');
+    expect(await running, ctx.stderr.text()).toBe(130);
+    expect(ctx.stderr.text()).toContain('interrupted while waiting for the approval; the request was not sent again');
+    expect(ctx.stderr.text()).toMatch(/^ {2}gsh servers delete -s \S+ --wait --yes --idempotency-key \S+$/m);
+    expect(ctx.stderr.text()).not.toContain('internal error');
+    expect(deletes(victim.id).filter((e) => (e.status ?? 0) < 300)).toEqual([]);
   });
 });
 

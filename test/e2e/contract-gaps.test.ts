@@ -76,3 +76,18 @@ describe('a script never waits for a person (01-general-contract.md "States and 
     }
   });
 });
+
+describe('checks before announcing, on records shaped otherwise (issue 36, item 2)', () => {
+  it('a plan shown as an object ({name, free}) is read: a free server is not announced without a terminal, exit 7', async () => {
+    const free = [...t.sandbox.state.servers.values()].find((s) => s.plan === 'free' && !s.stored);
+    const paid = [...t.sandbox.state.servers.values()].find((s) => s.plan === 'paid' && !s.stored);
+    expect(free && paid).toBeTruthy();
+    const mark = t.sandbox.log.length;
+    const r = await t.gsh(['power', 'restart', '-s', `${free!.id},${paid!.id}`, '--announce', 'Restart in {left}', '--countdown', '1m,10s']);
+    expect(r.exitCode, r.stderr).toBe(7);
+    expect(r.stderr).toContain('is on the free plan');
+    expect(r.stderr).not.toContain(`${paid!.name} (${paid!.id}) is on the free plan`);
+    expect(t.sandbox.log.slice(mark).filter((e) => e.method === 'POST')).toEqual([]);
+  });
+});
+

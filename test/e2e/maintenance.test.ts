@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleNodeOf } from '../../src/sandbox/console-node/index.js';
 import type { ServerRecord } from '../../src/sandbox/index.js';
 import type { Clock } from '../../src/core/context.js';
-import { virtualClock } from '../helpers/context.js';
-import { ensureRunning, setup, type E2E } from './helpers.js';
+import { run } from '../../src/program.js';
+import { testContext, virtualClock } from '../helpers/context.js';
+import { ensureRunning, runEnv, setup, type E2E } from './helpers.js';
 
 // Issue 31, items 1 and 2: an announced power action (`say` through POST /servers/{id}/commands,
 // 02-endpoints-part-a.md "Console"; then POST …/power, "Power") and `--ready`, which follows the
@@ -13,17 +14,30 @@ import { ensureRunning, setup, type E2E } from './helpers.js';
 
 let e: E2E;
 beforeAll(async () => {
-  e = await setup({ servers: 18 });
+  e = await setup({ servers: 40 });
 });
 afterAll(async () => {
   await e.close();
 });
 
 const servers = () => [...e.sandbox.state.servers.values()].filter((s) => !s.stored);
-let nextFree = 0;
-/** A running server no other test uses (parallel-safe within the file). */
-async function freshRunning(): Promise<ServerRecord> {
-  return ensureRunning(e.sandbox, servers()[nextFree++]!);
+const used = new Set<string>();
+/**
+ * A running server no other test uses (parallel-safe within the file), on the paid plan unless
+ * asked: an announced restart of a free-plan server is refused without a terminal.
+ */
+async function freshRunning(plan: 'paid' | 'free' = 'paid'): Promise<ServerRecord> {
+  const s = servers().find((x) => x.plan === plan && !used.has(x.id));
+  if (!s) throw new Error(`the sandbox has no unused ${plan} server left`);
+  used.add(s.id);
+  return ensureRunning(e.sandbox, s);
+}
+
+/** The POST requests the sandbox got for a server (says and power), in order, as `say …` / `power restart`. */
+function posted(id: string, since = 0): string[] {
+  return e.sandbox.log.slice(since)
+    .filter((x) => x.method === 'POST' && (x.path === `/servers/${id}/commands` || x.path === `/servers/${id}/power`))
+    .map((x) => (x.body as Record<string, string>).command ?? `power ${(x.body as Record<string, string>).signal}`);
 }
 
 /** The requests the sandbox completed for `ids`, each with the time gsh's clock showed then. */
@@ -46,8 +60,8 @@ describe('announced power actions (--announce, --countdown)', () => {
     const bodies = [...r.stdout.matchAll(/"command": "([^"]*)"/g)].map((m) => m[1]);
     expect(bodies).toEqual(['say Restart in 5m', 'say Restart in 1m', 'say Restart in 10s']);
     expect(r.stdout).toMatch(/then: T-5m \(at once\): send "say Restart in 5m"/);
-    expect(r.stdout).toMatch(/then: T-1m \(5m after the start, 4m after the previous one\)/);
-    expect(r.stdout).toMatch(/then: T-10s \(1m after the start, 50s after the previous one\)/);
+    expect(r.stdout).toMatch(/then: T-1m \(4m after the start, 4m after the previous one\)/);
+    expect(r.stdout).toMatch(/then: T-10s \(4m50s after the start, 50s after the previous one\)/);
     expect(r.stdout).toMatch(/then: T-0 \(5m after the start, 10s after the last announcement\): send the restart request/);
     expect(r.stdout).toContain('"say Restart cancelled"');
     expect(e.sandbox.log.slice(before).filter((x) => x.method !== 'GET')).toEqual([]);
@@ -80,11 +94,17 @@ describe('announced power actions (--announce, --countdown)', () => {
     const s = await freshRunning();
     const clock = virtualClock();
     const rec = record(clock, [s.id]);
+    const ctx = testContext({ env: runEnv(e.env()), clock });
+    // Ctrl-C once the first announcement is answered: the countdown (an hour) is under way.
+    const interrupt = e.sandbox.onRequest((entry) => {
+      if (entry.method === 'POST' && entry.path === `/servers/${s.id}/commands`) setImmediate(() => ctx.signals.emit('SIGINT'));
+    });
     let r;
     try {
-      // The harness sends SIGINT after 300 ms of real time; an hour of countdown takes far longer.
-      r = await e.gsh(['power', 'restart', '-s', s.id, '--announce', 'Restart in {left}', '--countdown', '1h,1m', '--announce-cancel', 'Restart cancelled'], { clock, timeout: 300 });
+      const exitCode = await run(['power', 'restart', '-s', s.id, '--announce', 'Restart in {left}', '--countdown', '1h,1m', '--announce-cancel', 'Restart cancelled'], ctx);
+      r = { exitCode, stderr: ctx.stderr.text() };
     } finally {
+      interrupt();
       rec.stop();
     }
     expect(r.exitCode).toBe(130);
@@ -200,3 +220,124 @@ describe('--ready: the console says the game is ready', () => {
     expect(r.stderr).toMatch(/--ready is not a valid regular expression/);
   });
 });
+
+// Issue 36, item 2: no `say` reaches a server whose action cannot run or whose times cannot be kept.
+describe('checks before announcing', () => {
+  const announce = ['--announce', 'Restart in {left}', '--countdown', '30s,20s,10s', '--announce-cancel', 'Restart cancelled'];
+
+  it('a free-plan server (its restart needs an ad view, 02-endpoints-part-a.md "Power"): refused without a terminal, exit 7, nothing said', async () => {
+    const s = await freshRunning('free');
+    const mark = e.sandbox.log.length;
+    const r = await e.gsh(['power', 'restart', '-s', s.id, ...announce], { clock: virtualClock() });
+    expect(r.exitCode, r.stderr).toBe(7);
+    expect(r.stderr).toContain(`nothing was announced and no restart was sent: ${s.id} is on the free plan`);
+    expect(r.stderr).toContain('Run it on a terminal');
+    expect(posted(s.id, mark)).toEqual([]);
+  });
+
+  it('on a terminal the person is asked first: no sends nothing, yes announces and restarts', async () => {
+    const s = await freshRunning('free');
+    const tty = { stdin: true, stderr: true };
+    const mark = e.sandbox.log.length;
+    const no = await e.gsh(['power', 'restart', '-s', s.id, ...announce], { clock: virtualClock(), tty, input: 'n\n' });
+    expect(no.exitCode, no.stderr).toBe(7);
+    expect(no.stderr).toContain('Announce anyway? [y/N]');
+    expect(posted(s.id, mark)).toEqual([]);
+    const yes = await e.gsh(['power', 'restart', '-s', s.id, ...announce], { clock: virtualClock(), tty, input: 'y\n' });
+    expect(yes.exitCode, yes.stderr).toBe(0);
+    expect(posted(s.id, mark)).toEqual(['say Restart in 30s', 'say Restart in 20s', 'say Restart in 10s', 'power restart']);
+  });
+
+  it('--ready without a pattern on a server whose settings name no done_message: refused before any say, and the outcome is the restart\'s (not applied)', async () => {
+    const s = await freshRunning();
+    expect((await e.gsh(['api', '-X', 'PATCH', `/servers/${s.id}/settings`, '-f', 'done_message='])).exitCode).toBe(0);
+    const mark = e.sandbox.log.length;
+    const r = await e.gsh(['power', 'restart', '-s', s.id, ...announce, '--ready', '--json'], { clock: virtualClock() });
+    expect(r.exitCode).not.toBe(0);
+    const error = JSON.parse(r.stderr.split('\n').at(-1)!).error as Record<string, unknown>;
+    expect(String(error.message)).toContain('name no done_message to wait for');
+    expect(error.outcome).toBe('not_applied');
+    expect(String(error.hint)).toContain('--ready REGEX');
+    expect(posted(s.id, mark)).toEqual([]);
+  });
+
+  it('a rate limit that cannot keep the times (01-general-contract.md "Limits"): exit 8 before any say; a timeline that fits goes', async () => {
+    // A sandbox of its own whose rate-limit windows follow gsh's clock, which starts a second into
+    // a minute and moves only while gsh sleeps: the windows are the same on every run.
+    let now = Math.floor(Date.now() / 60_000) * 60_000 + 1000;
+    const clock: Clock = { now: () => now, sleep: async (ms) => void (now += ms, await new Promise((r) => setTimeout(r, 1))) };
+    const own = await setup({ servers: 6, now: clock.now });
+    try {
+      const [a, b] = await Promise.all([...own.sandbox.state.servers.values()].filter((s) => s.plan === 'paid' && !s.stored).slice(0, 2).map((s) => ensureRunning(own.sandbox, s)));
+      const key = own.sandbox.createKey(['*'], { rateLimit: 5 });
+      const says = (id: string) => own.sandbox.log.filter((x) => x.method === 'POST' && x.path.startsWith(`/servers/${id}/`)).map((x) => (x.body as Record<string, string>).command ?? `power ${(x.body as Record<string, string>).signal}`);
+      // 2 servers × 3 says, then 2 restarts: 8 requests within 30 s, on a key of 5 a minute of
+      // which the target lookup and the check's read took 2.
+      const r = await own.gsh(['power', 'restart', '-s', `${a!.id},${b!.id}`, ...announce], { clock, env: { GSH_API_KEY: key } });
+      expect(r.exitCode, r.stderr).toBe(8);
+      expect(r.stderr).toContain('the countdown needs 8 requests in the next 59 s (T-30s, T-20s, T-10s, T-0), and the key has 3 left in this minute (X-RateLimit-Remaining)');
+      expect(r.stderr).toContain('fewer or farther-apart --countdown points');
+      expect([...says(a!.id), ...says(b!.id)]).toEqual([]);
+      // One server, two points a minute apart: at most 2 requests in any minute.
+      const other = own.sandbox.createKey(['*'], { rateLimit: 5 });
+      const ok = await own.gsh(['power', 'restart', '-s', a!.id, '--announce', 'Restart in {left}', '--countdown', '2m,1m'], { clock, env: { GSH_API_KEY: other } });
+      expect(ok.exitCode, ok.stderr).toBe(0);
+      expect(says(a!.id)).toEqual(['say Restart in 2m', 'say Restart in 1m', 'power restart']);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('the action refused after the countdown: the players are told the cancel message, exit 7, the outcome is the restart\'s', async () => {
+    const s = await freshRunning();
+    // The service asks for an ad view that the record's plan did not show (a paid record, a free rule).
+    s.adRequired = true;
+    try {
+      const mark = e.sandbox.log.length;
+      const r = await e.gsh(['power', 'restart', '-s', s.id, ...announce, '--json'], { clock: virtualClock() });
+      expect(r.exitCode, r.stderr).toBe(7);
+      expect(posted(s.id, mark)).toEqual(['say Restart in 30s', 'say Restart in 20s', 'say Restart in 10s', 'power restart', 'say Restart cancelled']);
+      const error = JSON.parse(r.stderr.split('\n').at(-1)!).error as Record<string, unknown>;
+      expect(error).toMatchObject({ code: 'ad_required', outcome: 'not_applied' });
+    } finally {
+      s.adRequired = false;
+    }
+  });
+
+  it('on several servers, only the one whose action failed is told the cancel message', async () => {
+    const a = await freshRunning();
+    const b = await freshRunning();
+    b.adRequired = true;
+    try {
+      const mark = e.sandbox.log.length;
+      const r = await e.gsh(['power', 'restart', '-s', `${a.id},${b.id}`, ...announce, '-o', 'json'], { clock: virtualClock() });
+      expect(r.exitCode, r.stderr).toBe(11);
+      expect(posted(a.id, mark)).toEqual(['say Restart in 30s', 'say Restart in 20s', 'say Restart in 10s', 'power restart']);
+      expect(posted(b.id, mark)).toEqual(['say Restart in 30s', 'say Restart in 20s', 'say Restart in 10s', 'power restart', 'say Restart cancelled']);
+    } finally {
+      b.adRequired = false;
+    }
+  });
+
+  it('--dry-run shows the checks and their reads (text and -o json), and sends nothing', async () => {
+    const s = await freshRunning();
+    const mark = e.sandbox.log.length;
+    const r = await e.gsh(['power', 'restart', '-s', s.id, ...announce, '--ready', '--dry-run']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^GET \\S+/servers/${s.id}$`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^GET \\S+/servers/${s.id}/settings$`, 'm'));
+    expect(r.stdout).toContain('then: before the first say: read the server');
+    expect(r.stdout).toContain('a server on the free plan needs an ad view for its restart');
+    expect(r.stdout).toContain('names no done_message');
+    expect(r.stdout).toMatch(/the timeline needs 1 request at once and at most \d+ in any one minute/);
+    expect(r.stdout).toContain('a server whose restart is refused after the countdown is sent "say Restart cancelled"');
+    const json = await e.gsh(['power', 'restart', '-s', s.id, ...announce, '--dry-run', '-o', 'json']);
+    const plan = JSON.parse(json.stdout) as { then: { kind: string; description: string }[] };
+    expect(plan.then.filter((x) => x.kind === 'check').map((x) => x.description)).toEqual([
+      expect.stringContaining('read the server'),
+      expect.stringContaining('the timeline needs'),
+    ]);
+    expect(e.sandbox.log.slice(mark).filter((x) => x.method !== 'GET')).toEqual([]);
+  });
+});
+

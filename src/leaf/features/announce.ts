@@ -24,9 +24,14 @@ export const announce: Feature = {
   },
   async stage({ rt, leaf, local, targets, parallel, planLeaf }) {
     if (local.announce === undefined && local.countdown === undefined && local.announceCancel === undefined) return undefined;
-    const { planAnnouncement, runAnnouncement, withAnnouncement } = await import('../announce.js');
-    const a = await planAnnouncement(rt, local, targets, parallel, leaf.verb ?? leaf.words.join(' '), planLeaf);
+    const { cancelAfterFailure, planAnnouncement, runAnnouncement, withAnnouncement } = await import('../announce.js');
+    const readyVerb = leaf.verb !== undefined && leaf.op.console?.ready?.includes(leaf.verb) === true;
+    const a = await planAnnouncement(rt, local, targets, parallel, leaf.verb ?? leaf.words.join(' '), planLeaf, readyVerb);
     if (!a) return undefined;
-    return { plan: async (plan) => withAnnouncement(plan, a), before: () => runAnnouncement(rt, a) };
+    return {
+      plan: async (plan) => withAnnouncement(plan, a, (await rt.client()).rateLimitState),
+      before: () => runAnnouncement(rt, a),
+      failed: (targetId, err) => cancelAfterFailure(rt, a, targetId, err),
+    };
   },
 };

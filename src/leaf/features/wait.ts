@@ -6,19 +6,27 @@ import type { Feature } from '../feature.js';
 
 // `wait`: `--wait` follows the 202's work (a job, the server status, a pull, a transfer, an init,
 // a backup) to its end (core/follow.ts, core/wait.ts); without it, a 202 prints the `gsh wait`
-// line that follows it later.
+// line that follows it later. On every mutation, --wait also waits for an approval the request
+// needs, without a terminal too (core/person-must-act.ts): an agent's way to let its owner decide.
 
 export const wait: Feature = {
   name: 'wait',
   reserves: () => ['wait'],
   flags({ cmd, leaf: { op } }) {
-    if (op.wait) cmd.option('--wait', 'follow the result until it finishes');
-    // A person (approval, ad view) is waited for on a terminal only, --wait or not; kept for scripts that pass it.
-    else if (op.method !== 'GET') cmd.option('--wait', 'accepted for older scripts: a person who must act is waited for on a terminal only');
+    if (op.wait) cmd.option('--wait', 'follow the result until it finishes (and wait for an approval it needs, without a terminal too)');
+    else if (op.method !== 'GET') cmd.option('--wait', 'wait for an approval the request needs (its status polled within --timeout), without a terminal too');
+  },
+  spec(d, spec) {
+    return d.local.wait === true && spec.method !== 'GET' ? { ...spec, waitsForApproval: true } : spec;
   },
   request(d) {
     const wait = d.leaf.op.wait;
-    if (d.local.wait !== true || !wait) return;
+    if (d.local.wait !== true) return;
+    if (!wait) {
+      // Here --wait means only this: a dry run says so.
+      if (d.leaf.op.method !== 'GET') d.then.push(step('person', `if the service asks for the account owner's approval (403 approval_required): poll its status for at most ${d.rt.waitLimitMs / 1000} s (--timeout), terminal or not, then send the identical request once`));
+      return;
+    }
     d.follow = true;
     const what = wait.kind === 'job' ? `the job (${wait.poll})` : wait.kind === 'backup' ? `the backup (${wait.poll}) until its answer says it finished (a status, or completed_at)` : wait.kind === 'server-status' ? 'the server status' : wait.kind === 'init' ? 'the provisioning job' : `the ${wait.kind}`;
     d.then.push(step('wait', `follow ${what} until it ends, for at most ${d.rt.waitLimitMs / 1000} s (--timeout)`));
