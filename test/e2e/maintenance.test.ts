@@ -255,7 +255,8 @@ describe('checks before announcing', () => {
     const r = await e.gsh(['power', 'restart', '-s', s.id, ...announce, '--ready', '--json'], { clock: virtualClock() });
     expect(r.exitCode).not.toBe(0);
     const error = JSON.parse(r.stderr.split('\n').at(-1)!).error as Record<string, unknown>;
-    expect(String(error.message)).toContain('name no done_message to wait for');
+    expect(String(error.message)).toContain('hold no done_message');
+    expect(error.exit_code ?? r.exitCode).toBe(12); // 12: the refusal --ready itself gives when no line can be known
     expect(error.outcome).toBe('not_applied');
     expect(String(error.hint)).toContain('--ready REGEX');
     expect(posted(s.id, mark)).toEqual([]);
