@@ -2,6 +2,7 @@ import { ApiError, Exit, GshError, NetworkError, WaitStoppedError } from './erro
 import { ansi, type Streams } from './io.js';
 import { REPLAY_WINDOW_HOURS } from './outcome.js';
 import { redactSignedUrls } from './redact.js';
+import { shellLine } from './shell-words.js';
 import { forTerminal } from './terminal-text.js';
 
 // Error lines (ARCHITECTURE.md "Exit codes"): the API's code, the HTTP status and the request_id,
@@ -93,7 +94,13 @@ export function reportError(err: unknown, io: Streams, opts: { json: boolean; de
 }
 
 function hintOf(err: GshError, argv: readonly string[] | undefined): string | undefined {
-  return outcomeHint(err, argv) ?? err.hint ?? (err instanceof ApiError ? hintFor(err) : undefined);
+  return outcomeHint(err, argv) ?? withResume(err.hint ?? (err instanceof ApiError ? hintFor(err) : undefined), err.resume);
+}
+
+/** A hint that does not name the command resuming the wait gets it: every stopped wait says how to pick it up. */
+function withResume(hint: string | undefined, resume: string | undefined): string | undefined {
+  if (resume === undefined || hint?.includes(resume)) return hint;
+  return `${hint ? `${hint}\n` : ''}Resume with:\n  ${resume}`;
 }
 
 /**
@@ -114,7 +121,7 @@ export function outcomeHint(err: GshError, argv: readonly string[] | undefined):
   }
   // Accepted, then something after it failed (a wait, a download): that failure's own next step.
   if (err.outcome === 'applied') {
-    const next = err.hint ?? (err.resume ? `Resume it with:\n  ${err.resume}` : '');
+    const next = withResume(err.hint, err.resume) ?? '';
     return `The change was applied (Idempotency-Key ${key})${err.step ? `; the ${err.step} did not finish` : ''}. ${next}`.trim();
   }
   return `It may have been applied (Idempotency-Key ${key}). Replay it safely ${window}${replay}`;
@@ -128,8 +135,7 @@ export function replayCommand(argv: readonly string[], key: string): string {
     if (a === '--idempotency-key') i++;
     else if (!a.startsWith('--idempotency-key=')) kept.push(a);
   }
-  const quote = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`);
-  return ['gsh', ...kept, '--idempotency-key', key].map(quote).join(' ');
+  return shellLine(['gsh', ...kept, '--idempotency-key', key]);
 }
 
 /**

@@ -2,7 +2,8 @@ import { ConsoleSession } from '../console/session.js';
 import type { Frame } from '../console/protocol.js';
 import { displayLine } from '../console/display.js';
 import { consoleTarget, sessionSource } from '../console/target.js';
-import { Exit, GshError, UsageError } from '../core/errors.js';
+import { Exit, GshError, UsageError, WaitStoppedError } from '../core/errors.js';
+import { type ReadyCondition, waitCommand } from '../core/follow.js';
 import type { ApiClient, RequestSpec } from '../core/http.js';
 import { step, type Step } from '../core/plan.js';
 import type { Runtime } from '../core/runtime.js';
@@ -126,7 +127,7 @@ export async function watchReady(
       session.done.then((end) => fail(endedError(end, label)), fail);
       const handlers = ([['SIGINT', Exit.interrupted], ['SIGTERM', Exit.terminated]] as const).map(([signal, code]): [SignalName, () => void] => [
         signal,
-        () => fail(new GshError(`interrupted while waiting for ${label} to be ready; the server goes on without gsh`, code, `Pick it up again: gsh wait -s ${serverId} --ready`)),
+        () => fail(new WaitStoppedError(`interrupted while waiting for ${label} to be ready; the server goes on without gsh`, code, waitCommand({ kind: 'server-state', serverId, state: 'running', ready: readyCondition(spec) }), { server: serverId, until: 'ready' })),
       ]);
       for (const [signal, on] of handlers) rt.ctx.signals.on(signal, on);
       let over = false;
@@ -170,4 +171,9 @@ async function doneMessageMatcher(client: ApiClient, spec: RequestSpec, label: s
     throw new GshError(`the settings of ${label} name no done_message to wait for`, Exit.error, 'Give the line to wait for: --ready REGEX.');
   }
   return (line) => line.includes(done);
+}
+
+/** What a resume line names for `spec` (core/follow.ts waitCommand): the pattern, or none for the done message. */
+export function readyCondition(spec: ReadySpec): ReadyCondition {
+  return 're' in spec ? { pattern: spec.re.source } : {};
 }

@@ -41,11 +41,12 @@ export const ready: Feature = {
     const { rt, p, out } = x;
     const spec = planned.get(p);
     if (!spec) return;
-    const [{ watchReady }, { waitForServerState }] = await Promise.all([import('../ready.js'), import('../../core/wait.js')]);
+    const [{ readyCondition, watchReady }, { waitForServerState }] = await Promise.all([import('../ready.js'), import('../../core/wait.js')]);
     const serverId = p.params.server_id as string;
     const watch = await watchReady(rt, p.client, serverId, serverId, spec, { replay: false });
     watch.arm();
     x.cleanups.push(() => watch.close());
+    x.waitFor = (work) => (work.kind === 'server-state' ? { ...work, ready: readyCondition(spec) } : work);
     // With --ready the status is polled by the watch, which stops the polls when it ends early.
     x.follow = async (work, plain) => {
       if (work.kind !== 'server-state') {
