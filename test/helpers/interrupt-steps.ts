@@ -93,10 +93,18 @@ export async function runStepped(argv: string[], env: Record<string, string | un
   ctx.clock = clock;
   ctx.dispatcher = steppingDispatcher(agent, step);
   const exitBefore = process.exitCode;
+  // What src/cli.ts does with a promise nobody handles: the real process prints an internal error.
+  const escaped: string[] = [];
+  const onEscape = (err: unknown) => void escaped.push(`gsh: internal error: ${String((err as Error)?.message ?? err)} (run with --debug and report it)\n`);
+  process.on('unhandledRejection', onEscape);
   try {
     const exitCode = await run(argv, ctx);
-    return { exitCode, stdout: ctx.stdout.text(), stderr: ctx.stderr.text(), steps, ...(delivered ? { delivered } : {}) };
+    // Rejections are found unhandled once the turn that dropped them is over.
+    await turn();
+    await turn();
+    return { exitCode, stdout: ctx.stdout.text(), stderr: ctx.stderr.text() + escaped.join(''), steps, ...(delivered ? { delivered } : {}) };
   } finally {
+    process.off('unhandledRejection', onEscape);
     process.exitCode = exitBefore;
     await agent.close();
     rmSync(configDir, { recursive: true, force: true });
