@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { collect } from '../core/fields.js';
-import { Exit, GshError, InterruptedError, ownError, UsageError } from '../core/errors.js';
+import { Exit, GshError, ownError, UsageError } from '../core/errors.js';
 import { pathIdProblem } from '../core/checks.js';
 import { step } from '../core/plan.js';
 import { type Runtime, withRuntime } from '../core/runtime.js';
@@ -117,7 +117,7 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
   if (o.ready !== undefined && o.for !== undefined && o.for !== 'running') throw new UsageError('--ready waits for running; leave out --for');
   const state = o.ready !== undefined ? 'running' : (o.for ?? 'settled');
   if (!/^[a-z_]+$/.test(state)) throw new UsageError(`--for "${state}" is not a state`, 'Use running, offline, settled or another state of the status resource.');
-  const [{ followOrInterrupt, followWork, waitCommand }, { fleetOptions, interruptedBeforeStart, runFleet }, { resolveTargets, singleRef, targetRefs }, { onServer, resolveRemembered }, { stdinFor }, { waitForServerState }] = await Promise.all([
+  const [{ followOrInterrupt, followWork, waitCommand }, { fleetOptions, resolveFleet, runFleet }, { resolveTargets, singleRef, targetRefs }, { onServer, resolveRemembered }, { stdinFor }, { waitForServerState }] = await Promise.all([
     import('../core/follow.js'), import('../core/fleet.js'), import('../core/targets.js'), import('../core/server-cache.js'), import('../core/fields.js'), import('../core/wait.js'),
   ]);
   const refs = targetRefs(o.server, undefined, rt.env, o.allServers === true);
@@ -172,15 +172,9 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
       await rt.out.show(await onServer(rt, client, single, server, followOne));
     });
   }
-  let targets: Awaited<ReturnType<typeof resolveTargets>>;
-  try {
-    targets = await resolveTargets(client, refs, await stdinFor(refs.refs, () => rt.ctx.stdin));
-  } catch (caught) {
-    // Ctrl-C while resolving: every server typed is still listed, as not started.
-    const err = ownError(caught);
-    if (err instanceof InterruptedError) return interruptedBeforeStart(rt, err, undefined, refs.refs, {});
-    throw err;
-  }
+  const stdin = await stdinFor(refs.refs, () => rt.ctx.stdin);
+  const targets = await resolveFleet(rt, refs.refs, {}, () => resolveTargets(client, refs, stdin));
+  if (typeof targets === 'number') return targets;
   const requests = [...targets.flatMap((t) => then(t.id, t.id).requests), ...pagedRequests(targets.length)];
   return rt.submit({ requests, then: then(`${targets.length} servers, read together from the list with statuses (100 a request)`, targets[0]?.id ?? '').then }, async () => {
     rt.singleTarget = false;

@@ -1,4 +1,4 @@
-import { ApiError, Exit, GshError, type InterruptedError, ownError } from './errors.js';
+import { ApiError, Exit, GshError, InterruptedError, ownError } from './errors.js';
 import type { SignalName } from './context.js';
 import { OutcomeTracker, settleOutcome, trackOutcomes } from './outcome.js';
 import { type ErrorObject, errorObject } from './report.js';
@@ -175,11 +175,24 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
 }
 
 /**
- * Ctrl-C / SIGTERM while a fleet's servers were being resolved or planned, before any was started:
- * nothing was sent, and each target is listed as not started (those not yet resolved by the
- * reference typed), so the output still names every target. Gives the exit code.
+ * A fleet's targets resolved (`resolve`) and each planned (`plan`), nothing sent yet. Ctrl-C /
+ * SIGTERM there ends the run with every target listed as not started (by the reference typed when
+ * not yet resolved): then the exit code comes back instead of the targets.
  */
-export async function interruptedBeforeStart(rt: Runtime, err: InterruptedError, known: readonly Target[] | undefined, refs: readonly string[], opts: Pick<FleetOptions, 'mutates'>): Promise<number> {
+export async function resolveFleet(rt: Runtime, refs: readonly string[], opts: Pick<FleetOptions, 'mutates'>, resolve: () => Promise<Target[]>, plan: (targets: Target[]) => Promise<void> = async () => {}): Promise<Target[] | number> {
+  let targets: Target[] | undefined;
+  try {
+    targets = await resolve();
+    await plan(targets);
+    return targets;
+  } catch (caught) {
+    const err = ownError(caught);
+    if (err instanceof InterruptedError) return interruptedBeforeStart(rt, err, targets, refs, opts);
+    throw err;
+  }
+}
+
+async function interruptedBeforeStart(rt: Runtime, err: InterruptedError, known: readonly Target[] | undefined, refs: readonly string[], opts: Pick<FleetOptions, 'mutates'>): Promise<number> {
   const code = err.exitCode;
   const results = known
     ? known.map((t) => unstarted(t, opts, code))

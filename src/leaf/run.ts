@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import { type Leaf, needsServer } from '../operations/leaves.js';
 import { envelopeData } from '../core/envelope.js';
-import { ApiError, GshError, InterruptedError, ownError } from '../core/errors.js';
+import { ApiError, GshError, ownError } from '../core/errors.js';
 import type { ShowOptions } from '../core/output.js';
 import { lookUpAgain } from '../core/server-cache.js';
-import { fleetOptions, interruptedBeforeStart, runFleet } from '../core/fleet.js';
+import { fleetOptions, resolveFleet, runFleet } from '../core/fleet.js';
 import { stdinFor } from '../core/fields.js';
 import { type Plan, step } from '../core/plan.js';
-import { resolveTargets, singleRef, type Target, targetRefs, type TargetRefs } from '../core/targets.js';
+import { resolveTargets, singleRef, targetRefs, type TargetRefs } from '../core/targets.js';
 import { type Runtime, withRuntime } from '../core/runtime.js';
 import { targetReplayCommand } from '../core/report.js';
 import { confirmDestructive } from '../core/confirm.js';
@@ -100,18 +100,11 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[],
   };
   const stdin = await stdinFor([...Object.values(local), ...refs.refs], () => rt.ctx.stdin);
   const client = await rt.client();
-  let resolved: Target[] | undefined;
   const plans = new Map<string, OperationPlan>();
-  try {
-    resolved = await resolveTargets(client, refs, stdin);
+  const targets = await resolveFleet(rt, refs.refs, opts, () => resolveTargets(client, refs, stdin), async (resolved) => {
     for (const t of resolved) plans.set(t.id, await planOperation(rt, leaf, local, args, { id: t.id, stdin: stdin.clone() }));
-  } catch (caught) {
-    // Ctrl-C while resolving or planning: nothing was sent; every target is still listed.
-    const err = ownError(caught);
-    if (err instanceof InterruptedError) return interruptedBeforeStart(rt, err, resolved, refs.refs, opts);
-    throw err;
-  }
-  const targets = resolved;
+  });
+  if (typeof targets === 'number') return targets;
   const stages = await stagesOf(rt, leaf, local, targets.map((t) => ({ id: t.id, label: t.name ? `${t.name} (${t.id})` : t.id })), opts.parallel);
   const first = plans.get(targets[0]?.id ?? '');
   if (targets.length === 1 && first) return (await rt.submit(await staged(first.plan, stages), async () => (await beforeStages(stages)) || execute(rt, first, printer(rt)))) ?? 0;

@@ -213,10 +213,11 @@ describe('a signal at every step', () => {
           expect(r.exitCode, why).toBe(codeOf(sample(k)));
           // Interrupted while the server was resolved: one JSON error, nothing sent.
           if (r.stdout === '') return void expect(JSON.parse(r.stderr.trim()).error, why).toMatchObject({ exit_code: codeOf(sample(k)), idempotency_key: null });
-          // Every file that finished is listed; the rest are named on stderr.
-          const files = JSON.parse(r.stdout) as { path: string; ok: boolean }[];
-          expect(files.every((f) => f.ok), why).toBe(true);
-          expect(r.stderr, why).toMatch(/Interrupted: \d+ files not started\./);
+          // Every file is listed: uploaded, interrupted (in flight) or not started.
+          const files = JSON.parse(r.stdout) as { path: string; ok: boolean; interrupted?: true; not_started?: true; exit_code: number }[];
+          expect(files.map((f) => f.path.replace(/^\/steps-\d+/, '')).sort(), why).toEqual(['/a.txt', '/sub/b.txt']);
+          for (const f of files) expect(f.ok || ((f.interrupted || f.not_started) && f.exit_code === codeOf(sample(k))), why).toBeTruthy();
+          expect(r.stderr, why).toMatch(new RegExp(`Interrupted: ${files.filter((f) => f.not_started).length} files not started\\.`));
         },
         counted: (c) => {
           counted = c;
@@ -243,6 +244,22 @@ describe('a signal at every step', () => {
       },
     });
     expect(all.runs.some((r) => r.stderr.includes(`  gsh wait -s ${ids.join(',')} --for running\n`))).toBe(true);
+  });
+
+  it('console send on two servers, -o json: every target listed', async () => {
+    const targets = servers.slice(0, 2);
+    const ids = targets.map((s) => s.id);
+    let counted!: SteppedResult;
+    const all = await everyStep(['console', 'send', '-s', ids.join(','), 'say hello', '-o', 'json'], env(), time, {
+      before: () => reset(),
+      signal: sample,
+      check: (r, k) => checkFleet(r, k, ids, { mutates: true, counted, json: true, resumeTail: '' }),
+      counted: (c) => {
+        counted = c;
+        expect(c.exitCode, c.stderr).toBe(0);
+      },
+    });
+    expect(all.steps.filter((x) => x.kind === 'send').length).toBeGreaterThanOrEqual(3);
   });
 
   it('gsh wait on one server: the resume line is the same command', async () => {
