@@ -1,4 +1,4 @@
-import { ApiError, Exit, GshError, NetworkError, WaitStoppedError } from './errors.js';
+import { ApiError, Exit, GshError, InterruptedError, NetworkError, WaitStoppedError } from './errors.js';
 import { ansi, type Streams } from './io.js';
 import { REPLAY_WINDOW_HOURS } from './outcome.js';
 import { redactSignedUrls } from './redact.js';
@@ -116,6 +116,10 @@ export function outcomeHint(err: GshError, argv: readonly string[] | undefined):
   const replay = argv ? `:\n  ${replayCommand(argv, key)}` : ` with --idempotency-key ${key}.`;
   const window = `within ${REPLAY_WINDOW_HOURS} hours (the service answers with the first outcome instead of acting twice)`;
   // The service accepted the change and its answer was cut: the replay gets the stored answer.
+  // Interrupted once the service had accepted the change, before its answer was read: the same.
+  if (err.outcome === 'applied' && !err.step && err instanceof InterruptedError) {
+    return `The change was applied (Idempotency-Key ${key}); the interrupt came before its answer was read. Replay it safely ${window} to get the answer${replay}`;
+  }
   if (err.outcome === 'applied' && !err.step && err instanceof NetworkError) {
     return `The change was applied (Idempotency-Key ${key}) but its answer did not arrive whole. Replay it safely ${window} to get the answer${replay}`;
   }

@@ -48,7 +48,7 @@ interface Entry {
   exit_code: number;
   interrupted?: true;
   not_started?: true;
-  error?: { exit_code: number; outcome: string | null; idempotency_key: string | null; step?: string; resume?: string; replay?: string };
+  error?: { exit_code: number; outcome: string | null; idempotency_key: string | null; step?: string; resume?: string; replay?: string; hint?: string };
 }
 
 /** What holds at every step of a fleet run whose targets are `ids`. */
@@ -103,6 +103,11 @@ function checkSingle(r: SteppedResult, k: number, o: { counted: SteppedResult; m
   expect(error.exit_code, why).toBe(code);
   if (o.mutates) expect(['applied', 'unknown', 'not_applied'], why).toContain(error.outcome);
   if (error.resume !== undefined) expect(error.resume, why).toBe(o.resume);
+  // A change that may have acted always names the next step: the wait's resume, or the replay with its key.
+  if (error.outcome === 'applied' || error.outcome === 'unknown') {
+    expect(error.idempotency_key, why).toEqual(expect.any(String));
+    expect(error.resume ?? error.hint, why).toMatch(error.resume ? /^gsh wait / : new RegExp(`\\n {2}gsh .* --idempotency-key ${error.idempotency_key}$`));
+  }
 }
 
 /** How many steps of each kind, for the record. */
