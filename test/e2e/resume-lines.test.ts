@@ -32,14 +32,20 @@ function words(line: string): string[] {
   return (parsed as string[]).slice(1);
 }
 
-/** Runs `argv` in-process and sends SIGINT once the power requests of `ids` were all accepted. */
-async function interruptAfterAccepted(argv: string[], ids: string[]) {
+/** Runs `argv` in-process and sends SIGINT once every server of `ids` is waited for (its restart accepted, its status polled). */
+async function interruptWhileWaiting(argv: string[], ids: string[]) {
   const ctx = testContext({ env: runEnv(e.env()) });
   const accepted = new Set<string>();
+  const polled = new Set<string>();
+  let sent = false;
   const off = e.sandbox.onRequest((x) => {
-    const id = ids.find((i) => x.path === `/servers/${i}/power` && x.status === 202);
-    if (id) accepted.add(id);
-    if (accepted.size === ids.length) setTimeout(() => (ctx.signals as EventEmitter).emit('SIGINT'), 30);
+    const id = ids.find((i) => x.path.startsWith(`/servers/${i}/`));
+    if (id && x.path.endsWith('/power') && x.status === 202) accepted.add(id);
+    else if (id && accepted.has(id) && x.method === 'GET' && x.path.endsWith('/status')) polled.add(id);
+    if (polled.size === ids.length && !sent) {
+      sent = true;
+      (ctx.signals as EventEmitter).emit('SIGINT');
+    }
   });
   try {
     return await runGsh(argv, ctx);
@@ -61,7 +67,7 @@ describe('waitCommand', () => {
 describe('a --ready that stopped resumes with --ready and its pattern, never --for running', () => {
   it('interrupted: the printed line, run as-is, waits for the ready line again', async () => {
     const s = await freshRunning();
-    const r = await interruptAfterAccepted(['power', 'restart', '-s', s.id, '--ready', 'Done \\('], [s.id]);
+    const r = await interruptWhileWaiting(['power', 'restart', '-s', s.id, '--ready', 'Done \\('], [s.id]);
     expect(r.exitCode, r.stderr).toBe(130);
     const line = /^ {2}(gsh wait .*)$/m.exec(r.stderr)?.[1];
     expect(line).toBe(`gsh wait -s ${s.id} --ready 'Done \\('`);
@@ -86,7 +92,7 @@ describe('a --ready that stopped resumes with --ready and its pattern, never --f
   it('a fleet: one line for the servers left, with the pattern; run as-is it waits for both', async () => {
     const a = await freshRunning();
     const b = await freshRunning();
-    const r = await interruptAfterAccepted(['power', 'restart', '-s', `${a.id},${b.id}`, '--ready', 'Done \\(', '-o', 'json'], [a.id, b.id]);
+    const r = await interruptWhileWaiting(['power', 'restart', '-s', `${a.id},${b.id}`, '--ready', 'Done \\(', '-o', 'json'], [a.id, b.id]);
     expect(r.exitCode, r.stderr).toBe(130);
     const entries = JSON.parse(r.stdout) as { server_id: string; error?: { resume?: string } }[];
     for (const x of entries) expect(x.error?.resume).toBe(`gsh wait -s ${x.server_id} --ready 'Done \\('`);
