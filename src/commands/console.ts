@@ -12,7 +12,7 @@ import { parseHistory, type Frame } from '../console/protocol.js';
 import { parseStats, statsLine } from '../console/stats-view.js';
 import { type ConsoleTarget, consoleTarget, planTarget, sessionSource } from '../console/target.js';
 import { collect, stdinFor } from '../core/fields.js';
-import { fleetOptions, parallelOption, runFleet } from '../core/fleet.js';
+import { fleetOptions, parallelOption, resolveFleet, runFleet } from '../core/fleet.js';
 import { resolveTargets, singleRef, targetRefs, type TargetRefs } from '../core/targets.js';
 
 // Hand-written console commands (issue 5): attach, send (with --expect), history and stats talk
@@ -217,11 +217,16 @@ Examples:
           });
         }
         // Several servers (ARCHITECTURE.md "Many servers at once"): one send and one result each.
-        const opts = fleetOptions(flags, rt.globals.idempotencyKey);
+        // Each send is a POST: one interrupted says whether it went out.
+        const { targetReplayCommand } = await import('../core/report.js');
+        const opts = { ...fleetOptions(flags, rt.globals.idempotencyKey), mutates: true, replay: (id: string, key: string) => targetReplayCommand(rt.argv, id, key) };
         const client = await rt.client();
-        const targets = await resolveTargets(client, refs, await stdinFor(refs.refs, () => rt.ctx.stdin), rt.references);
+        const stdin = await stdinFor(refs.refs, () => rt.ctx.stdin);
         const sends = new Map<string, Sending>();
-        for (const target of targets) sends.set(target.id, await sending(rt, await consoleTarget(client, target.id, target.name ?? target.id), text, re, limit));
+        const targets = await resolveFleet(rt, refs.refs, opts, () => resolveTargets(client, refs, stdin, rt.references), async (resolved) => {
+          for (const target of resolved) sends.set(target.id, await sending(rt, await consoleTarget(client, target.id, target.name ?? target.id), text, re, limit));
+        });
+        if (typeof targets === 'number') return targets;
         const plan = {
           requests: [...sends.values()].flatMap((x) => x.plan.requests),
           then: [step('fleet', `send to ${targets.length} servers, ${opts.parallel} at a time`), ...([...sends.values()][0]?.plan.then ?? [])],

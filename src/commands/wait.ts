@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { collect } from '../core/fields.js';
-import { UsageError } from '../core/errors.js';
+import { Exit, GshError, ownError, UsageError } from '../core/errors.js';
 import { pathIdProblem } from '../core/checks.js';
 import { step } from '../core/plan.js';
 import { type Runtime, withRuntime } from '../core/runtime.js';
@@ -120,7 +120,7 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
   if (o.ready !== undefined && o.for !== undefined && o.for !== 'running') throw new UsageError('--ready waits for running; leave out --for');
   const state = o.ready !== undefined ? 'running' : (o.for ?? 'settled');
   if (!/^[a-z_]+$/.test(state)) throw new UsageError(`--for "${state}" is not a state`, 'Use running, offline, settled or another state of the status resource.');
-  const [{ followOrInterrupt, followWork }, { fleetOptions, runFleet }, { resolveTargets, singleRef, targetRefs }, { onServer, resolveRemembered }, { stdinFor }] = await Promise.all([
+  const [{ followOrInterrupt, followWork, waitCommand }, { fleetOptions, resolveFleet, runFleet }, { resolveTargets, singleRef, targetRefs }, { onServer, resolveRemembered }, { stdinFor }] = await Promise.all([
     import('../core/follow.js'), import('../core/fleet.js'), import('../core/targets.js'), import('../core/server-cache.js'), import('../core/fields.js'),
   ]);
   const refs = targetRefs(o.server, undefined, rt.env, o.allServers === true);
@@ -128,6 +128,18 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
   const client = await rt.client();
   const ready = o.ready === undefined ? undefined : await import('../leaf/ready.js');
   const readyOf = (serverId: string) => ready?.planReady(o.ready, serverId);
+  /** This command for one server: what a wait that stopped names to pick it up again. */
+  const resumeOf = (serverId: string) => waitCommand({ kind: 'server-state', serverId, state, ...(o.ready === undefined ? {} : { ready: o.ready === true ? {} : { pattern: o.ready } }) });
+  /** A wait that ran out of --timeout or was interrupted names the command that resumes it. */
+  const resumable = async <T>(serverId: string, wait: () => Promise<T>): Promise<T> => {
+    try {
+      return await wait();
+    } catch (caught) {
+      const err = ownError(caught);
+      if (err instanceof GshError && err.resume === undefined && STOPPED.has(err.exitCode)) err.resume = resumeOf(serverId);
+      throw err;
+    }
+  };
   /** The state wait, and with --ready the console after it (its recent output included). */
   const withReady = async (serverId: string, wait: () => Promise<unknown>) => {
     const spec = readyOf(serverId);
@@ -141,8 +153,8 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
       watch.close();
     }
   };
-  const follow = (serverId: string) => withReady(serverId, () => followWork(rt, client, { kind: 'server-state', serverId, state }));
-  const followOne = (serverId: string) => withReady(serverId, () => followOrInterrupt(rt, client, { kind: 'server-state', serverId, state }));
+  const follow = (serverId: string) => resumable(serverId, () => withReady(serverId, () => followWork(rt, client, { kind: 'server-state', serverId, state })));
+  const followOne = (serverId: string) => resumable(serverId, () => withReady(serverId, () => followOrInterrupt(rt, client, { kind: 'server-state', serverId, state })));
   const then = (what: string, serverId: string) => {
     const spec = readyOf(serverId);
     const console = ready && spec ? ready.readyPlan(spec, rt, { replay: true }) : undefined;
@@ -163,7 +175,9 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
       await rt.out.show(await onServer(rt, client, single, server, followOne));
     });
   }
-  const targets = await resolveTargets(client, refs, await stdinFor(refs.refs, () => rt.ctx.stdin), rt.references);
+  const stdin = await stdinFor(refs.refs, () => rt.ctx.stdin);
+  const targets = await resolveFleet(rt, refs.refs, {}, () => resolveTargets(client, refs, stdin, rt.references));
+  if (typeof targets === 'number') return targets;
   const requests = [...targets.flatMap((t) => then(t.id, t.id).requests), ...pagedRequests(targets.length)];
   return rt.submit({ requests, then: then(`${targets.length} servers, read together from the list with statuses (100 a request)`, targets[0]?.id ?? '').then }, async () => {
     rt.singleTarget = false;
@@ -171,7 +185,7 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
     try {
       // Nothing to send first: every server waits in the shared poller at once.
       return await runFleet(rt, targets, opts, (t, release) => {
-        release();
+        release(resumeOf(t.id));
         return follow(t.id);
       });
     } finally {
@@ -179,6 +193,9 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
     }
   });
 }
+
+/** Endings that leave the wait to pick up again: --timeout, Ctrl-C, SIGTERM. */
+const STOPPED = new Set<number>([Exit.timedOut, Exit.interrupted, Exit.terminated]);
 
 /** The pages one round of a fleet wait reads (status-poller.ts): the plan a dry run prints. */
 function pagedRequests(servers: number) {

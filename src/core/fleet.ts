@@ -1,4 +1,4 @@
-import { ApiError, Exit, GshError, ownError } from './errors.js';
+import { ApiError, Exit, GshError, InterruptedError, ownError } from './errors.js';
 import type { SignalName } from './context.js';
 import { OutcomeTracker, settleOutcome, trackOutcomes } from './outcome.js';
 import { type ErrorObject, errorObject } from './report.js';
@@ -14,7 +14,10 @@ export const DEFAULT_PARALLEL = 4;
 export const MAX_PARALLEL = 32;
 
 export interface TargetResult {
-  server_id: string;
+  /** null for a reference an interrupt kept from being resolved (see `reference`). */
+  server_id: string | null;
+  /** The reference as typed, when Ctrl-C came before it was resolved to a server. */
+  reference?: string;
   server_name: string | null;
   ok: boolean;
   exit_code: number;
@@ -72,9 +75,10 @@ const label = (t: Target) => (t.name ? `${t.name} (${t.id})` : t.id);
  * Runs `work` for every target and prints one result per target: a table when asked for one,
  * else -o json (an array), -o jsonl (a line as each target finishes) or --jq over the array.
  * Ctrl-C (or SIGTERM) starts nothing new, prints what finished and what was still running, and
- * exits 130 (143). `work` calls release() once only waiting is left (--wait): its worker moves on.
+ * exits 130 (143). `work` calls release(resume) once only waiting is left (--wait): its worker
+ * moves on, and `resume` (the `gsh wait` that picks the wait up) is what an interrupt names.
  */
-export async function runFleet(rt: Runtime, targets: readonly Target[], opts: FleetOptions, work: (t: Target, release: () => void) => Promise<unknown>): Promise<number> {
+export async function runFleet(rt: Runtime, targets: readonly Target[], opts: FleetOptions, work: (t: Target, release: (resume?: string) => void) => Promise<unknown>): Promise<number> {
   const results: TargetResult[] = [];
   const running = new Set<Target>();
   let next = 0;
@@ -106,6 +110,8 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
     if (streamed) rt.io.stdout.write(`${JSON.stringify(result)}\n`);
   };
   const trackers = new Map<Target, OutcomeTracker>();
+  /** Targets whose request was answered and which only wait now, with the command that resumes the wait. */
+  const waiting = new Map<Target, string | undefined>();
   // A target whose work calls release() (its request sent, only waiting left) frees its worker
   // for the next target; it stays running until its work ends.
   const finishing: Promise<void>[] = [];
@@ -116,8 +122,11 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
       tick();
       const tracker = new OutcomeTracker();
       trackers.set(target, tracker);
-      let release = () => {};
-      const released = new Promise<void>((resolve) => (release = resolve));
+      let release = (_resume?: string) => {};
+      const released = new Promise<void>((resolve) => (release = (resume) => {
+        waiting.set(target, resume);
+        resolve();
+      }));
       const finished = settle(target, tracker, () => trackOutcomes(tracker, () => work(target, release)), opts).then((result) => {
         // A target still running after the wind-down was already listed as interrupted.
         if (!running.delete(target)) return;
@@ -151,7 +160,7 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
   if (stop === 'interrupt') {
     for (const target of [...running]) {
       running.delete(target);
-      emit(stillRunning(target, trackers.get(target), opts, exitOnStop));
+      emit(stillRunning(target, trackers.get(target), opts, exitOnStop, waiting.has(target) ? { resume: waiting.get(target) } : undefined));
     }
     for (const target of notStarted) emit(unstarted(target, opts, exitOnStop));
   }
@@ -166,9 +175,42 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
   if (failed.length) {
     rt.note(`${failed.length} of ${targets.length} failed: ${failed.map((r) => r.server_name ?? r.server_id).join(', ')}`);
     noteOutcomes(rt, failed);
+    // A wait of its own (gsh wait) that stopped: the servers left, to pick up again.
+    const left = resumeLines(failed.filter((r) => r.error?.step === undefined));
+    if (left.length) rt.note(`Resume the waits left with:\n${left.map((l) => `  ${l}`).join('\n')}`);
     return Exit.someFailed;
   }
   return Exit.ok;
+}
+
+/**
+ * A fleet's targets resolved (`resolve`) and each planned (`plan`), nothing sent yet. Ctrl-C /
+ * SIGTERM there ends the run with every target listed as not started (by the reference typed when
+ * not yet resolved): then the exit code comes back instead of the targets.
+ */
+export async function resolveFleet(rt: Runtime, refs: readonly string[], opts: Pick<FleetOptions, 'mutates'>, resolve: () => Promise<Target[]>, plan: (targets: Target[]) => Promise<void> = async () => {}): Promise<Target[] | number> {
+  let targets: Target[] | undefined;
+  try {
+    targets = await resolve();
+    await plan(targets);
+    return targets;
+  } catch (caught) {
+    const err = ownError(caught);
+    if (err instanceof InterruptedError) return interruptedBeforeStart(rt, err, targets, refs, opts);
+    throw err;
+  }
+}
+
+async function interruptedBeforeStart(rt: Runtime, err: InterruptedError, known: readonly Target[] | undefined, refs: readonly string[], opts: Pick<FleetOptions, 'mutates'>): Promise<number> {
+  const code = err.exitCode;
+  const results = known
+    ? known.map((t) => unstarted(t, opts, code))
+    : refs.filter((ref) => ref !== '-').map((ref): TargetResult => ({ ...unstarted({ id: ref }, opts, code), server_id: null, reference: ref }));
+  if (rt.format === 'jsonl' && rt.globals.jq === undefined) for (const r of results) rt.io.stdout.write(`${JSON.stringify(r)}\n`);
+  else await show(rt, results);
+  const named = known ? known.map(label) : refs.filter((ref) => ref !== '-');
+  rt.note(`Interrupted ${known ? 'before any server was started' : 'while resolving the servers'}: nothing was sent.${named.length ? `\nNot started: ${named.join(', ')}` : ''}`);
+  return code;
 }
 
 async function settle(target: Target, tracker: OutcomeTracker, work: () => Promise<unknown>, opts: FleetOptions): Promise<TargetResult> {
@@ -193,20 +235,26 @@ function withReplay(error: ErrorObject, target: Target, opts: FleetOptions): voi
   if (error.outcome === 'unknown' || error.outcome === 'applied') error.replay = opts.replay(target.id, error.idempotency_key);
 }
 
-/** A target that had not ended when the wind-down did: what it sent says what its change did. */
-function stillRunning(target: Target, tracker: OutcomeTracker | undefined, opts: FleetOptions, exit: number): TargetResult {
+/**
+ * A target that had not ended when the wind-down did: what it sent says what its change did; one
+ * that was only waiting says so, with the `gsh wait` that resumes it.
+ */
+function stillRunning(target: Target, tracker: OutcomeTracker | undefined, opts: FleetOptions, exit: number, waited?: { resume: string | undefined }): TargetResult {
   const last = tracker?.last;
+  const how = exit === Exit.terminated ? 'terminated (SIGTERM)' : 'interrupted';
   const error: ErrorObject = {
-    message: exit === Exit.terminated ? 'terminated (SIGTERM) while running' : 'interrupted while running',
+    message: waited ? `${how} while waiting; the work goes on without gsh` : `${how} while running`,
     code: null, status: null, request_id: null, exit_code: exit,
     outcome: last?.outcome ?? (opts.mutates ? 'not_applied' : null),
     idempotency_key: last?.idempotencyKey ?? null,
+    ...(waited ? { step: 'wait' } : {}),
+    ...(waited?.resume ? { resume: waited.resume } : {}),
   };
   withReplay(error, target, opts);
   return { server_id: target.id, server_name: target.name ?? null, ok: false, exit_code: exit, interrupted: true, error };
 }
 
-function unstarted(target: Target, opts: FleetOptions, exit: number): TargetResult {
+function unstarted(target: Target, opts: Pick<FleetOptions, 'mutates'>, exit: number): TargetResult {
   const error: ErrorObject = {
     message: 'not started: interrupted first', code: null, status: null, request_id: null, exit_code: exit,
     outcome: opts.mutates ? 'not_applied' : null, idempotency_key: null,
@@ -223,20 +271,27 @@ function noteInterrupted(rt: Runtime, results: TargetResult[], total: number, no
   const finished = results.filter((r) => !r.interrupted && !r.not_started).length;
   rt.note(`Interrupted: ${finished} of ${total} finished.`);
   const stopped = results.filter((r) => r.interrupted);
-  const resumes = new Map<string, string[]>();
-  const others: string[] = [];
-  for (const r of stopped) {
-    const resume = r.error?.resume;
-    if (typeof resume !== 'string') continue;
-    // `gsh wait -s ID --for STATE` lines of the same state become one line for all their servers.
-    const m = /^gsh wait -s (\S+) (--for \S+)$/.exec(resume);
-    if (m) resumes.set(m[2] as string, [...(resumes.get(m[2] as string) ?? []), m[1] as string]);
-    else others.push(resume);
-  }
-  const lines = [...[...resumes].map(([forState, ids]) => `gsh wait -s ${ids.join(',')} ${forState}`), ...others];
+  const lines = resumeLines(stopped);
   if (lines.length) rt.note(`Applied, wait stopped; resume with:\n${lines.map((l) => `  ${l}`).join('\n')}`);
   noteOutcomes(rt, stopped.filter((r) => r.error?.resume === undefined));
   if (notStarted.length) rt.note(`Not started: ${notStarted.map(label).join(', ')}`);
+}
+
+/**
+ * The `gsh wait` lines that resume the waits of `results` (those left, no other server): lines
+ * that differ only in the server (`gsh wait -s ID …`, same conditions) become one line for all
+ * of their servers, in the order they came.
+ */
+function resumeLines(results: readonly TargetResult[]): string[] {
+  const grouped = new Map<string, string[]>();
+  for (const r of results) {
+    const resume = r.error?.resume;
+    if (typeof resume !== 'string') continue;
+    const m = /^gsh wait -s ([\w.:@-]+)( .+)$/.exec(resume);
+    if (m) grouped.set(`gsh wait -s \0${m[2]}`, [...(grouped.get(`gsh wait -s \0${m[2]}`) ?? []), m[1] as string]);
+    else grouped.set(resume, []);
+  }
+  return [...grouped].map(([line, ids]) => line.replace('\0', ids.join(',')));
 }
 
 /** Targets whose change may have acted: say so, with each one's replay command. */
@@ -245,13 +300,14 @@ function noteOutcomes(rt: Runtime, results: TargetResult[]): void {
   const lines = open.map((r) => `  ${r.server_name ?? r.server_id}: ${r.error?.outcome === 'applied' ? 'applied' : 'may have been applied'} (Idempotency-Key ${r.error?.idempotency_key})${typeof r.error?.replay === 'string' ? `; replay safely within 24 hours:\n    ${r.error.replay}` : ''}`);
   if (lines.length) rt.note(`Changes that may have acted (a replay with the key answers with the first outcome instead of acting twice):\n${lines.join('\n')}`);
   const waits = results.filter((r) => r.error?.step !== undefined && r.error.outcome === 'applied');
-  if (waits.length) rt.note(`Applied, then the ${waits[0]?.error?.step} failed: ${waits.map((r) => r.server_name ?? r.server_id).join(', ')}`);
+  const resumes = resumeLines(waits);
+  if (waits.length) rt.note(`Applied, then the ${waits[0]?.error?.step} failed: ${waits.map((r) => r.server_name ?? r.server_id).join(', ')}${resumes.length ? `; resume with:\n${resumes.map((l) => `  ${l}`).join('\n')}` : ''}`);
 }
 
 async function show(rt: Runtime, results: TargetResult[]): Promise<void> {
   if (rt.format !== 'table' || rt.globals.jq !== undefined) return rt.out.show(results);
   const rows = results.map((r) => ({
-    server: r.server_id,
+    server: r.server_id ?? r.reference ?? '',
     name: r.server_name ?? '',
     result: r.ok ? 'ok' : r.not_started ? 'not started' : r.interrupted ? `interrupted (${r.error?.outcome ?? 'exit ' + r.exit_code})` : `failed (exit ${r.exit_code}${r.error?.outcome && r.error.outcome !== 'not_applied' ? `, ${r.error.outcome}` : ''})`,
     detail: r.ok ? summary(r.data) : `${r.error?.step ? `${r.error.step}: ` : ''}${r.error?.message ?? ''}${r.action_url ? ` (${r.action_url})` : ''}`,

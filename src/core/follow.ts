@@ -4,6 +4,7 @@ import type { ApiClient } from './http.js';
 import { fillTemplate } from '../operations/leaves.js';
 import type { SignalName } from './context.js';
 import type { Runtime } from './runtime.js';
+import { shellLine } from './shell-words.js';
 import { pollUntil, targetState, waitForBackup, waitForJob, waitForServerState } from './wait.js';
 
 // Work already under way, as one value: what `--wait` follows after a 202 and what `gsh wait`
@@ -12,11 +13,16 @@ import { pollUntil, targetState, waitForBackup, waitForJob, waitForServerState }
 
 export type Work =
   | { kind: 'job'; path: string; what: string }
-  | { kind: 'server-state'; serverId: string; state: string; mustLeave?: string; note?: string }
+  | { kind: 'server-state'; serverId: string; state: string; mustLeave?: string; note?: string; ready?: ReadyCondition }
   | { kind: 'pull'; serverId: string; started?: string }
   | { kind: 'transfer'; serverId: string }
   | { kind: 'init'; serverId: string }
   | { kind: 'backup'; serverId: string; backupId: string; path: string };
+
+/** --ready's condition on a server-state wait: a console line matching `pattern` (none: the settings' done_message). */
+export interface ReadyCondition {
+  pattern?: string;
+}
 
 /** The work a 202 answer of `op` started (01-general-contract.md "Job object"), if it can be followed. */
 export function workOf(op: Operation, verb: string | undefined, params: Record<string, string>, data: unknown): Work | undefined {
@@ -65,20 +71,28 @@ export function backupWork(serverId: string, backupId: string, poll = '/servers/
   return { kind: 'backup', serverId, backupId, path: fillTemplate(poll, (name) => values[name] ?? '') };
 }
 
-/** The `gsh wait` command line that follows `work`. */
+/**
+ * The `gsh wait` command line that follows `work`, with every condition it waits on (the state,
+ * or --ready and its pattern), quoted so that it runs as printed.
+ */
 export function waitCommand(work: Work): string {
+  return shellLine(['gsh', 'wait', ...waitWords(work)]);
+}
+
+function waitWords(work: Work): string[] {
   switch (work.kind) {
     case 'job':
-      return `gsh wait job ${work.path}`;
+      return ['job', work.path];
     case 'server-state':
-      return `gsh wait -s ${work.serverId} --for ${work.state}`;
+      if (work.ready) return ['-s', work.serverId, '--ready', ...(work.ready.pattern === undefined ? [] : [work.ready.pattern])];
+      return ['-s', work.serverId, '--for', work.state];
     case 'pull':
-      return `gsh wait pull -s ${work.serverId}${work.started ? ` --download ${work.started}` : ''}`;
+      return ['pull', '-s', work.serverId, ...(work.started ? ['--download', work.started] : [])];
     case 'transfer':
     case 'init':
-      return `gsh wait ${work.kind} -s ${work.serverId}`;
+      return [work.kind, '-s', work.serverId];
     case 'backup':
-      return `gsh wait backup ${work.backupId} -s ${work.serverId}`;
+      return ['backup', work.backupId, '-s', work.serverId];
   }
 }
 
@@ -107,7 +121,7 @@ function underWay(work: Work): Record<string, string> {
     case 'job':
       return { job: work.path };
     case 'server-state':
-      return { server: work.serverId, until: work.state };
+      return { server: work.serverId, until: work.ready ? 'ready' : work.state };
     case 'pull':
       return { server: work.serverId, ...(work.started ? { download: work.started } : {}), work: 'file pull' };
     case 'backup':

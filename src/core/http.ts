@@ -253,6 +253,9 @@ export class ApiClient {
         if (res.status >= 500 && res.replayed) throw storedFailure(failure as ApiError);
       } catch (err) {
         if (record?.inFlight) record.attempt(proofOfFailure(err, seen));
+        // Ctrl-C / SIGTERM cancelled the attempt: whatever undici calls that, it is the interrupt, never a retry.
+        const run = spec.afterInterrupt ? undefined : this.opts.signal;
+        if (run?.aborted) throw run.reason;
         if (!isNetworkError(err) || spec.signal?.aborted) throw err;
         // A signed node URL is named without its query (its signature is a credential).
         const where = /^https?:\/\//.test(spec.path) ? new URL(spec.path).origin + new URL(spec.path).pathname : this.baseUrl;

@@ -1,7 +1,8 @@
-import { ApiError, Exit, GshError, NetworkError, WaitStoppedError } from './errors.js';
+import { ApiError, Exit, GshError, InterruptedError, NetworkError, WaitStoppedError } from './errors.js';
 import { ansi, type Streams } from './io.js';
 import { REPLAY_WINDOW_HOURS } from './outcome.js';
 import { redactSignedUrls } from './redact.js';
+import { shellLine } from './shell-words.js';
 import { forTerminal } from './terminal-text.js';
 
 // Error lines (ARCHITECTURE.md "Exit codes"): the API's code, the HTTP status and the request_id,
@@ -93,7 +94,13 @@ export function reportError(err: unknown, io: Streams, opts: { json: boolean; de
 }
 
 function hintOf(err: GshError, argv: readonly string[] | undefined): string | undefined {
-  return outcomeHint(err, argv) ?? err.hint ?? (err instanceof ApiError ? hintFor(err) : undefined);
+  return outcomeHint(err, argv) ?? withResume(err.hint ?? (err instanceof ApiError ? hintFor(err) : undefined), err.resume);
+}
+
+/** A hint that does not name the command resuming the wait gets it: every stopped wait says how to pick it up. */
+function withResume(hint: string | undefined, resume: string | undefined): string | undefined {
+  if (resume === undefined || hint?.includes(resume)) return hint;
+  return `${hint ? `${hint}\n` : ''}Resume with:\n  ${resume}`;
 }
 
 /**
@@ -109,12 +116,16 @@ export function outcomeHint(err: GshError, argv: readonly string[] | undefined):
   const replay = argv ? `:\n  ${replayCommand(argv, key)}` : ` with --idempotency-key ${key}.`;
   const window = `within ${REPLAY_WINDOW_HOURS} hours (the service answers with the first outcome instead of acting twice)`;
   // The service accepted the change and its answer was cut: the replay gets the stored answer.
+  // Interrupted once the service had accepted the change, before its answer was read: the same.
+  if (err.outcome === 'applied' && !err.step && err instanceof InterruptedError) {
+    return `The change was applied (Idempotency-Key ${key}); the interrupt came before its answer was read. Replay it safely ${window} to get the answer${replay}`;
+  }
   if (err.outcome === 'applied' && !err.step && err instanceof NetworkError) {
     return `The change was applied (Idempotency-Key ${key}) but its answer did not arrive whole. Replay it safely ${window} to get the answer${replay}`;
   }
   // Accepted, then something after it failed (a wait, a download): that failure's own next step.
   if (err.outcome === 'applied') {
-    const next = err.hint ?? (err.resume ? `Resume it with:\n  ${err.resume}` : '');
+    const next = withResume(err.hint, err.resume) ?? '';
     return `The change was applied (Idempotency-Key ${key})${err.step ? `; the ${err.step} did not finish` : ''}. ${next}`.trim();
   }
   return `It may have been applied (Idempotency-Key ${key}). Replay it safely ${window}${replay}`;
@@ -128,8 +139,7 @@ export function replayCommand(argv: readonly string[], key: string): string {
     if (a === '--idempotency-key') i++;
     else if (!a.startsWith('--idempotency-key=')) kept.push(a);
   }
-  const quote = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`);
-  return ['gsh', ...kept, '--idempotency-key', key].map(quote).join(' ');
+  return shellLine(['gsh', ...kept, '--idempotency-key', key]);
 }
 
 /**

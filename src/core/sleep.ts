@@ -4,7 +4,11 @@ export const sleep = (ms: number): Promise<void> => new Promise((resolve) => set
 /** `pause`, ended early by `signal` (Ctrl-C / SIGTERM): then the signal's reason is thrown. */
 export function untilAborted<T>(pause: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return pause;
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) {
+    // The pause is left to end by itself: its own ending (the same interrupt) is not an error of anyone's.
+    pause.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
   return new Promise<T>((resolve, reject) => {
     const stop = () => reject(signal.reason);
     signal.addEventListener('abort', stop, { once: true });

@@ -64,14 +64,21 @@ export class StatusPoller {
 
   private async loop(): Promise<void> {
     let spent = 0;
-    while (this.waiters.size && !this.closed) {
-      const nearest = Math.min(...[...this.waiters].map((w) => w.deadline));
-      const until = this.rt.now() + Math.max(0, Math.min(this.delay(spent), nearest - this.rt.now()));
-      // In steps of at most a second: a closed poller (Ctrl-C) leaves no long timer behind.
-      while (!this.closed && this.rt.now() < until) await this.rt.sleep(Math.min(1000, until - this.rt.now()));
-      if (this.closed) return;
-      spent = await this.round();
-      this.roundsSinceJoin++;
+    try {
+      while (this.waiters.size && !this.closed) {
+        const nearest = Math.min(...[...this.waiters].map((w) => w.deadline));
+        const until = this.rt.now() + Math.max(0, Math.min(this.delay(spent), nearest - this.rt.now()));
+        // In steps of at most a second: a closed poller (Ctrl-C) leaves no long timer behind.
+        while (!this.closed && this.rt.now() < until) await this.rt.sleep(Math.min(1000, until - this.rt.now()));
+        if (this.closed) return;
+        spent = await this.round();
+        this.roundsSinceJoin++;
+      }
+    } catch (err) {
+      // Ctrl-C / SIGTERM ended a pause: every wait ends with it (the loop's own promise has no
+      // one listening, so nothing may escape it).
+      for (const w of this.waiters) w.reject(err);
+      this.waiters.clear();
     }
   }
 

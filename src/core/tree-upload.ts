@@ -39,6 +39,10 @@ export interface FileResult {
   exit_code: number;
   error?: string;
   idempotency_key?: string;
+  /** Ctrl-C / SIGTERM stopped its upload: it is not complete on the server. */
+  interrupted?: true;
+  /** Ctrl-C / SIGTERM came before its upload began. */
+  not_started?: true;
 }
 
 const fsError = (path: string, err: NodeJS.ErrnoException) =>
@@ -220,14 +224,26 @@ export async function uploadTree(rt: Runtime, client: ApiClient, serverId: strin
     for (const [signal, on] of handlers) rt.ctx.signals.off(signal, on);
   }
 
-  await show(rt, results);
   const bad = results.filter((r) => !r.ok);
   const sent = results.filter((r) => r.ok);
+  let notStarted = 0;
+  if (interrupted !== undefined) {
+    // Every file is listed: those in flight as interrupted, the rest as not started.
+    const listed = new Set(results.map((r) => r.path));
+    for (const f of plan.files) {
+      const path = f.directory === '/' ? `/${f.name}` : `${f.directory}/${f.name}`;
+      if (listed.has(path)) continue;
+      const flying = inFlight.includes(path);
+      if (!flying) notStarted++;
+      results.push({ path, size: f.size, ok: false, exit_code: interrupted, ...(flying ? { interrupted: true, error: 'interrupted while uploading: not complete on the server' } : { not_started: true, error: 'not started: interrupted first' }) });
+    }
+  }
+  await show(rt, results);
   const moved = sent.reduce((n, r) => n + r.size, 0);
   rt.note(`${sent.length} of ${plan.files.length} files uploaded (${formatBytes(moved)}) into ${plan.target}${bad.length ? `; ${bad.length} failed: ${bad.map((r) => r.path).join(', ')}` : ''}`);
   if (interrupted !== undefined) {
     if (inFlight.length) rt.note(`Interrupted while uploading (not complete on the server): ${inFlight.join(', ')}`);
-    rt.note(`Interrupted: ${plan.files.length - results.length - inFlight.length} files not started.`);
+    rt.note(`Interrupted: ${notStarted} files not started.`);
     return interrupted;
   }
   return bad.length ? Exit.someFailed : Exit.ok;
@@ -235,6 +251,6 @@ export async function uploadTree(rt: Runtime, client: ApiClient, serverId: strin
 
 async function show(rt: Runtime, results: FileResult[]): Promise<void> {
   if (rt.format !== 'table' || rt.globals.jq !== undefined) return rt.out.show(results);
-  const rows = results.map((r) => ({ path: r.path, size: formatBytes(r.size), result: r.ok ? 'ok' : `failed (exit ${r.exit_code})`, detail: r.error ?? '' }));
+  const rows = results.map((r) => ({ path: r.path, size: formatBytes(r.size), result: r.ok ? 'ok' : r.not_started ? 'not started' : r.interrupted ? 'interrupted' : `failed (exit ${r.exit_code})`, detail: r.error ?? '' }));
   await rt.out.show(rows, { columns: ['path', 'size', 'result', 'detail'] });
 }

@@ -100,8 +100,8 @@ export interface Sink {
   checkColumns?(items: unknown[]): void;
   /** Notes about this run (hints, replays); a fleet keeps them out of its table. */
   note(message: string): void;
-  /** The run's own request is answered; only following it (--wait) is left. */
-  sent?(): void;
+  /** The run's own request is answered; only following it (--wait) is left, which `resume` picks up later. */
+  sent?(resume?: string): void;
 }
 
 /** One execution of a planned run. */
@@ -115,6 +115,8 @@ export interface Execution {
   showOptions(data: unknown): ShowOptions;
   /** Follows work in a feature's own way (--ready follows the console too); `plain` is the usual wait. */
   follow?: (work: Work, plain: () => Promise<unknown>) => Promise<unknown>;
+  /** The work as a feature waits on it (--ready adds its console line), so a resume line names every condition. */
+  waitFor?: (work: Work) => Work;
   /** Run when the request fails and before the result is shown (a console socket closed). */
   cleanups: (() => void)[];
 }

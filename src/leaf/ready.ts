@@ -2,7 +2,8 @@ import { ConsoleSession } from '../console/session.js';
 import { parseHistory, type Frame } from '../console/protocol.js';
 import { displayLine } from '../console/display.js';
 import { consoleTarget, sessionSource } from '../console/target.js';
-import { Exit, GshError, UsageError } from '../core/errors.js';
+import { Exit, GshError, UsageError, WaitStoppedError } from '../core/errors.js';
+import { type ReadyCondition, waitCommand } from '../core/follow.js';
 import type { ApiClient, RequestSpec } from '../core/http.js';
 import { step, type Step } from '../core/plan.js';
 import type { Runtime } from '../core/runtime.js';
@@ -66,8 +67,6 @@ export interface ReadyPattern {
   match(line: string): boolean;
   /** `/Done \(/`, or the done message in quotes with where it came from. */
   shown: string;
-  /** A regular expression for `--ready` that waits for the same line (resume lines). */
-  regex: string;
 }
 
 /** Where a wait ends at the status alone, for a message that cannot wait on the console. */
@@ -103,7 +102,7 @@ export async function watchReady(
 ): Promise<ReadyWatch> {
   const pattern = await readyPattern(client, spec, label, opts.stateOnly);
   /** The `gsh wait` that picks this wait up, with the same pattern (resume lines). */
-  const resume = `gsh wait -s ${serverId} --ready ${shellWord(pattern.regex)}`;
+  const resume = waitCommand({ kind: 'server-state', serverId, state: 'running', ready: readyCondition(spec) });
   const last: string[] = [];
   // With a replay the wait starts now: live lines count from the start.
   let armed = opts.replay;
@@ -180,7 +179,7 @@ export async function watchReady(
       session.done.then((end) => fail(endedError(end, label)), fail);
       const handlers = ([['SIGINT', Exit.interrupted], ['SIGTERM', Exit.terminated]] as const).map(([signal, code]): [SignalName, () => void] => [
         signal,
-        () => fail(Object.assign(new GshError(`interrupted while waiting for ${label} to print a console line matching ${pattern.shown}; the server goes on without gsh`, code), { resume })),
+        () => fail(new WaitStoppedError(`interrupted while waiting for ${label} to print a console line matching ${pattern.shown}; the server goes on without gsh`, code, resume, { server: serverId, until: 'ready' })),
       ]);
       for (const [signal, on] of handlers) rt.ctx.signals.on(signal, on);
       let over = false;
@@ -253,11 +252,6 @@ function tail(lines: readonly string[]): string {
   return lines.length ? `; its last console lines:\n  ${lines.join('\n  ')}` : '';
 }
 
-/** A word the shell passes through as it is (single quotes unless it needs none). */
-function shellWord(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
-}
-
 /**
  * The pattern of a spec: the regular expression typed, or the settings' done message matched as
  * plain text. Settings without one leave nothing to wait for: exit 12 at once, before anything is
@@ -265,7 +259,7 @@ function shellWord(text: string): string {
  * announcement (leaf/announce-checks.ts).
  */
 export async function readyPattern(client: ApiClient, spec: ReadySpec, label: string, stateOnly: StateOnly): Promise<ReadyPattern> {
-  if ('re' in spec) return { match: (line) => spec.re.test(line), shown: `/${spec.re.source}/`, regex: spec.re.source };
+  if ('re' in spec) return { match: (line) => spec.re.test(line), shown: `/${spec.re.source}/` };
   const settings = (await client.request<{ data?: { done_message?: unknown } }>(spec.doneMessage)).body?.data;
   const done = settings?.done_message;
   if (typeof done !== 'string' || done === '') {
@@ -275,5 +269,10 @@ export async function readyPattern(client: ApiClient, spec: ReadySpec, label: st
       `Give the line to wait for: --ready REGEX (for example --ready 'Done \\('); or wait for the state only: ${stateOnly}.`,
     );
   }
-  return { match: (line) => line.includes(done), shown: `"${done}" (the settings' done_message)`, regex: done.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&') };
+  return { match: (line) => line.includes(done), shown: `"${done}" (the settings' done_message)` };
+}
+
+/** What a resume line names for `spec` (core/follow.ts waitCommand): the pattern, or none for the done message. */
+export function readyCondition(spec: ReadySpec): ReadyCondition {
+  return 're' in spec ? { pattern: spec.re.source } : {};
 }

@@ -5,7 +5,7 @@ import { ApiError, GshError, ownError } from '../core/errors.js';
 import type { ShowOptions } from '../core/output.js';
 import { lookUpAgain } from '../core/server-cache.js';
 import { unknownServers } from '../core/server-ref.js';
-import { fleetOptions, parallelOption, runFleet } from '../core/fleet.js';
+import { fleetOptions, parallelOption, resolveFleet, runFleet } from '../core/fleet.js';
 import { stdinFor } from '../core/fields.js';
 import { type Plan, step } from '../core/plan.js';
 import { resolveTargets, singleRef, targetRefs, type TargetRefs } from '../core/targets.js';
@@ -112,9 +112,11 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[],
   };
   const stdin = await stdinFor([...Object.values(local), ...refs.refs], () => rt.ctx.stdin);
   const client = await rt.client();
-  const targets = await resolveTargets(client, refs, stdin, rt.references);
   const plans = new Map<string, OperationPlan>();
-  for (const t of targets) plans.set(t.id, await planOperation(rt, leaf, local, args, { id: t.id, stdin: stdin.clone() }));
+  const targets = await resolveFleet(rt, refs.refs, opts, () => resolveTargets(client, refs, stdin, rt.references), async (resolved) => {
+    for (const t of resolved) plans.set(t.id, await planOperation(rt, leaf, local, args, { id: t.id, stdin: stdin.clone() }));
+  });
+  if (typeof targets === 'number') return targets;
   const stages = await stagesOf(rt, leaf, local, targets.map((t) => ({ id: t.id, label: t.name ? `${t.name} (${t.id})` : t.id })), opts.parallel);
   const first = plans.get(targets[0]?.id ?? '');
   if (targets.length === 1 && first) return (await rt.submit(await staged(first.plan, stages), async () => (await beforeStages(stages)) || afterStages(stages, first.params.server_id as string, () => execute(rt, first, printer(rt))))) ?? 0;
@@ -143,9 +145,9 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[],
           show: async (data) => void (result = data),
           document: (body) => void (result = Buffer.isBuffer(body) ? body.toString('utf8') : body),
           note: () => {},
-          sent: () => {
+          sent: (resume) => {
             done();
-            release();
+            release(resume);
           },
         };
         try {

@@ -46,7 +46,7 @@ export class SandboxContext {
 
   constructor(opts: SandboxOptions, readOnlyScopes: readonly string[]) {
     const seed = opts.seed ?? 1;
-    this.clock = new Clock(opts.timeScale !== undefined && opts.timeScale >= 0 ? opts.timeScale : 1);
+    this.clock = new Clock(opts.timeScale !== undefined && opts.timeScale >= 0 ? opts.timeScale : 1, opts.manualTime === true);
     this.rng = new Prng(seed);
     this.faultRng = new Prng(seed * 7919 + 17);
     this.state = seedState(this.rng, Math.max(0, Math.trunc(opts.servers ?? 3)));

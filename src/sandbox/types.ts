@@ -28,6 +28,11 @@ export interface SandboxOptions {
   rateLimit?: number;
   /** The wall clock of the rate-limit windows (default Date.now); tests share a virtual one with gsh. */
   now?: () => number;
+  /**
+   * Simulated delays (power transitions, jobs) wait for `extensions.context.clock.advance(ms)`
+   * instead of real timers, so a test decides when they happen (timeScale is then not used).
+   */
+  manualTime?: boolean;
   faults?: Partial<Faults>;
   /** Lifetime of console session tokens in real ms (default 10 minutes). */
   consoleTokenTtlMs?: number;

@@ -239,7 +239,13 @@ describe('files put DIR: a tree with nested and empty folders and a failing file
       expect(code, ctx.stderr.text()).toBe(130);
       expect(ctx.stderr.text()).toContain('Interrupted while uploading (not complete on the server): /plugins/LuckPerms.jar');
       // Sorted walk order: .env.example, clash, plugins/Essentials/config.yml, …/a.yml, plugins/LuckPerms.jar, server.properties.
-      expect(JSON.parse(ctx.stdout.text()).map((r: { path: string }) => r.path)).toEqual(['/.env.example', '/clash', '/plugins/Essentials/config.yml', '/plugins/Essentials/userdata/a.yml']);
+      // Every file is listed: those uploaded, the one in flight, the one not started.
+      const listed = JSON.parse(ctx.stdout.text()) as { path: string; ok: boolean; interrupted?: true; not_started?: true }[];
+      expect(listed.filter((r) => r.ok).map((r) => r.path)).toEqual(['/.env.example', '/clash', '/plugins/Essentials/config.yml', '/plugins/Essentials/userdata/a.yml']);
+      expect(listed.filter((r) => !r.ok)).toEqual([
+        expect.objectContaining({ path: '/plugins/LuckPerms.jar', interrupted: true, exit_code: 130 }),
+        expect.objectContaining({ path: '/server.properties', not_started: true, exit_code: 130 }),
+      ]);
       expect(ctx.stderr.text()).toContain('Interrupted: 1 files not started.');
       expect(srv.files.has('/server.properties')).toBe(false);
     } finally {

@@ -34,10 +34,11 @@ export const wait: Feature = {
   async afterAnswer(x, res, data) {
     const { rt, p, out } = x;
     if (!p.follow) return;
-    const { followOrInterrupt, followWork, workOf } = await import('../../core/follow.js');
-    const work = workOf(p.leaf.op, p.leaf.verb, p.params, data);
-    if (!work) return;
-    out.sent?.();
+    const { followOrInterrupt, followWork, waitCommand, workOf } = await import('../../core/follow.js');
+    const answered = workOf(p.leaf.op, p.leaf.verb, p.params, data);
+    if (!answered) return;
+    const work = x.waitFor?.(answered) ?? answered;
+    out.sent?.(waitCommand(work));
     let final: unknown;
     try {
       const plain = () => (rt.singleTarget ? followOrInterrupt(rt, p.client, work) : followWork(rt, p.client, work));
