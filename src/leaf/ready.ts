@@ -3,7 +3,7 @@ import { parseHistory, type Frame } from '../console/protocol.js';
 import { displayLine } from '../console/display.js';
 import { consoleTarget, sessionSource } from '../console/target.js';
 import { Exit, GshError, UsageError, WaitStoppedError } from '../core/errors.js';
-import { type ReadyCondition, waitCommand } from '../core/follow.js';
+import { waitCommand } from '../core/follow.js';
 import type { ApiClient, RequestSpec } from '../core/http.js';
 import { step, type Step } from '../core/plan.js';
 import type { Runtime } from '../core/runtime.js';
@@ -67,6 +67,8 @@ export interface ReadyPattern {
   match(line: string): boolean;
   /** `/Done \(/`, or the done message in quotes with where it came from. */
   shown: string;
+  /** A regular expression for `--ready` that waits for the same line (resume lines). */
+  regex: string;
 }
 
 /** Where a wait ends at the status alone, for a message that cannot wait on the console. */
@@ -102,7 +104,7 @@ export async function watchReady(
 ): Promise<ReadyWatch> {
   const pattern = await readyPattern(client, spec, label, opts.stateOnly);
   /** The `gsh wait` that picks this wait up, with the same pattern (resume lines). */
-  const resume = waitCommand({ kind: 'server-state', serverId, state: 'running', ready: readyCondition(spec) });
+  const resume = waitCommand({ kind: 'server-state', serverId, state: 'running', ready: { pattern: pattern.regex } });
   const last: string[] = [];
   // With a replay the wait starts now: live lines count from the start.
   let armed = opts.replay;
@@ -231,7 +233,7 @@ export async function watchReady(
         const timedOut = new GshError(
           `${label} printed no console line matching ${pattern.shown} within ${rt.waitLimitMs / 1000} s (last status: ${status ? describeServerStatus(status) : 'none'})${tail(last)}`,
           Exit.timedOut,
-          `Raise --timeout, or ${check}. Resume it with:\n  ${resume}`,
+          `Raise --timeout, or ${check}. Resume with:\n  ${resume}`,
         );
         timedOut.resume = resume;
         throw timedOut;
@@ -259,7 +261,7 @@ function tail(lines: readonly string[]): string {
  * announcement (leaf/announce-checks.ts).
  */
 export async function readyPattern(client: ApiClient, spec: ReadySpec, label: string, stateOnly: StateOnly): Promise<ReadyPattern> {
-  if ('re' in spec) return { match: (line) => spec.re.test(line), shown: `/${spec.re.source}/` };
+  if ('re' in spec) return { match: (line) => spec.re.test(line), shown: `/${spec.re.source}/`, regex: spec.re.source };
   const settings = (await client.request<{ data?: { done_message?: unknown } }>(spec.doneMessage)).body?.data;
   const done = settings?.done_message;
   if (typeof done !== 'string' || done === '') {
@@ -269,10 +271,6 @@ export async function readyPattern(client: ApiClient, spec: ReadySpec, label: st
       `Give the line to wait for: --ready REGEX (for example --ready 'Done \\('); or wait for the state only: ${stateOnly}.`,
     );
   }
-  return { match: (line) => line.includes(done), shown: `"${done}" (the settings' done_message)` };
+  return { match: (line) => line.includes(done), shown: `"${done}" (the settings' done_message)`, regex: done.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&') };
 }
 
-/** What a resume line names for `spec` (core/follow.ts waitCommand): the pattern, or none for the done message. */
-export function readyCondition(spec: ReadySpec): ReadyCondition {
-  return 're' in spec ? { pattern: spec.re.source } : {};
-}

@@ -84,9 +84,11 @@ describe('a --ready that stopped resumes with --ready and its pattern, never --f
     expect(error.resume).toBe(`gsh wait -s ${s.id} --ready 'never printed'`);
     expect(error.hint).toContain(`Resume with:\n  gsh wait -s ${s.id} --ready 'never printed'`);
     await ensureRunning(e.sandbox, s);
-    // `--for running` would succeed at once here; the resume keeps waiting for the line.
+    // `--for running` would succeed at once here; the resume keeps to the line, and on a server
+    // already up whose history lacks it, says at once that it cannot tell (12), naming the pattern.
     const resumed = await runGsh([...words(error.resume), '--timeout', '2s'], { env: runEnv(e.env()) });
-    expect(resumed.exitCode, resumed.stderr).toBe(10);
+    expect(resumed.exitCode, resumed.stderr).toBe(12);
+    expect(resumed.stderr).toContain('/never printed/');
   });
 
   it('a fleet: one line for the servers left, with the pattern; run as-is it waits for both', async () => {

@@ -40,13 +40,13 @@ export const ready: Feature = {
     const { rt, p, out } = x;
     const spec = planned.get(p);
     if (!spec) return;
-    const { readyCondition, watchReady } = await import('../ready.js');
+    const { watchReady } = await import('../ready.js');
     const serverId = p.params.server_id as string;
     // A missing done_message ends here (exit 12), before the power request is sent.
     const watch = await watchReady(rt, p.client, serverId, serverId, spec, { replay: false, stateOnly: '--wait instead of --ready' });
     watch.arm();
     x.cleanups.push(() => watch.close());
-    x.waitFor = (work) => (work.kind === 'server-state' ? { ...work, ready: readyCondition(spec) } : work);
+    x.waitFor = (work) => (work.kind === 'server-state' ? { ...work, ready: { pattern: watch.pattern.regex } } : work);
     // With --ready the status is polled by the watch, which ends at the ready line, a stop or a crash.
     x.follow = async (work, plain) => {
       if (work.kind !== 'server-state') {
