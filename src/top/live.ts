@@ -1,0 +1,101 @@
+import { Exit } from '../core/errors.js';
+import type { ApiClient } from '../core/http.js';
+import type { Runtime } from '../core/runtime.js';
+import { type Opened, openDetail } from './detail.js';
+import { frame } from './frame.js';
+import { type Action, onKey, parseKeys } from './keys.js';
+import { refresh } from './read.js';
+import { Screen } from './screen.js';
+import { initialState, type TopState } from './state.js';
+
+// `gsh top` on a terminal: refresh on the budget's interval (budget.ts), draw a frame after every
+// change (a refresh, a key, a resize, a stats frame of the opened server), and end on q (0),
+// Ctrl-C (130), SIGTERM (143) or an error, which is thrown after the terminal is given back.
+// Every way out passes the one `finally` below, which closes the opened socket and gives the
+// terminal back (screen.ts).
+
+export interface LiveOptions {
+  client: ApiClient;
+  /** The servers -s named (all when absent). */
+  only?: ReadonlySet<string>;
+  /** --interval, when given. */
+  askedMs?: number;
+  /** Called with the state after each refresh is drawn (tests count refreshes here). */
+  onRefresh?: (state: TopState) => void;
+}
+
+export async function runLive(rt: Runtime, o: LiveOptions): Promise<number> {
+  const state = initialState(rt.io.color);
+  let opened: Opened | undefined;
+  let stopped: number | undefined;
+  let finish!: (code: number) => void;
+  let fail!: (err: unknown) => void;
+  const ended = new Promise<number>((resolve, reject) => {
+    finish = resolve;
+    fail = reject;
+  });
+  const render = () => screen.draw(frame(state, screen.width, screen.height));
+  /** Ends the view: whatever is under way (a page, the pause) is cancelled. */
+  const stop = (code: number) => {
+    if (stopped !== undefined) return;
+    stopped = code;
+    rt.cancelAll(code === Exit.terminated ? 'SIGTERM' : 'SIGINT');
+    finish(code);
+  };
+  const act = (action: Action) => {
+    if (action === 'quit') stop(0);
+    else if (action === 'interrupt') stop(Exit.interrupted);
+    else if (action === 'open') {
+      const s = state.servers.find((x) => x.id === state.selected);
+      if (!s) return;
+      opened = openDetail(o.client, s.id, s.name, () => rt.now(), () => {
+        if (state.detail === opened?.view) render();
+      });
+      state.detail = opened.view;
+    } else if (action === 'close') {
+      opened?.close();
+      opened = undefined;
+      delete state.detail;
+    }
+  };
+  const screen = new Screen(rt.io.rawStdout, rt.io.stdin, {
+    keys: (chunk) => {
+      try {
+        for (const key of parseKeys(chunk)) if (stopped === undefined) act(onKey(state, key, screen.height));
+        if (stopped === undefined) render();
+      } catch (err) {
+        fail(err);
+      }
+    },
+    resize: () => render(),
+  });
+  // Raw input turns Ctrl-C into a key; a signal sent to the process (kill -INT, -TERM) comes here.
+  const onInt = () => stop(Exit.interrupted);
+  const onTerm = () => stop(Exit.terminated);
+  rt.ctx.signals.on('SIGINT', onInt);
+  rt.ctx.signals.on('SIGTERM', onTerm);
+  const loop = (async () => {
+    for (;;) {
+      await refresh(state, o.client, () => rt.now(), o.only, o.askedMs);
+      render();
+      o.onRefresh?.(state);
+      await rt.sleep(state.intervalMs!);
+    }
+  })();
+  // After stop() the loop fails with the cancellation: that is the way out, not an error.
+  const settled = loop.catch((err: unknown) => {
+    if (stopped === undefined) fail(err);
+  });
+  try {
+    screen.take();
+    render();
+    return await ended;
+  } finally {
+    rt.ctx.signals.off('SIGINT', onInt);
+    rt.ctx.signals.off('SIGTERM', onTerm);
+    if (stopped === undefined) stop(Exit.error);
+    opened?.close();
+    screen.give();
+    await settled;
+  }
+}
