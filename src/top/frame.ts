@@ -121,10 +121,9 @@ const SORT_NAMES = { name: 'name', cpu: 'cpu', memory: 'memory', state: 'state' 
 
 function footer(state: TopState, at: number, count: number): string {
   if (state.typing !== undefined) return `filter: ${visible(state.typing)}_   enter keep · esc clear`;
-  const arrow = state.descending ? '↓' : '↑';
   const where = count ? `${at + 1}/${count}` : '0/0';
   const filter = state.filter ? ` · filter "${visible(state.filter)}"` : '';
-  return `q quit · ↑↓ move · enter open · / filter · sort c n m s: ${SORT_NAMES[state.sort]}${arrow}${filter} · ${where}`;
+  return `${where}${filter} · sort ${SORT_NAMES[state.sort]}${state.descending ? '↓' : '↑'} · q quit · ↑↓ move · enter open · / filter · c m n s sort`;
 }
 
 /** The list of servers (or the opened server, see detailFrame) as `height` lines of at most `total` columns. */
