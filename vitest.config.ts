@@ -21,6 +21,7 @@ const STRICT_PASS = [
   'test/e2e/fleet.test.ts',
   'test/e2e/walk.test.ts',
   'test/e2e/backups.test.ts',
+  'test/e2e/top.test.ts',
 ];
 
 export default defineConfig({

@@ -107,10 +107,10 @@ function sum(list: readonly ServerView[], pick: (s: ServerView) => number | unde
 
 function totalsLine(state: TopState): string {
   const s = state.servers;
-  const every = state.intervalMs === undefined ? '' : ` · every ${formatSeconds(state.intervalMs)}`;
-  const budget = state.requestsPerRefresh === undefined ? '' : ` (${state.requestsPerRefresh} request${state.requestsPerRefresh === 1 ? '' : 's'}${state.limit ? ` of ${state.limit}/min` : ''})`;
-  const note = state.note ? ` · ${state.note}` : '';
-  return `cpu ${percent(sum(s, (x) => x.cpu))} · mem ${memory(sum(s, (x) => x.memory), sum(s, (x) => x.memoryLimit))} · net ${network(sum(s, (x) => x.rx), sum(s, (x) => x.tx))}/s${every}${budget}${note}`;
+  const requests = state.requestsPerRefresh;
+  const budget = requests === undefined ? '' : ` (${requests} req${state.limit ? ` of ${state.limit}/min` : ''})`;
+  const every = state.intervalMs === undefined ? '' : ` · every ${formatSeconds(state.intervalMs)}${state.note ? `, ${state.note}` : ''}${budget}`;
+  return `cpu ${percent(sum(s, (x) => x.cpu))} · mem ${memory(sum(s, (x) => x.memory), sum(s, (x) => x.memoryLimit))} · net ${network(sum(s, (x) => x.rx), sum(s, (x) => x.tx))}/s${every}`;
 }
 
 function formatSeconds(ms: number): string {

@@ -37,6 +37,6 @@ export async function refresh(state: TopState, client: ApiClient, now: () => num
   state.requestsPerRefresh = requestsPerRefresh(reading.total);
   if (reading.limit !== undefined) state.limit = reading.limit;
   const note = stretchNote(interval, reading.total, reading.limit);
-  state.note = note === undefined ? undefined : `--interval stretched from ${interval.stretchedFrom! / 1000}s (budget)`;
+  state.note = note === undefined ? undefined : `stretched from ${interval.stretchedFrom! / 1000}s`;
   return { ...interval, ...(note !== undefined ? { note } : {}) };
 }

@@ -53,7 +53,7 @@ export interface TopState {
   /** X-RateLimit-Limit of the key (requests a minute), when the service sent it. */
   limit?: number;
   requestsPerRefresh?: number;
-  /** A line for the header: the interval stretched, a refresh under way. */
+  /** Said after the interval: that --interval was stretched. */
   note?: string;
   color: boolean;
   detail?: DetailView;

@@ -54,7 +54,7 @@ describe('the list at 80 columns', () => {
     const text = frame(s, 80, 10);
     expect(text).toBe([
       'gsh top · 5 servers: 2 running · 1 starting · 1 offline · 1 no access',
-      'cpu 163% · mem 4.5G/10G · net –/s · every 6s (1 request of 60/min)',
+      'cpu 163% · mem 4.5G/10G · net –/s · every 6s (1 req of 60/min)',
       '  NAME           STATE        CPU trend MEM/LIMIT trend  DISK NET RX/TX/s     UP',
       '› creative       offline     0.0%     ▁   0B/2.0G     ▁  2.0G           –     0s',
       '  hidden         no access      –               –           –           –      –',
