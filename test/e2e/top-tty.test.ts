@@ -26,37 +26,43 @@ const RESTORED = '\x1b[?25h\x1b[?1049l';
 
 function onTerminal(name: string) {
   const resize = join(dir, `${name}.resize`);
+  const term = join(dir, `${name}.term`);
+  const pid = join(dir, `${name}.pid`);
   const script = join(dir, `${name}.sh`);
   writeFileSync(script, [
     'stty cols 80 rows 24',
+    // Background jobs of a script read /dev/null: the size is set on the terminal itself.
     `(while [ ! -e '${resize}' ]; do sleep 0.05; done; stty cols 60 rows 14 < /dev/tty) &`,
-    `'${process.execPath}' '${GSH}' top --interval 2s`,
+    `(while [ ! -e '${term}' ]; do sleep 0.05; done; kill -TERM "$(cat '${pid}')") &`,
+    `sh -c 'echo $$ > "${pid}"; exec "${process.execPath}" "${GSH}" top --interval 2s'`,
     'echo "exit=$?"',
     'stty -a',
   ].join('\n'));
   const proc = execa('script', ['-qfec', `bash ${script}`, '/dev/null'], {
     env: e.env({ TERM: 'xterm-256color' }), extendEnv: true, reject: false, timeout: 30_000, stdin: 'pipe', buffer: false,
   });
-  const term = {
+  const t = {
     proc,
     out: '',
     /** The last frame drawn, as lines of text. */
     screen(): string[] {
-      const last = term.out.split('\x1b[H').at(-1) ?? '';
+      const last = t.out.split('\x1b[H').at(-1) ?? '';
       return last.split(RESTORED)[0]!.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').split(/\r*\n/);
     },
     async waitFor(check: (screen: string[]) => boolean, what: string, ms = 15_000): Promise<void> {
       const end = Date.now() + ms;
-      while (!check(term.screen())) {
-        if (Date.now() > end) throw new Error(`the terminal never showed ${what}: ${JSON.stringify(term.screen())}`);
+      while (!check(t.screen())) {
+        if (Date.now() > end) throw new Error(`the terminal never showed ${what}: ${JSON.stringify(t.screen())}`);
         await new Promise((r) => setTimeout(r, 25));
       }
     },
     resize: () => writeFileSync(resize, ''),
+    /** SIGTERM to gsh, from outside (a supervisor, `kill`). */
+    terminate: () => writeFileSync(term, ''),
   };
   proc.stdout!.setEncoding('utf8');
-  proc.stdout!.on('data', (d: string) => (term.out += d));
-  return term;
+  proc.stdout!.on('data', (d: string) => (t.out += d));
+  return t;
 }
 
 /** What the script printed after the view ended: the exit code and the modes of the terminal. */
@@ -91,16 +97,19 @@ describe('gsh top on a terminal', () => {
     expect(rest).toMatch(/(^|\s)echo(\s|;|$)/m);
   });
 
-  it('Ctrl-C exits 130 with the alternate screen left, the cursor shown and the input mode back', async () => {
-    const t = onTerminal('ctrl-c');
-    await t.waitFor((s) => s.some((l) => l.startsWith('›')), 'the fleet');
-    t.proc.stdin!.write('\x03');
-    const r = await t.proc;
-    expect(r.timedOut).toBe(false);
-    expect(t.out).toContain(RESTORED);
-    const rest = after(t.out);
-    expect(rest).toContain('exit=130');
-    expect(rest).toMatch(/(^|\s)icanon(\s|;|$)/m);
-    expect(rest).toMatch(/(^|\s)echo(\s|;|$)/m);
-  });
+  for (const [how, code] of [['Ctrl-C', 130], ['SIGTERM', 143]] as const) {
+    it(`${how} exits ${code} with the alternate screen left, the cursor shown and the input mode back`, async () => {
+      const t = onTerminal(how);
+      await t.waitFor((s) => s.some((l) => l.startsWith('›')), 'the fleet');
+      if (how === 'Ctrl-C') t.proc.stdin!.write('\x03');
+      else t.terminate();
+      const r = await t.proc;
+      expect(r.timedOut).toBe(false);
+      expect(t.out).toContain(RESTORED);
+      const rest = after(t.out);
+      expect(rest).toContain(`exit=${code}`);
+      expect(rest).toMatch(/(^|\s)icanon(\s|;|$)/m);
+      expect(rest).toMatch(/(^|\s)echo(\s|;|$)/m);
+    });
+  }
 });
