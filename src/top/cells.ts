@@ -61,8 +61,3 @@ export function sparkline(samples: readonly (number | undefined)[], w: number, m
   });
   return ' '.repeat(Math.max(0, w - shown.length)) + shown.join('');
 }
-
-/** SGR colour around text, only when colour is on (the run's --color / NO_COLOR decision). */
-export function paint(s: string, code: string | undefined, on: boolean): string {
-  return on && code ? `\x1b[${code}m${s}\x1b[0m` : s;
-}

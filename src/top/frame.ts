@@ -117,13 +117,11 @@ function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
 }
 
-const SORT_NAMES = { name: 'name', cpu: 'cpu', memory: 'memory', state: 'state' } as const;
-
 function footer(state: TopState, at: number, count: number): string {
   if (state.typing !== undefined) return `filter: ${visible(state.typing)}_   enter keep · esc clear`;
   const where = count ? `${at + 1}/${count}` : '0/0';
   const filter = state.filter ? ` · filter "${visible(state.filter)}"` : '';
-  return `${where}${filter} · sort ${SORT_NAMES[state.sort]}${state.descending ? '↓' : '↑'} · q quit · ↑↓ move · enter open · / filter · c m n s sort`;
+  return `${where}${filter} · sort ${state.sort}${state.descending ? '↓' : '↑'} · q quit · ↑↓ move · enter open · / filter · c m n s sort`;
 }
 
 /** The list of servers (or the opened server, see detailFrame) as `height` lines of at most `total` columns. */

@@ -6,7 +6,7 @@ import { frame } from './frame.js';
 import { type Action, onKey, parseKeys } from './keys.js';
 import { refresh } from './read.js';
 import { Screen } from './screen.js';
-import { initialState, type TopState } from './state.js';
+import { initialState } from './state.js';
 
 // `gsh top` on a terminal: refresh on the budget's interval (budget.ts), draw a frame after every
 // change (a refresh, a key, a resize, a stats frame of the opened server), and end on q (0),
@@ -20,8 +20,6 @@ export interface LiveOptions {
   only?: ReadonlySet<string>;
   /** --interval, when given. */
   askedMs?: number;
-  /** Called with the state after each refresh is drawn (tests count refreshes here). */
-  onRefresh?: (state: TopState) => void;
 }
 
 export async function runLive(rt: Runtime, o: LiveOptions): Promise<number> {
@@ -69,6 +67,13 @@ export async function runLive(rt: Runtime, o: LiveOptions): Promise<number> {
     },
     resize: () => render(),
   });
+  // What the client says while the screen is taken (a wait for the rate-limit window) goes to the
+  // header: written to stderr it would land on the screen, under the frame.
+  const { note, warn } = rt;
+  rt.note = rt.warn = (line: string) => {
+    state.note = line;
+    render();
+  };
   // Raw input turns Ctrl-C into a key; a signal sent to the process (kill -INT, -TERM) comes here.
   const onInt = () => stop(Exit.interrupted);
   const onTerm = () => stop(Exit.terminated);
@@ -78,7 +83,6 @@ export async function runLive(rt: Runtime, o: LiveOptions): Promise<number> {
     for (;;) {
       await refresh(state, o.client, () => rt.now(), o.only, o.askedMs);
       render();
-      o.onRefresh?.(state);
       await rt.sleep(state.intervalMs!);
     }
   })();
@@ -91,6 +95,8 @@ export async function runLive(rt: Runtime, o: LiveOptions): Promise<number> {
     render();
     return await ended;
   } finally {
+    rt.note = note;
+    rt.warn = warn;
     rt.ctx.signals.off('SIGINT', onInt);
     rt.ctx.signals.off('SIGTERM', onTerm);
     if (stopped === undefined) stop(Exit.error);

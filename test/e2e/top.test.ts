@@ -222,6 +222,23 @@ describe('within the rate limit', () => {
     }
   });
 
+  it('a wait for the rate-limit window is said in the header, not written under the screen', async () => {
+    const clock = virtualClock();
+    // 2 a minute and 3 requests a refresh: the first refresh already waits for the next window.
+    const e = await setup({ servers: 237, rateLimit: 2, now: clock.now });
+    try {
+      const t = onTerminal(e, [], { clock });
+      await until(() => /rate limit: \d of 2 requests left/.test(t.ctx.stdout.text()), 10_000, 'the note on the screen');
+      await until(() => t.screen().some((l) => l.startsWith('›')), 10_000, 'the fleet');
+      t.press('q');
+      expect(await t.exit).toBe(0);
+      expect(t.ctx.stderr.text()).toBe('');
+      expect(e.sandbox.log.filter((r) => r.status === 429)).toEqual([]);
+    } finally {
+      await e.close();
+    }
+  });
+
   it('--interval faster than half the budget is stretched, with a note on the screen and for scripts', async () => {
     const clock = virtualClock();
     const e = await setup({ servers: 237, rateLimit: 60, now: clock.now });
