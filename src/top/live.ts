@@ -1,3 +1,4 @@
+import type { SignalName } from '../core/context.js';
 import { Exit } from '../core/errors.js';
 import type { ApiClient } from '../core/http.js';
 import type { Runtime } from '../core/runtime.js';
@@ -10,7 +11,7 @@ import { initialState } from './state.js';
 
 // `gsh top` on a terminal: refresh on the budget's interval (budget.ts), draw a frame after every
 // change (a refresh, a key, a resize, a stats frame of the opened server), and end on q (0),
-// Ctrl-C (130), SIGTERM (143) or an error, which is thrown after the terminal is given back.
+// Ctrl-C (130), SIGTERM (143), SIGHUP (129), SIGQUIT (131) or an error, which is thrown after the terminal is given back.
 // Every way out passes the one `finally` below, which closes the opened socket and gives the
 // terminal back (screen.ts).
 
@@ -37,7 +38,7 @@ export async function runLive(rt: Runtime, o: LiveOptions): Promise<number> {
   const stop = (code: number) => {
     if (stopped !== undefined) return;
     stopped = code;
-    rt.cancelAll(code === Exit.terminated ? 'SIGTERM' : 'SIGINT');
+    rt.cancelAll(code === Exit.interrupted ? 'SIGINT' : 'SIGTERM');
     finish(code);
   };
   const act = (action: Action) => {
@@ -74,11 +75,13 @@ export async function runLive(rt: Runtime, o: LiveOptions): Promise<number> {
     state.note = line;
     render();
   };
-  // Raw input turns Ctrl-C into a key; a signal sent to the process (kill -INT, -TERM) comes here.
-  const onInt = () => stop(Exit.interrupted);
-  const onTerm = () => stop(Exit.terminated);
-  rt.ctx.signals.on('SIGINT', onInt);
-  rt.ctx.signals.on('SIGTERM', onTerm);
+  // Raw input turns Ctrl-C into a key; a signal sent to the process comes here (exit codes as
+  // console attach: 130, 143, 129, 131).
+  const onSignal: [SignalName, () => void][] = [
+    ['SIGINT', () => stop(Exit.interrupted)], ['SIGTERM', () => stop(Exit.terminated)],
+    ['SIGHUP', () => stop(129)], ['SIGQUIT', () => stop(131)],
+  ];
+  for (const [signal, on] of onSignal) rt.ctx.signals.on(signal, on);
   const loop = (async () => {
     for (;;) {
       await refresh(state, o.client, () => rt.now(), o.only, o.askedMs);
@@ -97,8 +100,7 @@ export async function runLive(rt: Runtime, o: LiveOptions): Promise<number> {
   } finally {
     rt.note = note;
     rt.warn = warn;
-    rt.ctx.signals.off('SIGINT', onInt);
-    rt.ctx.signals.off('SIGTERM', onTerm);
+    for (const [signal, on] of onSignal) rt.ctx.signals.off(signal, on);
     if (stopped === undefined) stop(Exit.error);
     opened?.close();
     screen.give();

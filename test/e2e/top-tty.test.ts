@@ -33,7 +33,7 @@ function onTerminal(name: string) {
     'stty cols 80 rows 24',
     // Background jobs of a script read /dev/null: the size is set on the terminal itself.
     `(while [ ! -e '${resize}' ]; do sleep 0.05; done; stty cols 60 rows 14 < /dev/tty) &`,
-    `(while [ ! -e '${term}' ]; do sleep 0.05; done; kill -TERM "$(cat '${pid}')") &`,
+    `(while [ ! -e '${term}' ]; do sleep 0.05; done; kill -"$(cat '${term}')" "$(cat '${pid}')") &`,
     `sh -c 'echo $$ > "${pid}"; exec "${process.execPath}" "${GSH}" top --interval 2s'`,
     'echo "exit=$?"',
     'stty -a',
@@ -57,8 +57,8 @@ function onTerminal(name: string) {
       }
     },
     resize: () => writeFileSync(resize, ''),
-    /** SIGTERM to gsh, from outside (a supervisor, `kill`). */
-    terminate: () => writeFileSync(term, ''),
+    /** A signal to gsh from outside (a supervisor, `kill`). */
+    signal: (name: string) => writeFileSync(term, name),
   };
   proc.stdout!.setEncoding('utf8');
   proc.stdout!.on('data', (d: string) => (t.out += d));
@@ -97,12 +97,12 @@ describe('gsh top on a terminal', () => {
     expect(rest).toMatch(/(^|\s)echo(\s|;|$)/m);
   });
 
-  for (const [how, code] of [['Ctrl-C', 130], ['SIGTERM', 143]] as const) {
+  for (const [how, code] of [['Ctrl-C', 130], ['SIGTERM', 143], ['SIGHUP', 129], ['SIGQUIT', 131]] as const) {
     it(`${how} exits ${code} with the alternate screen left, the cursor shown and the input mode back`, async () => {
       const t = onTerminal(how);
       await t.waitFor((s) => s.some((l) => l.startsWith('›')), 'the fleet');
       if (how === 'Ctrl-C') t.proc.stdin!.write('\x03');
-      else t.terminate();
+      else t.signal(how.slice(3));
       const r = await t.proc;
       expect(r.timedOut).toBe(false);
       expect(t.out).toContain(RESTORED);
