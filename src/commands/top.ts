@@ -81,9 +81,12 @@ async function top(rt: Runtime, o: TopFlags & { quiet?: boolean }): Promise<numb
   const client = await rt.client();
   let only: Set<string> | undefined;
   if (o.server !== undefined || o.allServers) {
-    const [{ resolveTargets, targetRefs }, { stdinFor }] = await Promise.all([import('../core/targets.js'), import('../core/fields.js')]);
+    const [{ resolveTargets, singleRef, targetRefs }, { stdinFor }, { serverIdOf }] = await Promise.all([import('../core/targets.js'), import('../core/fields.js'), import('../core/server-cache.js')]);
     const refs = targetRefs(o.server, undefined, rt.env, o.allServers === true);
-    if (!refs.all) only = new Set((await resolveTargets(client, refs, await stdinFor(refs.refs, () => rt.ctx.stdin))).map((t) => t.id));
+    // One plain reference resolves as every single-server command does (remembered, or one search).
+    const single = singleRef(refs);
+    if (single !== undefined) only = new Set([await serverIdOf(rt, client, single)]);
+    else if (!refs.all) only = new Set((await resolveTargets(client, refs, await stdinFor(refs.refs, () => rt.ctx.stdin))).map((t) => t.id));
   }
   const pace = askedMs === undefined ? 'as often as half of the key\'s X-RateLimit-Limit allows (at least every 2 s)' : `every ${askedMs / 1000} s (stretched if that would take more than half of the key's X-RateLimit-Limit)`;
   const then = [
