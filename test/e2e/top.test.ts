@@ -161,6 +161,10 @@ describe('for scripts', () => {
     const usage = rows.map((r) => r.slice(3, 7).concat(r[9]!));
     if (STRICT) expect(usage.flat().every((v) => v === '')).toBe(true);
     else expect(usage.every((u) => u.every((v) => /^\d+(\.\d+)?$/.test(v!)))).toBe(true);
+    const status = JSON.parse((await small.gsh(['servers', 'list', '--include-status', '-o', 'json'])).stdout)[0].status;
+    expect(status.state).toEqual(expect.any(String));
+    if (STRICT) expect(status).toMatchObject({ resources: { cpu: { percent: expect.any(Number) }, memory: { limit: expect.any(Number) } } });
+    expect('cpu_absolute' in status).toBe(!STRICT);
   });
 
   it('every format, --columns, --jq and -q go through the output layer', async () => {
