@@ -14,6 +14,9 @@ import { findApplication } from './demo-data.js';
 //   state, progress or completion fields. Job objects (`object` ending in `_job`, whose fields are
 //   shown) and signed-URL answers keep theirs.
 // - `lifecycle_status` on the server status (values not shown): other words.
+// - The server status's usage ("CPU, memory, disk, network and uptime usage", names not shown;
+//   also nested in GET /servers?include=status): under `resources`, named otherwise. The console
+//   socket's `stats` event, whose keys the contract names, keeps them.
 // - A file pull's status (fields not shown): its downloads without progress.
 
 const UNSHOWN_FAMILY = /^\/servers\/\{server_id\}\/(backups|schedules|firewall|allocations|ports|domains|proxies|databases|network\/allocations)(\/|$)|^\/(account\/)?(tickets|billing|invoices)(\/|$)/;
@@ -40,9 +43,7 @@ function strictData(template: string, data: unknown): unknown {
 function strictRecord(template: string, item: unknown): unknown {
   if (!isObj(item)) return item;
   if (item.object === 'server') return strictServer(item);
-  if (item.object === 'server_status' && typeof item.lifecycle_status === 'string') {
-    return { ...item, lifecycle_status: `${item.lifecycle_status.toUpperCase()}_IN_PROGRESS` };
-  }
+  if (item.object === 'server_status') return strictStatus(item);
   const kind = typeof item.object === 'string' ? item.object : '';
   if (UNSHOWN_FAMILY.test(template) && !kind.endsWith('_job') && !/\/download$/.test(template)) {
     const out = omit(item, ['uuid', ...PROGRESS_FIELDS]);
@@ -52,9 +53,27 @@ function strictRecord(template: string, item: unknown): unknown {
   return item;
 }
 
+const USAGE = ['cpu_absolute', 'memory_bytes', 'memory_limit_bytes', 'disk_bytes', 'network', 'uptime'];
+
+function strictStatus(st: Obj): Obj {
+  const out = omit(st, USAGE);
+  if (typeof st.lifecycle_status === 'string') out.lifecycle_status = `${st.lifecycle_status.toUpperCase()}_IN_PROGRESS`;
+  const net = isObj(st.network) ? st.network : {};
+  const resources: Obj = {
+    cpu: { percent: st.cpu_absolute },
+    memory: { used: st.memory_bytes, limit: st.memory_limit_bytes },
+    disk: { used: st.disk_bytes },
+    network: { inbound: net.rx_bytes, outbound: net.tx_bytes },
+    uptime_ms: typeof st.uptime === 'number' ? st.uptime * 1000 : undefined,
+  };
+  if (USAGE.some((k) => st[k] !== undefined)) out.resources = JSON.parse(JSON.stringify(resources));
+  return out;
+}
+
 function strictServer(s: Obj): Obj {
   const app = typeof s.application === 'string' ? findApplication(s.application) : undefined;
   const out = omit(s, ['node']);
+  if (isObj(s.status)) out.status = strictStatus(s.status);
   if (typeof s.application === 'string') {
     out.application = app ? { object: 'application', id: app.id, slug: app.slug, name: app.name } : { slug: s.application };
   }

@@ -1,0 +1,190 @@
+import { rate, type Sample, type Usage } from './sample.js';
+
+// The model of `gsh top` (STYLE.md "A live view is a pure function of state"): refreshes and keys
+// change it, frame.ts draws it. Nothing here touches a terminal, a clock or the network.
+
+/** Samples a sparkline keeps (the screen shows as many as fit). */
+export const HISTORY = 120;
+/** Console lines kept for an opened server. */
+export const CONSOLE_LINES = 200;
+
+export type SortKey = 'name' | 'cpu' | 'memory' | 'state';
+
+export interface ServerView extends Sample {
+  /** Network bytes a second since the server's previous sample; absent without two readings. */
+  rx?: number;
+  tx?: number;
+  cpuHistory: (number | undefined)[];
+  memHistory: (number | undefined)[];
+}
+
+/** An opened server: its console socket's per-second `stats` and its last console lines. */
+export interface DetailView {
+  id: string;
+  name: string;
+  /** The socket is authenticated. */
+  connected: boolean;
+  stats?: Usage & { state?: string; at: number };
+  rx?: number;
+  tx?: number;
+  cpuHistory: (number | undefined)[];
+  memHistory: (number | undefined)[];
+  lines: string[];
+  /** What the session last said (a reconnect, a renewal, an error). */
+  message?: string;
+}
+
+export interface TopState {
+  /** In the list's order (the service's: by name). */
+  servers: ServerView[];
+  sort: SortKey;
+  descending: boolean;
+  /** Rows whose name (or id) contains this, case-insensitively. */
+  filter: string;
+  /** The filter being typed after `/`; undefined when not typing. */
+  typing?: string;
+  /** The selected server's id. */
+  selected?: string;
+  /** The first row shown (kept so that moving scrolls by rows, not by pages). */
+  scroll: number;
+  refreshes: number;
+  /** How often the list is read, and what decided it. */
+  intervalMs?: number;
+  /** X-RateLimit-Limit of the key (requests a minute), when the service sent it. */
+  limit?: number;
+  requestsPerRefresh?: number;
+  /** Said after the interval: that --interval was stretched. */
+  note?: string;
+  color: boolean;
+  detail?: DetailView;
+}
+
+export function initialState(color: boolean): TopState {
+  return { servers: [], sort: 'name', descending: false, filter: '', scroll: 0, refreshes: 0, color };
+}
+
+function push<T>(list: T[], v: T, max: number): T[] {
+  const out = [...list, v];
+  return out.length > max ? out.slice(out.length - max) : out;
+}
+
+/** A refresh's samples become the rows: rates from the previous sample, one more point per sparkline. */
+export function applySamples(state: TopState, samples: readonly Sample[]): void {
+  const before = new Map(state.servers.map((s) => [s.id, s]));
+  state.servers = samples.map((s) => {
+    const prev = before.get(s.id);
+    const seconds = prev ? (s.at - prev.at) / 1000 : 0;
+    const rx = rate(prev?.rxTotal, s.rxTotal, seconds);
+    const tx = rate(prev?.txTotal, s.txTotal, seconds);
+    return {
+      ...s,
+      ...(rx !== undefined ? { rx } : {}),
+      ...(tx !== undefined ? { tx } : {}),
+      cpuHistory: push(prev?.cpuHistory ?? [], s.cpu, HISTORY),
+      memHistory: push(prev?.memHistory ?? [], s.memory, HISTORY),
+    };
+  });
+  state.refreshes++;
+  if (state.selected === undefined || !state.servers.some((s) => s.id === state.selected)) state.selected = shown(state)[0]?.id;
+}
+
+/** The order states sort in: the ones that need a look first. */
+const STATE_ORDER = ['running', 'starting', 'stopping', 'offline'];
+
+export function stateLabel(s: Pick<Sample, 'visible' | 'state' | 'nodeReady'>): string {
+  if (!s.visible) return 'no access';
+  if (s.nodeReady === false) return 'no node';
+  return s.state ?? 'unknown';
+}
+
+function stateRank(s: ServerView): number {
+  if (!s.visible) return STATE_ORDER.length + 2;
+  const i = STATE_ORDER.indexOf(s.state ?? '');
+  return s.nodeReady === false ? STATE_ORDER.length + 1 : i < 0 ? STATE_ORDER.length : i;
+}
+
+const byName = (a: ServerView, b: ServerView) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** Numbers high first (descending) or low first; an absent value always last. */
+function byNumber(pick: (s: ServerView) => number | undefined, descending: boolean) {
+  return (a: ServerView, b: ServerView) => {
+    const x = pick(a);
+    const y = pick(b);
+    if (x === undefined || y === undefined) return x === y ? byName(a, b) : x === undefined ? 1 : -1;
+    return x === y ? byName(a, b) : descending ? y - x : x - y;
+  };
+}
+
+/** The rows as the screen lists them: filtered, then sorted. */
+export function shown(state: TopState): ServerView[] {
+  const needle = state.filter.toLowerCase();
+  const rows = needle ? state.servers.filter((s) => s.name.toLowerCase().includes(needle) || s.id.toLowerCase().includes(needle)) : [...state.servers];
+  const d = state.descending;
+  switch (state.sort) {
+    case 'cpu':
+      return rows.sort(byNumber((s) => s.cpu, d));
+    case 'memory':
+      return rows.sort(byNumber((s) => s.memory, d));
+    case 'state':
+      return rows.sort((a, b) => (stateRank(a) - stateRank(b)) * (d ? -1 : 1) || byName(a, b));
+    default:
+      return rows.sort((a, b) => byName(a, b) * (d ? -1 : 1));
+  }
+}
+
+/** The first row shown so that row `index` is on screen, moving as little as possible from `scroll`. */
+export function windowStart(scroll: number, index: number, rows: number, total: number): number {
+  if (rows <= 0) return 0;
+  let start = Math.min(Math.max(0, scroll), Math.max(0, total - rows));
+  if (index < start) start = index;
+  if (index >= start + rows) start = index - rows + 1;
+  return Math.max(0, start);
+}
+
+/** Moves the selection by `delta` rows (clamped), scrolling as needed for a list `rows` high. */
+export function move(state: TopState, delta: number, rows: number): void {
+  const list = shown(state);
+  if (list.length === 0) return;
+  const at = Math.max(0, list.findIndex((s) => s.id === state.selected));
+  const to = Math.min(list.length - 1, Math.max(0, at + delta));
+  state.selected = list[to]!.id;
+  state.scroll = windowStart(state.scroll, to, rows, list.length);
+}
+
+/** Sorting by the key pressed; the same key again reverses the order. Numbers start high first. */
+export function sortBy(state: TopState, key: SortKey): void {
+  state.descending = state.sort === key ? !state.descending : key === 'cpu' || key === 'memory';
+  state.sort = key;
+  keepSelection(state);
+}
+
+export function setFilter(state: TopState, filter: string): void {
+  state.filter = filter;
+  state.scroll = 0;
+  keepSelection(state);
+}
+
+/** After the rows changed order or membership: the selection stays if still listed, else the first row. */
+function keepSelection(state: TopState): void {
+  const list = shown(state);
+  if (!list.some((s) => s.id === state.selected)) state.selected = list[0]?.id;
+}
+
+/** A console socket's `stats` payload for the opened server (rates from its previous one). */
+export function applyStats(d: DetailView, usage: Usage & { state?: string }, at: number): void {
+  const prev = d.stats;
+  const seconds = prev ? (at - prev.at) / 1000 : 0;
+  const rx = rate(prev?.rxTotal, usage.rxTotal, seconds);
+  const tx = rate(prev?.txTotal, usage.txTotal, seconds);
+  if (rx !== undefined) d.rx = rx;
+  else delete d.rx;
+  if (tx !== undefined) d.tx = tx;
+  else delete d.tx;
+  d.stats = { ...usage, at };
+  d.cpuHistory = push(d.cpuHistory, usage.cpu, HISTORY);
+  d.memHistory = push(d.memHistory, usage.memory, HISTORY);
+}
+
+export function addLine(d: DetailView, line: string): void {
+  d.lines = push(d.lines, line, CONSOLE_LINES);
+}
