@@ -1,0 +1,66 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/core/context.js';
+import { withoutNodeWarnings } from '../helpers/context.js';
+import { type E2E, setup } from './helpers.js';
+
+// Issue 37 item 3: stderr is gsh's own. Every gsh() and gshProcess() of the e2e helpers fails its
+// test on a warning Node emits during the run (test/helpers/context.ts withoutNodeWarnings,
+// assertNoNodeWarning). Here, the run that printed one: a tree upload of 14 files on a key of 10
+// requests a minute, whose workers all wait out the window on the run's abort signal.
+
+/**
+ * A virtual clock whose pauses listen to their signal, as the real clock's do (core/context.ts
+ * realClock), and last 100 ms in real time, so that the workers waiting out a window wait together.
+ */
+function listeningClock(): Clock {
+  let now = Date.now();
+  return {
+    now: () => now,
+    sleep: (ms, signal) =>
+      new Promise((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          now += ms;
+          done();
+        }, 100);
+        signal?.addEventListener('abort', done, { once: true });
+      }),
+  };
+}
+
+let t: E2E;
+let dir: string;
+const clock = listeningClock();
+beforeAll(async () => {
+  t = await setup({ rateLimit: 10, now: clock.now });
+  dir = mkdtempSync(join(tmpdir(), 'gsh-warn-'));
+  mkdirSync(join(dir, 'plugins'));
+  for (let i = 0; i < 14; i++) writeFileSync(join(dir, 'plugins', `p${i}.yml`), `n: ${i}\n`);
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('no Node warning on stderr', () => {
+  it('the helpers fail a run during which Node warned', async () => {
+    await expect(withoutNodeWarnings(['x'], async () => void process.emitWarning('Possible EventTarget memory leak detected', 'MaxListenersExceededWarning'))).rejects.toThrow(
+      /gsh x printed a Node warning on stderr: \(node:\d+\) MaxListenersExceededWarning: Possible EventTarget/,
+    );
+  });
+
+  it('a tree upload of 14 files that waits for the rate-limit window, 8 at a time', async () => {
+    const server = [...t.sandbox.extensions.context.state.servers.values()].find((s) => s.state === 'running')!;
+    const r = await t.gsh(['files', 'put', join(dir, 'plugins'), '-s', server.id, '--dir', '/plugins', '--parallel', '8'], { clock });
+    expect(r.stderr).toMatch(/waiting \d+ s for the window to reset/);
+    expect(r.stderr).toMatch(/14 of 14 files uploaded/);
+    expect(r.exitCode).toBe(0);
+  });
+});
