@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import type { Command, Option } from 'commander';
-import { parse, type ParseEntry } from 'shell-quote';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type DocCommand, exampleLines } from '../../src/docs/command-tree.js';
+import { invocations, nodes, readmeLines } from '../helpers/examples.js';
 import { buildFullProgram, loadDocTree } from '../../src/program.js';
 
 // Issue 11 item 5: every example a person may copy — the `Example:`/`Examples:` sections of every
@@ -15,46 +14,6 @@ beforeAll(async () => {
   program = await buildFullProgram();
   docs = (await loadDocTree()).root;
 });
-
-/** Every command of the documented tree, depth first. */
-function* nodes(node: DocCommand): Generator<DocCommand> {
-  yield node;
-  for (const c of node.children) yield* nodes(c);
-}
-
-/** The argv of every `gsh` invocation in a shell line (pipes, `&&`, `;` and `$(…)` split it). */
-export function invocations(line: string): string[][] {
-  const found: string[][] = [];
-  // A command substitution is a command of its own, quoted or not; its output is one word here.
-  const flat = line.replace(/\$\(([^()]*)\)/g, (_, inner: string) => {
-    found.push(...invocations(inner));
-    return 'WORD';
-  });
-  const tokens: ParseEntry[] = parse(flat, (name) => `$${name}`);
-  let current: string[] | undefined;
-  let atStart = true;
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i] as ParseEntry;
-    if (typeof t !== 'string') {
-      if ('comment' in t) break;
-      if ('pattern' in t) current?.push(t.pattern); // a glob is a word
-      else if (/^[<>]|^\d>/.test(t.op)) i++; // a redirection takes the next word, a file name
-      else {
-        current = undefined; // `|`, `&&`, `;`, `(` start a new command
-        atStart = true;
-      }
-      continue;
-    }
-    if (atStart && /^[A-Z_][A-Z0-9_]*=/.test(t)) continue; // VAR=value before a command
-    if (atStart) {
-      atStart = false;
-      if (t === 'gsh') found.push((current = []));
-      continue;
-    }
-    current?.push(t);
-  }
-  return found;
-}
 
 const optionIn = (chain: Command[], flag: string): Option | undefined => {
   for (const c of [...chain].reverse()) {
@@ -117,28 +76,6 @@ export function problemWith(root: Command, argv: readonly string[]): string | un
     return `missing argument <${args[positionals.length]?.name()}> for \`${chain.map((c) => c.name()).join(' ')}\``;
   }
   return undefined;
-}
-
-/** Lines of the README a reader would copy: fenced shell blocks, `run:` lines of YAML blocks, and inline `gsh …` code. */
-function readmeLines(): string[] {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const lines: string[] = [];
-  let fence: string | undefined;
-  for (const line of readme.split('\n')) {
-    const open = /^```(\w*)/.exec(line);
-    if (open) {
-      fence = fence === undefined ? open[1] : undefined;
-      continue;
-    }
-    if (fence === undefined) {
-      // Inline spans that read as a command, not a synopsis with <placeholders> or [options].
-      for (const m of line.matchAll(/`(gsh [^`]*)`/g)) if (!/[<[]/.test(m[1] as string)) lines.push(`${m[1]} # inline`);
-    } else if (fence === 'yaml' || fence === 'yml') {
-      const run = /^\s*-?\s*(?:run|entry):\s*(.*gsh .*)$/.exec(line);
-      if (run) lines.push(run[1] as string);
-    } else if (fence !== 'json') lines.push(line);
-  }
-  return lines.filter((l) => /\bgsh\b/.test(l));
 }
 
 describe('the checker', () => {
