@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import type { Command, Option } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type DocCommand, exampleLines } from '../../src/docs/command-tree.js';
-import { invocations, nodes, readmeLines } from '../helpers/examples.js';
+import { invocations, nodes, README, readmeLines } from '../helpers/examples.js';
 import { buildFullProgram, loadDocTree } from '../../src/program.js';
 
 // Issue 11 item 5: every example a person may copy — the `Example:`/`Examples:` sections of every
@@ -128,5 +129,50 @@ describe('examples', () => {
     }
     expect(bad, bad.join('\n')).toEqual([]);
     expect(checked).toBeGreaterThan(50);
+  });
+});
+
+describe('exit codes in the README', () => {
+  // Issue 37 item 2: a code named next to what it means agrees with the "Exit codes" table (the
+  // Maintenance script once said a crash was 12; it is 13). A clause (split at , ; ( ) and
+  // sentence ends) that names a crash, a timeout or a wait that cannot tell, and an exit code,
+  // names that meaning's code.
+  const readme = readFileSync(README, 'utf8');
+  const table = new Map([...readme.matchAll(/^\| (\d+) \| (.*) \|$/gm)].map((m) => [Number(m[1]), m[2] as string]));
+  const MEANINGS: ReadonlyArray<[RegExp, number]> = [
+    [/crash/i, 13],
+    [/timed out|times out|runs out|(?<![-\w])timeout(?!s)/i, 10],
+    [/cannot tell|do(?:es)? not say|nothing says/i, 12],
+  ];
+
+  /** Every clause naming one of MEANINGS with codes that do not include its code. */
+  function mismatches(text: string): string[] {
+    const found: string[] = [];
+    for (const [i, line] of text.split('\n').entries()) {
+      if (/^\| \d+ \|/.test(line)) continue;
+      for (const clause of line.split(/[;,()]|\.\s/)) {
+        const codes = [...clause.matchAll(/(?:\bexits? |^\s*|\s)(\d{1,3})(?=[ :]|$)/g)].map((m) => Number(m[1])).filter((n) => table.has(n));
+        for (const [meaning, code] of MEANINGS) {
+          if (codes.length > 0 && meaning.test(clause) && !codes.includes(code)) found.push(`line ${i + 1}: "${clause.trim()}" names ${codes.join(', ')}; the table says ${code}`);
+        }
+      }
+    }
+    return found;
+  }
+
+  it('the table has the codes the checks name', () => {
+    expect(table.get(13)).toMatch(/crashed/);
+    expect(table.get(10)).toMatch(/timed out/);
+    expect(table.get(12)).toMatch(/cannot tell/);
+  });
+
+  it('finds a wrong code', () => {
+    expect(mismatches('exit $status      # 0: ready; 11: some are not (12 crashed or stopped, 10 timed out)')).toHaveLength(1);
+    expect(mismatches('gsh console send -s lobby "list" --timeout 30s   # exit 10 on timeout')).toEqual([]);
+  });
+
+  it('every code named in the README agrees with the table', () => {
+    const bad = mismatches(readme);
+    expect(bad, bad.join('\n')).toEqual([]);
   });
 });
