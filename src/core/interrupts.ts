@@ -1,6 +1,6 @@
+import { setMaxListeners } from 'node:events';
 import type { Context } from './context.js';
 import { InterruptedError } from './errors.js';
-import { setMaxListeners } from 'node:events';
 import { abortablePause } from './sleep.js';
 
 // Ctrl-C and SIGTERM during a run: requests and pauses under way fail at once with an

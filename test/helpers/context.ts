@@ -129,14 +129,20 @@ export function assertNoNodeWarning(argv: readonly string[], stderr: string): vo
   if (line) throw new Error(`gsh ${argv.join(' ')} printed a Node warning on stderr: ${line}`);
 }
 
+/** The warnings of the runs under way; one process listener feeds them all (runs may overlap). */
+const collecting = new Set<string[]>();
+const onWarning = (w: Error) => {
+  for (const seen of collecting) seen.push(`(node:${process.pid}) ${w.name}: ${w.message}`);
+};
+
 /**
  * Runs `work` (a gsh run in this process) and fails the test when Node emitted a warning
  * meanwhile, which the real process would print on stderr: stderr is gsh's own (issue 37 item 3).
  */
 export async function withoutNodeWarnings<T>(argv: readonly string[], work: () => Promise<T>): Promise<T> {
   const seen: string[] = [];
-  const onWarning = (w: Error) => seen.push(`(node:${process.pid}) ${w.name}: ${w.message}`);
-  process.on('warning', onWarning);
+  if (collecting.size === 0) process.on('warning', onWarning);
+  collecting.add(seen);
   try {
     const result = await work();
     // process.emitWarning() emits on the next tick.
@@ -144,6 +150,7 @@ export async function withoutNodeWarnings<T>(argv: readonly string[], work: () =
     assertNoNodeWarning(argv, seen.join('\n'));
     return result;
   } finally {
-    process.off('warning', onWarning);
+    collecting.delete(seen);
+    if (collecting.size === 0) process.off('warning', onWarning);
   }
 }
