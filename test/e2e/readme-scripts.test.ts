@@ -120,7 +120,8 @@ const withTools = needing('the README scripts, against a contract-only sandbox',
 describe.skipIf(withTools.missing)(withTools.title, () => {
   it('Backups: back up, wait on the download, verify, restore (exit 0, the archive saved)', async () => {
     // The backup reads as unfinished for three downloads after it finished (the sandbox answers 409
-    // `conflict` while `completed_at` is unset), so the script's waiting loop runs whatever the timing.
+    // `conflict` while `completed_at` is unset; 01-general-contract.md "Errors": "conflicts with current
+    // resource state"), so the script's waiting loop runs whatever the timing.
     const lobby = [...t.sandbox.state.servers.values()].find((x) => x.name === 'lobby')!;
     const backups = t.sandbox.extensions.context.state.generic.collection(`/servers/${lobby.id}/backups`);
     const stop = t.sandbox.onRequest((e) => {
