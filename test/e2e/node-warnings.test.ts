@@ -1,10 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/core/context.js';
 import { assertNoNodeWarning, withoutNodeWarnings } from '../helpers/context.js';
-import { type E2E, setup } from './helpers.js';
+import { type E2E, GSH, setup } from './helpers.js';
 
 // Issue 37 item 3: stderr is gsh's own. Every gsh() and gshProcess() of the e2e helpers fails its
 // test on a warning Node emits during the run (test/helpers/context.ts withoutNodeWarnings,
@@ -75,5 +76,14 @@ describe('no Node warning on stderr', () => {
     expect(r.stderr).toMatch(/waiting \d+ s for the window to reset/);
     expect(r.stderr).toMatch(/14 of 14 files uploaded/);
     expect(r.exitCode).toBe(0);
+  });
+
+  it('NO_COLOR and FORCE_COLOR both set, on a terminal: the built binary prints no Node colour warning, and colours as FORCE_COLOR says', async () => {
+    // Node warns "The 'NO_COLOR' env is ignored due to the 'FORCE_COLOR' env being set" when
+    // undici loads node:assert with a terminal on stderr. `script` gives the run a pseudo-terminal.
+    const command = `'${process.execPath}' '${GSH}' servers get no-such-server`;
+    const r = await execa('script', ['-qec', command, '/dev/null'], { reject: false, timeout: 30_000, env: t.env({ NO_COLOR: '1', FORCE_COLOR: '1', TERM: 'xterm' }), extendEnv: true });
+    assertNoNodeWarning(['servers', 'get', 'no-such-server'], String(r.stdout));
+    expect(String(r.stdout)).toMatch(/\x1b\[31merror:/);
   });
 });
