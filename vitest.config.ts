@@ -13,8 +13,10 @@ import { defineConfig } from 'vitest/config';
 // from its own context (streams, env, config store, sandbox), never from module state, and
 // re-importing the sources for each of 60 files cost about a fifth of the run.
 // The second pass: files whose commands read server, backup, job or status records, lists by
-// column, waits and fleets; `walk` runs every command of the registry once. Files whose answers
-// the strict mode leaves as they are (signed URLs, console, files, subusers, init) run once.
+// column, waits and fleets; `walk` runs every command of the registry once, `examples-run` every
+// example of the README and the help pages (the README's scripts run strict in their own file).
+// Files whose answers the strict mode leaves as they are (signed URLs, console, files, subusers,
+// init) run once.
 const STRICT_PASS = [
   'test/e2e/foundation.test.ts',
   'test/e2e/output-scripts.test.ts',
@@ -25,6 +27,7 @@ const STRICT_PASS = [
   'test/e2e/server-refs.test.ts',
   'test/e2e/interrupt-steps.test.ts',
   'test/e2e/top.test.ts',
+  'test/e2e/examples-run.test.ts',
 ];
 
 export default defineConfig({

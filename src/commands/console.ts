@@ -93,7 +93,7 @@ Examples:
   gsh console attach -s lobby --read-only --no-history | grep -i error
   echo "say restarting in 5 minutes" | gsh console attach -s lobby --no-history
   gsh console attach -s lobby --json | jq -c 'select(.event == "status")'
-  gsh console attach lobby --until 'Done \\(' --timeout 2m    # wait for the server to be ready
+  gsh console attach lobby --until 'Done \\(' --timeout 2m     # wait for the server to be ready
   gsh console attach -s lobby --raw --read-only
   gsh console attach -s lobby --dry-run
   gsh console attach -s 'lobby-*' --no-history                 # every lobby in one view

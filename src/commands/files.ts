@@ -1,7 +1,7 @@
 import { type Stats, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { UsageError } from '../core/errors.js';
+import { InterruptedError, UsageError } from '../core/errors.js';
 import { DEFAULT_PARALLEL, fleetOptions, MAX_PARALLEL } from '../core/fleet.js';
 import { type ApiClient, withIdempotencyKey } from '../core/http.js';
 import { counted, localFile, uploadSpec } from '../core/multipart-upload.js';
@@ -59,6 +59,12 @@ function localStat(local: string): Stats {
   }
 }
 
+/** What a Ctrl-C during one file's upload leaves on the server, and the two ways on. */
+function stoppedUpload(dir: string, name: string, server: string): string {
+  const path = dir === '/' ? `/${name}` : `${dir.replace(/\/$/, '')}/${name}`;
+  return `Stopped while uploading: ${path} is not complete on the server (the node may keep the part that arrived). Upload it again with the same command (the upload replaces it), or remove it: gsh files delete -s ${server} -f 'files[]=${path}' --yes`;
+}
+
 /** A directory: planned whole (every folder and file) before anything is sent. */
 async function putTree(rt: Runtime, local: string, o: { server?: string; dir?: string; name?: string; parallel?: string }): Promise<number | void> {
   if (o.dir === undefined) throw new UsageError(`${local} is a directory: give the server directory its contents go into with --dir`, `e.g. gsh files put ${local} -s SERVER --dir /${basename(resolve(local))}`);
@@ -102,6 +108,10 @@ export function register(files: Command): void {
           const bar = progressBar(rt, st.size);
           try {
             await rt.out.show(await uploadOne(client, serverId, dir, counted(source, (n) => bar.update(n)), ask.idempotencyKey));
+          } catch (err) {
+            bar.stop();
+            if (err instanceof InterruptedError) rt.note(stoppedUpload(dir, source.name, o.server ?? serverId));
+            throw err;
           } finally {
             bar.stop();
           }

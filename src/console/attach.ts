@@ -3,7 +3,7 @@ import { ansi, type Streams } from '../core/io.js';
 import { Exit, GshError } from '../core/errors.js';
 import { forTerminal } from '../core/terminal-text.js';
 import { describeEvent } from './describe-event.js';
-import { displayLine } from './display.js';
+import { displayLine, resetOnExit } from './display.js';
 import type { ConsoleSessionInfo, Frame } from './protocol.js';
 import { ConsoleSession, type ReconnectPolicy } from './session.js';
 import { LineSink } from './sink.js';
@@ -54,6 +54,8 @@ export async function attach(opts: AttachOptions): Promise<number> {
   /** One per piped command: true once its frame was written to the socket. */
   const written: Promise<boolean>[] = [];
   let lastAnswerAt = 0;
+  /** Whether a line with escape sequences reached stdout (then the terminal is reset at the end). */
+  let escapesShown = false;
 
   const session: ConsoleSession = new ConsoleSession({
     fetchSession: opts.fetchSession,
@@ -86,7 +88,11 @@ export async function attach(opts: AttachOptions): Promise<number> {
     }
     const shown = describeEvent(frame);
     if (shown) return stderr(shown.kind, shown.text);
-    if (frame.event === 'console output') out.push(`${opts.raw ? (frame.args?.[0] ?? '') : displayLine(frame.args?.[0] ?? '', opts.color)}\n`);
+    if (frame.event === 'console output') {
+      const line = frame.args?.[0] ?? '';
+      escapesShown ||= (opts.raw || opts.color) && line.includes('\x1b');
+      out.push(`${opts.raw ? line : displayLine(line, opts.color)}\n`);
+    }
     untilMatched(frame);
   }
 
@@ -128,6 +134,7 @@ export async function attach(opts: AttachOptions): Promise<number> {
     piped?.close();
     io.stdin.pause();
     await out.drain();
+    io.rawStdout.write(resetOnExit(io.stdoutTTY, escapesShown));
   }
 
   /** `send command`; resolves true once the frame is written to the socket, false if it was not. */

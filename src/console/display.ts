@@ -1,9 +1,25 @@
 import { stripAnsi } from '../core/io.js';
 import { visible } from '../core/terminal-text.js';
 
-/** A console line as printed: ANSI kept when colour is on, stripped otherwise. */
+/** SGR 0: every colour and attribute off. */
+export const RESET = '\x1b[0m';
+
+/**
+ * A console line as printed: ANSI kept when colour is on, stripped otherwise. A kept line ends
+ * with a reset, so a game's colour, or its conceal (SGR 8), stops at its line and never hides the
+ * lines after it or the shell prompt.
+ */
 export function displayLine(line: string, color: boolean): string {
-  return color || !line.includes('\x1b') ? line : stripAnsi(line);
+  if (!line.includes('\x1b')) return line;
+  return color ? `${line}${RESET}` : stripAnsi(line);
+}
+
+/**
+ * What `console attach` writes to a terminal when it ends after passing escape sequences on (a
+ * game's colours, `--raw` lines): a reset, so the shell prompt comes back as the user left it.
+ */
+export function resetOnExit(stdoutTTY: boolean, escapesShown: boolean): string {
+  return stdoutTTY && escapesShown ? RESET : '';
 }
 
 /** Foreground colours told apart on dark and light terminals (red is left to the game's errors). */

@@ -2,7 +2,7 @@ import type { Clock, SignalName, Signals } from '../core/context.js';
 import { Exit } from '../core/errors.js';
 import { ansi, type Streams } from '../core/io.js';
 import { describeEvent } from './describe-event.js';
-import { displayLine, labelledLine } from './display.js';
+import { displayLine, labelledLine, resetOnExit } from './display.js';
 import { visible } from '../core/terminal-text.js';
 import type { ConsoleSessionInfo, Frame } from './protocol.js';
 import { ConsoleSession, type ReconnectPolicy } from './session.js';
@@ -67,6 +67,8 @@ export async function attachMany(opts: MultiOptions): Promise<number> {
     });
     return { server, session };
   });
+  /** Whether a line with escape sequences reached stdout (then the terminal is reset at the end). */
+  let escapesShown = false;
   const out = new LineSink(opts.raw ? io.rawStdout : io.stdout, {
     beforeWrite: () => io.stdoutTTY && prompt?.hide(),
     afterWrite: () => io.stdoutTTY && prompt?.show(),
@@ -87,7 +89,11 @@ export async function attachMany(opts: MultiOptions): Promise<number> {
     else {
       const shown = describeEvent(frame);
       if (shown) stderr(shown.kind, `${visible(server.name)}: ${shown.text}`);
-      else if (frame.event === 'console output') out.push(`${labelledLine(server.name, index, frame.args?.[0] ?? '', opts.color, width, opts.raw)}\n`);
+      else if (frame.event === 'console output') {
+        const line = frame.args?.[0] ?? '';
+        escapesShown ||= (opts.raw === true || opts.color) && line.includes('\x1b');
+        out.push(`${labelledLine(server.name, index, line, opts.color, width, opts.raw)}\n`);
+      }
     }
     const line = frame.event === 'console output' ? frame.args?.[0] : undefined;
     if (opts.until && line !== undefined && opts.until.re.test(displayLine(line, false))) {
@@ -150,6 +156,7 @@ export async function attachMany(opts: MultiOptions): Promise<number> {
     piped?.close();
     io.stdin.pause();
     await out.drain();
+    io.rawStdout.write(resetOnExit(io.stdoutTTY, escapesShown));
   }
 
   /** Each line to every server that is connected; resolves once every frame is written. */

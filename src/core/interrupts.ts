@@ -1,6 +1,7 @@
+import { setMaxListeners } from 'node:events';
 import type { Context } from './context.js';
 import { InterruptedError } from './errors.js';
-import { untilAborted } from './sleep.js';
+import { abortablePause } from './sleep.js';
 
 // Ctrl-C and SIGTERM during a run: requests and pauses under way fail at once with an
 // InterruptedError (exit 130 / 143) that still says what a mutation did, so the run ends within
@@ -12,7 +13,13 @@ export class Interrupts {
   private underWay = 0;
   private stopListening: (() => void) | undefined;
 
-  constructor(private readonly ctx: Pick<Context, 'signals' | 'clock'>) {}
+  constructor(private readonly ctx: Pick<Context, 'signals' | 'clock'>) {
+    // One signal for the whole run: every request and pause under way listens to it, up to
+    // --parallel workers (times a tree's files) at once, so Node's count of 10 listeners is no
+    // sign of a leak here. Each listener is removed when its work ends (untilAborted,
+    // abortablePause; test/unit/core/interrupts.test.ts checks that none is left after a run).
+    setMaxListeners(0, this.controller.signal);
+  }
 
   /** Aborted by Ctrl-C / SIGTERM while a request or a pause is under way (see interruptible). */
   get signal(): AbortSignal {
@@ -27,7 +34,7 @@ export class Interrupts {
   /** A pause of the run's clock that Ctrl-C / SIGTERM ends at once (throwing InterruptedError). */
   sleep(ms: number): Promise<void> {
     const signal = this.signal;
-    return this.interruptible(() => untilAborted(this.ctx.clock.sleep(ms, signal), signal));
+    return this.interruptible(() => abortablePause((n, own) => this.ctx.clock.sleep(n, own), ms, signal));
   }
 
   /**

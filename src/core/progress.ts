@@ -36,8 +36,11 @@ export function progressBar(rt: RuntimeView, total: number | undefined, files?: 
     drawn = true;
   };
   let doneFiles = 0;
+  let stopped = false;
   return {
     update(bytes, filesDone) {
+      // Reads already under way when a transfer stops (Ctrl-C) still count bytes: the line stays cleared.
+      if (stopped) return;
       const now = rt.now();
       const finished = filesDone !== undefined && filesDone !== doneFiles;
       if (filesDone !== undefined) doneFiles = filesDone;
@@ -46,7 +49,8 @@ export function progressBar(rt: RuntimeView, total: number | undefined, files?: 
       draw(bytes, doneFiles);
     },
     stop() {
-      if (drawn) rt.io.rawStderr.write('\r\x1b[K');
+      if (drawn && !stopped) rt.io.rawStderr.write('\r\x1b[K');
+      stopped = true;
     },
   };
 }

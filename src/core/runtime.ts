@@ -69,7 +69,8 @@ export class Runtime implements RuntimeView {
       now: () => this.now(),
       note: (line) => this.note(line),
       warn: (line) => this.warn(line),
-      trace: globals.debug ? (line) => this.io.stderr.write(`${ansi.dim(line, this.io.colorErr)}\n`) : undefined,
+      // A trace line carries service text (bodies, headers) inside gsh's own dim: shown inert on a terminal, like a note.
+      trace: globals.debug ? (line) => this.io.stderr.write(`${ansi.dim(forTerminal(line, this.io.stderrTTY), this.io.colorErr)}\n`) : undefined,
       personMustAct: async () => (await import('./person-must-act.js')).personMustAct(this),
     });
   }

@@ -15,3 +15,21 @@ export function untilAborted<T>(pause: Promise<T>, signal: AbortSignal | undefin
     pause.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
   });
 }
+
+/**
+ * A pause of `clock`'s sleep that `signal` ends at once (its reason is thrown). The shared signal
+ * gets one listener, removed when the pause ends; the clock gets a signal of its own, so its
+ * timer is cleared on an abort without a second listener on the shared one.
+ */
+export function abortablePause(sleep: (ms: number, signal?: AbortSignal) => Promise<void>, ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  const own = new AbortController();
+  return new Promise<void>((resolve, reject) => {
+    const stop = () => {
+      own.abort();
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', stop, { once: true });
+    sleep(ms, own.signal).then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
+}

@@ -19,15 +19,24 @@ import type { OutStream } from './context.js';
 // nothing else but `console attach --raw`, which asks for the bytes as they came.
 
 // C0 except tab and newline, DEL, C1; a \r directly before \n (csv's line ends) moves nothing.
+// Then the invisible format characters that change how text reads without showing themselves:
+// bidi embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069, and the marks U+200E,
+// U+200F, U+061C), which can make `evil\u202Etxt.exe` display as `evilexe.txt`, and zero-width
+// characters (U+200B–U+200D, U+2060–U+2064, U+FEFF, U+180E), which make two names look alike.
+const INVISIBLE = '\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff';
 // eslint-disable-next-line no-control-regex
-const CONTROL = /\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+const CONTROL = new RegExp(`\\r\\n|[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f${INVISIBLE}]`, 'g');
 // eslint-disable-next-line no-control-regex
-const SGR_OR_CONTROL = /\x1b\[[0-9;:]{0,64}m|\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+const SGR_OR_CONTROL = new RegExp(`\\x1b\\[[0-9;:]{0,64}m|\\r\\n|[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f${INVISIBLE}]`, 'g');
 
-/** A control character as cat -v shows it: ESC is `^[`, DEL `^?`, C1 0x9b `M-^[`. */
+/**
+ * A control character as cat -v shows it: ESC is `^[`, DEL `^?`, C1 0x9b `M-^[`; an invisible
+ * format character by its code point, `<U+202E>`.
+ */
 function caret(c: string): string {
   if (c === '\r\n') return c;
   const code = c.charCodeAt(0);
+  if (code > 0x9f) return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
   if (code === 0x7f) return '^?';
   if (code >= 0x80) return `M-^${String.fromCharCode(code - 0x40)}`;
   return `^${String.fromCharCode(code + 0x40)}`;

@@ -127,6 +127,11 @@ export const RULES = {
     severity: 'error', summary: 'A file mode is not an octal string like `0644`.',
     help: "Quote the mode as an octal string: `mode: '0644'` (YAML reads an unquoted 0644 as a number).",
   },
+  'unknown-permission': {
+    severity: 'error', summary: 'A permission is not one the contract names.',
+    help: 'Use a permission the contract names (the closest is suggested): the contract lists every permission, and the service refuses a manifest that grants another.',
+  },
+
   // Warnings.
   'redundant-key': {
     severity: 'warning', summary: 'Both of two alternative keys are given.',
@@ -135,10 +140,6 @@ export const RULES = {
   'unquoted-version': {
     severity: 'warning', summary: 'A version is written as a number; YAML reads `1.20` as 1.2.',
     help: "Quote the version: `version: '1.20'` (YAML reads 1.20 as the number 1.2).",
-  },
-  'unknown-permission': {
-    severity: 'warning', summary: 'A permission is not one the contract names.',
-    help: 'Use a permission the contract names (the closest is suggested); an unknown one may be refused.',
   },
   'env-name': {
     severity: 'warning', summary: 'An `env` key is not a portable variable name.',

@@ -9,12 +9,12 @@ export default defineFamily({
   summary: 'Agent registration: discovery, identity, claim and tokens',
   operations: [
     {
-      method: 'GET', path: '/.well-known/oauth-authorization-server', command: 'agent discovery', auth: 'none',
+      method: 'GET', path: '/.well-known/oauth-authorization-server', command: 'agent discovery', auth: 'none', raw: true,
       summary: 'Authorization server metadata, with agent_auth.identity_types_supported',
       example: 'gsh agent discovery --json',
     },
     {
-      method: 'GET', path: '/.well-known/oauth-protected-resource', command: 'agent resource-metadata', auth: 'none',
+      method: 'GET', path: '/.well-known/oauth-protected-resource', command: 'agent resource-metadata', auth: 'none', raw: true,
       summary: 'Protected-resource metadata (named by WWW-Authenticate on every 401)',
       example: 'gsh agent resource-metadata --json',
     },

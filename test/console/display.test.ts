@@ -8,7 +8,8 @@ describe('labelledLine', () => {
   it('colours each server\'s name differently when colour is on, and keeps the line\'s own colours', () => {
     const a = labelledLine('lobby-1', 0, '\x1b[32mDone\x1b[0m', true);
     const b = labelledLine('lobby-2', 1, 'hello', true);
-    expect(a).toBe('\x1b[36mlobby-1\x1b[39m | \x1b[32mDone\x1b[0m');
+    // The line ends with a reset (issue 37 item 5), so a game's colour stops at its line.
+    expect(a).toBe('\x1b[36mlobby-1\x1b[39m | \x1b[32mDone\x1b[0m\x1b[0m');
     expect(b.slice(0, 5)).not.toBe(a.slice(0, 5));
     expect(b).toContain('lobby-2\x1b[39m | hello');
   });

@@ -1,4 +1,5 @@
 import { execa, type ResultPromise } from 'execa';
+import { assertNoNodeWarning } from '../helpers/context.js';
 import { GSH, type E2E } from './helpers.js';
 
 // A `gsh console attach` (or any long-running gsh) under execa with stdin and stdout as pipes,
@@ -32,6 +33,8 @@ export function spawnGsh(e: E2E, args: string[], env: Record<string, string | un
     }
   });
   proc.stderr!.on('data', (chunk: string) => (err += chunk));
+  // stderr is gsh's own (issue 37 item 3): a line of Node's fails the run once the process ends.
+  void proc.then(() => assertNoNodeWarning(args, err));
   const poll = async <T>(check: () => T | undefined, timeoutMs: number, what: string): Promise<T> => {
     const end = Date.now() + timeoutMs;
     for (;;) {

@@ -6,7 +6,7 @@ import { execa, type Options, type Result } from 'execa';
 import type { Clock } from '../../src/core/context.js';
 import { type ServerRecord, startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { until } from '../console/in-process.js';
-import { fastClock, testContext, type TestContext, type TestContextOptions } from '../helpers/context.js';
+import { assertNoNodeWarning, fastClock, testContext, type TestContext, type TestContextOptions, withoutNodeWarnings } from '../helpers/context.js';
 import { run } from '../../src/program.js';
 
 // The e2e harness: a real sandbox on a loopback port (real HTTP), a temporary config dir per test
@@ -82,7 +82,7 @@ export async function gshInProcess(args: string[], env: Record<string, string | 
   // commander's `help` exits with process.exitCode: runs in one worker must not see each other's.
   const exitCodeBefore = process.exitCode;
   try {
-    const exitCode = await run(args, ctx);
+    const exitCode = await withoutNodeWarnings(args, () => run(args, ctx));
     // Like execa, one final newline is stripped from the text (not from the bytes).
     return { exitCode, stdout: stripFinalNewline(ctx.stdout.text()), stderr: stripFinalNewline(ctx.stderr.text()), stdoutBytes: ctx.stdout.bytes(), timedOut, ctx };
   } finally {
@@ -96,8 +96,10 @@ function stripFinalNewline(text: string): string {
 }
 
 /** Runs the built binary with exactly `env` added to the runner's environment. */
-export function gshProcess(args: string[], env: Record<string, string | undefined>, opts: Options = {}): Promise<ProcessResult> {
-  return execa(process.execPath, [GSH, ...args], { reject: false, timeout: 60_000, ...opts, env, extendEnv: true }) as unknown as Promise<ProcessResult>;
+export async function gshProcess(args: string[], env: Record<string, string | undefined>, opts: Options = {}): Promise<ProcessResult> {
+  const r = (await execa(process.execPath, [GSH, ...args], { reject: false, timeout: 60_000, ...opts, env, extendEnv: true })) as unknown as ProcessResult;
+  if (typeof r.stderr === 'string') assertNoNodeWarning(args, r.stderr);
+  return r;
 }
 
 export interface SetupOptions extends SandboxOptions {

@@ -17,7 +17,8 @@ import { until } from '../console/in-process.js';
 // `console attach`, the game's SGR colours. Piped output stays the bytes the service sent.
 
 /** Every kind of sequence the issue names: OSC 52 (both terminators), OSC 0 title, OSC 8 link, DCS, CSI clear, C1 CSI, \r overwrite, BEL, BS, DEL, and SGR gsh never uses (blink, conceal). */
-const H = 'evil\x1b]52;c;cm0gLXJmIH4K\x07\x1b]52;c;AA\x1b\\\x1b]0;title\x07\x1b]8;;https://x.example\x1b\\link\x1b]8;;\x1b\\\x1bP+q\x1b\\\x1b[2J\u009b2J\x1b[5;41m\x1b[8m\rgone\x07\b\x7f.txt';
+/** …and invisible format characters (issue 37 item 5): a bidi override that turns `gnp.exe` around, an isolate, zero-width space, BOM. */
+const H = 'evil\x1b]52;c;cm0gLXJmIH4K\x07\x1b]52;c;AA\x1b\\\x1b]0;title\x07\x1b]8;;https://x.example\x1b\\link\x1b]8;;\x1b\\\x1bP+q\x1b\\\x1b[2J\u009b2J\x1b[5;41m\x1b[8m\rgone\x07\b\x7f\u202Egnp.exe\u2066\u200B\uFEFF.txt';
 const SERVER = '0b1c2d3e-4f50-4617-8283-94a5b6c7d8e9';
 const FAILING = '1b1c2d3e-4f50-4617-8283-94a5b6c7d8e9';
 const MISSING = '2b1c2d3e-4f50-4617-8283-94a5b6c7d8e9';
@@ -27,15 +28,20 @@ const GSH_SGR = /\x1b\[(?:1|2|22|31|32|33|36|39)m/g;
 /** …and on stderr gsh's own line redraw (the fleet's progress line, core/fleet.ts). */
 const GSH_SGR_OR_REDRAW = /\x1b\[(?:1|2|22|31|32|33|36|39)m|\r\x1b\[2K/g;
 
-/** What a terminal must never receive: ESC, C0 other than tab and newline (a \r only before \n), DEL, C1. */
+/**
+ * What a terminal must never receive: ESC, C0 other than tab and newline (a \r only before \n), DEL,
+ * C1, and the invisible bidi and zero-width characters (shown as `<U+202E>` instead).
+ */
 function expectInert(text: string, allowSgr: RegExp = GSH_SGR): void {
   const rest = text.replace(allowSgr, '').replace(/\r\n/g, '\n');
-  const bad = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/.exec(rest);
+  const bad = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/.exec(rest);
   expect(bad, `a control character ${JSON.stringify(bad?.[0])} reached the terminal in ${JSON.stringify(text)}`).toBeNull();
 }
 
 /** The payload is shown, not dropped or obeyed: its OSC 52 is on screen as text. */
 const SHOWN = '^[]52;c;cm0gLXJmIH4K^G';
+/** …and its invisible characters by their code points. */
+const SHOWN_INVISIBLE = '<U+202E>gnp.exe<U+2066><U+200B><U+FEFF>.txt';
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -111,11 +117,19 @@ describe.each(COLOUR)('a hostile service on a terminal (%s)', (_name, colour) =>
     }
   });
   it('--jq raw strings', async () => {
-    await shown(['servers', 'list', '--jq', '.[].name']);
+    const r = await shown(['servers', 'list', '--jq', '.[].name']);
+    // Bidi and zero-width characters by their code points (issue 37 item 5): `…\u202Egnp.exe` would read `…exe.png`.
+    expect(r.stdout).toContain(SHOWN_INVISIBLE);
   });
   it('error messages: the message, field errors, action_url and request_id', async () => {
     const r = await shown(['servers', 'get', MISSING], 5);
     expect(r.stderr).toContain('error:');
+    expect(r.stderr).toContain(SHOWN_INVISIBLE);
+  });
+  it('--debug: the trace of an answer whose body holds escape sequences (issue 37 item 5)', async () => {
+    const r = await shown(['--debug', 'servers', 'get', MISSING], 5);
+    expect(r.stderr).toMatch(/< 404/);
+    expect(r.stderr).toContain('^[[5;41m^[[8m');
   });
   it('a fleet: progress, the summary table and the failure note', async () => {
     const r = await shown(['power', 'restart', '-s', SERVER, '-s', FAILING], 11);
@@ -128,6 +142,7 @@ describe.each(COLOUR)('a hostile service on a terminal (%s)', (_name, colour) =>
       const r = await gsh(['auth', 'login', '--profile', 'h'], { ...colour, GSH_API_KEY: undefined, GSH_CONFIG_DIR: dir }, true, 'gsh_live_hostile\n');
       expect(r.exitCode, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/Logged in to .* as evil\^\[\]52/);
+      expect(r.stderr).toContain(SHOWN_INVISIBLE);
       expectInert(r.stderr);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -218,8 +233,22 @@ describe('console attach on a terminal', () => {
     }
   });
 
-  it('--raw passes the line through as the server sent it', async () => {
+  it('--raw passes the line through as the server sent it, and resets the terminal on exit', async () => {
     const out = await attached(line, ['--raw'], { NO_COLOR: undefined, FORCE_COLOR: '1' });
     expect(out).toContain(line);
+    expect(out.endsWith('\x1b[0m')).toBe(true);
+  });
+
+  it('a line that conceals (SGR 8) is reset at its end, so later lines and the shell prompt show (issue 37 item 5)', async () => {
+    const out = await attached('\x1b[8msecret \x1b[35mafter', [], { NO_COLOR: undefined, FORCE_COLOR: '1' });
+    expect(out).toContain('\x1b[8msecret \x1b[35mafter\x1b[0m\n');
+    // …and once more when the attach ends, before the shell prompt.
+    expect(out.endsWith('\x1b[0m')).toBe(true);
+  });
+
+  it('without colour, no reset is added: the line is stripped and nothing else is written', async () => {
+    const out = await attached('\x1b[8msecret after', ['--color', 'never'], { NO_COLOR: undefined, FORCE_COLOR: '1' });
+    expect(out).toContain('secret after\n');
+    expect(out).not.toContain('\x1b');
   });
 });

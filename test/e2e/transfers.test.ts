@@ -228,6 +228,28 @@ describe('files put DIR: a tree with nested and empty folders and a failing file
     }
   });
 
+  it('Ctrl-C of one file: the progress line is cleared for good, and stderr says the remote file is incomplete and how to go on', async () => {
+    // Issue 37 item 6. On a terminal, so the progress line is drawn.
+    const ctx = testContext({ env: runEnv({}), tty: { stderr: true, columns: 100 } });
+    const srv = await startTransferServer({ stall: 'big.bin', onStall: () => ctx.signals.emit('SIGINT') });
+    try {
+      Object.assign(ctx.env, onServer(srv));
+      const file = join(fresh('one-interrupt'), 'big.bin');
+      writeFileSync(file, Buffer.alloc(3_000_000, 1));
+      const code = await run(['files', 'put', file, '-s', SERVER_ID, '--dir', '/'], ctx);
+      expect(code).toBe(130);
+      const err = ctx.stderr.text();
+      expect(err).toContain('█'); // the line was drawn
+      // After the line is cleared nothing draws it again: no bar, no carriage return, below the clear.
+      const after = err.slice(err.indexOf('\r\x1b[K', err.lastIndexOf('█')) + 4);
+      expect(after).not.toMatch(/[\r█]/);
+      expect(after).toContain(`Stopped while uploading: /big.bin is not complete on the server (the node may keep the part that arrived). Upload it again with the same command (the upload replaces it), or remove it: gsh files delete -s ${SERVER_ID} -f 'files[]=/big.bin' --yes`);
+      expect(after).toMatch(/interrupted/);
+    } finally {
+      await srv.close();
+    }
+  });
+
   it('Ctrl-C starts no new file, does not wait for one in flight, names it and exits 130', async () => {
     const ctx = testContext({ env: runEnv({}) });
     const srv = await startTransferServer({ stall: 'LuckPerms.jar', onStall: () => ctx.signals.emit('SIGINT') });

@@ -1,5 +1,6 @@
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertNoNodeWarning } from '../helpers/context.js';
 import { type E2E, GSH, setup } from './helpers.js';
 
 // ARCHITECTURE.md "Output for scripts": on a TTY, tables sized to the terminal with a header,
@@ -24,6 +25,10 @@ function onTty(args: string[], input = '', extra: Record<string, string> = {}) {
     reject: false,
     timeout: 30_000,
     env: { ...t.env(), COLUMNS: '60', TERM: 'xterm', ...extra } as Record<string, string>,
+  }).then((r) => {
+    // The terminal shows stdout and stderr together: none of it is a line of Node's (issue 37 item 3).
+    assertNoNodeWarning(args, String(r.stdout));
+    return r;
   });
 }
 

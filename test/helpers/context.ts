@@ -113,6 +113,44 @@ export interface RunResult {
 /** Runs one command line in-process and returns what it printed. */
 export async function runGsh(argv: string[], opts: TestContextOptions | TestContext = {}): Promise<RunResult> {
   const ctx = 'signals' in opts ? (opts as TestContext) : testContext(opts as TestContextOptions);
-  const exitCode = await run(argv, ctx);
+  const exitCode = await withoutNodeWarnings(argv, () => run(argv, ctx));
   return { exitCode, stdout: ctx.stdout.text(), stderr: ctx.stderr.text(), ctx };
+}
+
+/**
+ * A line Node itself writes on stderr: `(node:123) MaxListenersExceededWarning: …`,
+ * `(node:123) [DEP0040] DeprecationWarning: …`, `ExperimentalWarning`, a plain `Warning:`.
+ */
+export const NODE_WARNING = /^\(node:\d+\) (?:\[\w+\] )?\w*Warning: .*$/m;
+
+/** Fails the test when `stderr` of a real gsh process holds a line of Node's own (issue 37 item 3). */
+export function assertNoNodeWarning(argv: readonly string[], stderr: string): void {
+  const line = NODE_WARNING.exec(stderr)?.[0];
+  if (line) throw new Error(`gsh ${argv.join(' ')} printed a Node warning on stderr: ${line}`);
+}
+
+/** The warnings of the runs under way; one process listener feeds them all (runs may overlap). */
+const collecting = new Set<string[]>();
+const onWarning = (w: Error) => {
+  for (const seen of collecting) seen.push(`(node:${process.pid}) ${w.name}: ${w.message}`);
+};
+
+/**
+ * Runs `work` (a gsh run in this process) and fails the test when Node emitted a warning
+ * meanwhile, which the real process would print on stderr: stderr is gsh's own (issue 37 item 3).
+ */
+export async function withoutNodeWarnings<T>(argv: readonly string[], work: () => Promise<T>): Promise<T> {
+  const seen: string[] = [];
+  if (collecting.size === 0) process.on('warning', onWarning);
+  collecting.add(seen);
+  try {
+    const result = await work();
+    // process.emitWarning() emits on the next tick.
+    await new Promise((resolve) => setImmediate(resolve));
+    assertNoNodeWarning(argv, seen.join('\n'));
+    return result;
+  } finally {
+    collecting.delete(seen);
+    if (collecting.size === 0) process.off('warning', onWarning);
+  }
 }

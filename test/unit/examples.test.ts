@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Command, Option } from 'commander';
-import { parse, type ParseEntry } from 'shell-quote';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type DocCommand, exampleLines } from '../../src/docs/command-tree.js';
+import { invocations, nodes, README, readmeLines } from '../helpers/examples.js';
 import { buildFullProgram, loadDocTree } from '../../src/program.js';
 
 // Issue 11 item 5: every example a person may copy — the `Example:`/`Examples:` sections of every
@@ -15,46 +15,6 @@ beforeAll(async () => {
   program = await buildFullProgram();
   docs = (await loadDocTree()).root;
 });
-
-/** Every command of the documented tree, depth first. */
-function* nodes(node: DocCommand): Generator<DocCommand> {
-  yield node;
-  for (const c of node.children) yield* nodes(c);
-}
-
-/** The argv of every `gsh` invocation in a shell line (pipes, `&&`, `;` and `$(…)` split it). */
-export function invocations(line: string): string[][] {
-  const found: string[][] = [];
-  // A command substitution is a command of its own, quoted or not; its output is one word here.
-  const flat = line.replace(/\$\(([^()]*)\)/g, (_, inner: string) => {
-    found.push(...invocations(inner));
-    return 'WORD';
-  });
-  const tokens: ParseEntry[] = parse(flat, (name) => `$${name}`);
-  let current: string[] | undefined;
-  let atStart = true;
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i] as ParseEntry;
-    if (typeof t !== 'string') {
-      if ('comment' in t) break;
-      if ('pattern' in t) current?.push(t.pattern); // a glob is a word
-      else if (/^[<>]|^\d>/.test(t.op)) i++; // a redirection takes the next word, a file name
-      else {
-        current = undefined; // `|`, `&&`, `;`, `(` start a new command
-        atStart = true;
-      }
-      continue;
-    }
-    if (atStart && /^[A-Z_][A-Z0-9_]*=/.test(t)) continue; // VAR=value before a command
-    if (atStart) {
-      atStart = false;
-      if (t === 'gsh') found.push((current = []));
-      continue;
-    }
-    current?.push(t);
-  }
-  return found;
-}
 
 const optionIn = (chain: Command[], flag: string): Option | undefined => {
   for (const c of [...chain].reverse()) {
@@ -119,28 +79,6 @@ export function problemWith(root: Command, argv: readonly string[]): string | un
   return undefined;
 }
 
-/** Lines of the README a reader would copy: fenced shell blocks, `run:` lines of YAML blocks, and inline `gsh …` code. */
-function readmeLines(): string[] {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const lines: string[] = [];
-  let fence: string | undefined;
-  for (const line of readme.split('\n')) {
-    const open = /^```(\w*)/.exec(line);
-    if (open) {
-      fence = fence === undefined ? open[1] : undefined;
-      continue;
-    }
-    if (fence === undefined) {
-      // Inline spans that read as a command, not a synopsis with <placeholders> or [options].
-      for (const m of line.matchAll(/`(gsh [^`]*)`/g)) if (!/[<[]/.test(m[1] as string)) lines.push(`${m[1]} # inline`);
-    } else if (fence === 'yaml' || fence === 'yml') {
-      const run = /^\s*-?\s*(?:run|entry):\s*(.*gsh .*)$/.exec(line);
-      if (run) lines.push(run[1] as string);
-    } else if (fence !== 'json') lines.push(line);
-  }
-  return lines.filter((l) => /\bgsh\b/.test(l));
-}
-
 describe('the checker', () => {
   it('finds each gsh in a pipeline, after env assignments and inside $(…)', () => {
     expect(invocations(`GSH_SERVER=x gsh servers list -q | grep eu- | gsh power restart -s - --wait # note`)).toEqual([
@@ -191,5 +129,50 @@ describe('examples', () => {
     }
     expect(bad, bad.join('\n')).toEqual([]);
     expect(checked).toBeGreaterThan(50);
+  });
+});
+
+describe('exit codes in the README', () => {
+  // Issue 37 item 2: a code named next to what it means agrees with the "Exit codes" table (the
+  // Maintenance script once said a crash was 12; it is 13). A clause (split at , ; ( ) and
+  // sentence ends) that names a crash, a timeout or a wait that cannot tell, and an exit code,
+  // names that meaning's code.
+  const readme = readFileSync(README, 'utf8');
+  const table = new Map([...readme.matchAll(/^\| (\d+) \| (.*) \|$/gm)].map((m) => [Number(m[1]), m[2] as string]));
+  const MEANINGS: ReadonlyArray<[RegExp, number]> = [
+    [/crash/i, 13],
+    [/timed out|times out|runs out|(?<![-\w])timeout(?!s)/i, 10],
+    [/cannot tell|do(?:es)? not say|nothing says/i, 12],
+  ];
+
+  /** Every clause naming one of MEANINGS with codes that do not include its code. */
+  function mismatches(text: string): string[] {
+    const found: string[] = [];
+    for (const [i, line] of text.split('\n').entries()) {
+      if (/^\| \d+ \|/.test(line)) continue;
+      for (const clause of line.split(/[;,()]|\.\s/)) {
+        const codes = [...clause.matchAll(/(?:\bexits? |^\s*|\s)(\d{1,3})(?=[ :]|$)/g)].map((m) => Number(m[1])).filter((n) => table.has(n));
+        for (const [meaning, code] of MEANINGS) {
+          if (codes.length > 0 && meaning.test(clause) && !codes.includes(code)) found.push(`line ${i + 1}: "${clause.trim()}" names ${codes.join(', ')}; the table says ${code}`);
+        }
+      }
+    }
+    return found;
+  }
+
+  it('the table has the codes the checks name', () => {
+    expect(table.get(13)).toMatch(/crashed/);
+    expect(table.get(10)).toMatch(/timed out/);
+    expect(table.get(12)).toMatch(/cannot tell/);
+  });
+
+  it('finds a wrong code', () => {
+    expect(mismatches('exit $status      # 0: ready; 11: some are not (12 crashed or stopped, 10 timed out)')).toHaveLength(1);
+    expect(mismatches('gsh console send -s lobby "list" --timeout 30s   # exit 10 on timeout')).toEqual([]);
+  });
+
+  it('every code named in the README agrees with the table', () => {
+    const bad = mismatches(readme);
+    expect(bad, bad.join('\n')).toEqual([]);
   });
 });

@@ -41,3 +41,18 @@ describe('the terminal write path', () => {
     expect(chunks.join('')).toBe('a^[]52;c;AA^G€^[[2Jend^M');
   });
 });
+
+describe('invisible format characters (issue 37 item 5)', () => {
+  it('shows bidi controls and zero-width characters by code point, on both layers', () => {
+    // `report\u202Efdp.exe` would display as `reportexe.pdf`.
+    expect(visible('report\u202Efdp.exe')).toBe('report<U+202E>fdp.exe');
+    for (const c of ['\u202A', '\u202B', '\u202C', '\u202D', '\u2066', '\u2067', '\u2068', '\u2069', '\u200E', '\u200F', '\u061C', '\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF']) {
+      expect(visible(`a${c}b`)).toBe(`a<U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>b`);
+    }
+    expect(neutralise('\x1b[31mred\u200Bx\x1b[0m', true)).toBe('\x1b[31mred<U+200B>x\x1b[0m');
+  });
+
+  it('leaves letters of right-to-left scripts and ordinary non-ASCII text alone', () => {
+    expect(visible('שלום مرحبا café 日本 €')).toBe('שלום مرحبا café 日本 €');
+  });
+});
