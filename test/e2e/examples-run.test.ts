@@ -46,7 +46,7 @@ const CANNOT_RUN: ReadonlyArray<[RegExp, string]> = [
 ];
 
 /** The names the examples give servers: game servers, and apps (`-s web`, `-s api`). */
-const GAME_SERVERS = ['lobby', 'survival', 'lobby-1', 'lobby-2', 'lobby-3'];
+const GAME_SERVERS = ['lobby', 'survival', 'lobby-1', 'lobby-2', 'lobby-3', 'old-lobby', 'bedrock1'];
 const APP_SERVERS = ['web', 'api'];
 /** A record named by an id the examples make up (`hook_123`, a backup's UUID, a base64 id). */
 const MADE_UP_ID = /(?:^|[\s/])(?:\w+_123\b|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/;
@@ -177,6 +177,8 @@ const OFFLINE = /^(init (lint|schema|rules)|reference|version|cache (path|clear)
 /** Whether the line runs for real (a read) or is planned (`--dry-run`). */
 function isRead(argv: readonly string[]): boolean {
   const joined = argv.join(' ');
+  // `gsh top` reads; a snapshot (--once) runs for real, the live view is planned on a terminal.
+  if (argv[0] === 'top') return argv.includes('--once');
   // `gsh api` sends a GET unless a method or a body is given.
   if (argv[0] === 'api') return !argv.some((a) => /^(-X|--method|-f|-F|--input|--field|--raw-field)$/.test(a));
   if (argv[0] === 'wait') return false;
@@ -185,6 +187,16 @@ function isRead(argv: readonly string[]): boolean {
   if (OFFLINE.test(joined.replace(/^--profile \S+ /, ''))) return true;
   const command = commandOf(argv);
   return command !== undefined && reads.get(command) === true && !command.startsWith('console');
+}
+
+/** `gsh top` without --once or a script format is the live view: planned on a terminal, as typed. */
+function onTerminal(argv: readonly string[]): boolean {
+  return argv[0] === 'top' && !argv.some((a) => /^(--once|-o|--output|--json|--jq|-q)$/.test(a));
+}
+
+/** The exit code a line's own comment says it ends with (`# exit 5;`), else 0 (`# exit 10 on timeout` is a condition). */
+function expectedExit(line: string): number {
+  return Number(/#\s*exit (\d+)(?:[;:,]|\s*$)/.exec(line)?.[1] ?? 0);
 }
 
 /** How the invocations ran: for real, planned, or not at all (CANNOT_RUN, text left out). */
@@ -209,8 +221,10 @@ async function runLine(line: string): Promise<string[]> {
     tally[read ? 'real' : 'planned']++;
     // --dry-run goes first: global flags are taken anywhere, and after `--` a word is an argument.
     const run = read ? argv : ['--dry-run', ...argv];
-    const r = await t.gsh(run, { ...(input !== undefined ? { input } : {}), env: { GSH_WEBHOOK_SECRET: HOOK_SECRET }, timeout: 20_000 });
-    if (r.exitCode !== 0 || r.timedOut) {
+    const tty = onTerminal(argv) ? { tty: { stdin: true, stdout: true, stderr: true, columns: 80 } } : {};
+    const r = await t.gsh(run, { ...(input !== undefined ? { input } : {}), ...tty, env: { GSH_WEBHOOK_SECRET: HOOK_SECRET }, timeout: 20_000 });
+    const expected = i === all.length - 1 ? expectedExit(line) : 0;
+    if (r.exitCode !== expected || r.timedOut) {
       problems.push(`${line}\n    gsh ${run.join(' ')}: exit ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}: ${r.stderr.split('\n').slice(0, 3).join(' / ')}`);
       return problems;
     }

@@ -41,6 +41,9 @@ beforeAll(async () => {
   for (const s of [...t.sandbox.state.servers.values()]) if (!servers.includes(s)) t.sandbox.state.servers.delete(s.id);
   for (const [i, s] of servers.entries()) {
     s.name = i === 0 ? 'lobby' : `lobby-${i}`;
+    // A paid fleet, as the nightly restart assumes: a free-plan restart needs a person's ad view,
+    // so an announced one is refused before any say (README "Maintenance").
+    s.plan = 'paid';
     await ensureRunning(t.sandbox, s);
   }
   dir = mkdtempSync(join(tmpdir(), 'gsh-scripts-'));
