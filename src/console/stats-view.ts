@@ -34,10 +34,10 @@ export function bytes(n: number | undefined): string {
   return `${i === 0 ? v : v.toFixed(1)} ${units[i]}`;
 }
 
-/** Uptime in seconds (as the status resource reports it). */
+/** Uptime in seconds (as the status resource reports it): 45s, 12m05s, 3h04m, 2d07h. */
 export function duration(seconds: number | undefined): string {
   if (typeof seconds !== 'number' || !Number.isFinite(seconds)) return '-';
-  let s = Math.floor(seconds);
+  let s = Math.max(0, Math.floor(seconds));
   const d = Math.floor(s / 86_400);
   s -= d * 86_400;
   const h = Math.floor(s / 3600);
@@ -45,7 +45,8 @@ export function duration(seconds: number | undefined): string {
   const sec = s % 60;
   if (d > 0) return `${d}d${String(h).padStart(2, '0')}h`;
   if (h > 0) return `${h}h${String(m).padStart(2, '0')}m`;
-  return `${m}m${String(sec).padStart(2, '0')}s`;
+  if (m > 0) return `${m}m${String(sec).padStart(2, '0')}s`;
+  return `${sec}s`;
 }
 
 export function statsLine(s: Stats): string {

@@ -1,6 +1,8 @@
 // The cells of `gsh top`'s screen: short numbers, sparklines, and text cut or padded to a width.
 // An absent value is ABSENT (`–`), never a zero (README "gsh top").
 
+import { duration } from '../console/stats-view.js';
+
 export const ABSENT = '–';
 const SPARKS = '▁▂▃▄▅▆▇█';
 
@@ -37,19 +39,9 @@ export function percent(n: number | undefined): string {
   return n < 100 ? `${n.toFixed(1)}%` : `${Math.round(n)}%`;
 }
 
-/** Uptime in seconds: 45s, 12m05s, 3h04m, 2d07h. */
+/** Uptime in seconds, as the console's stats line shows it (45s, 12m05s, 3h04m, 2d07h). */
 export function uptime(seconds: number | undefined): string {
-  if (seconds === undefined) return ABSENT;
-  let s = Math.max(0, Math.floor(seconds));
-  const d = Math.floor(s / 86_400);
-  s -= d * 86_400;
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const sec = s % 60;
-  if (d > 0) return `${d}d${String(h).padStart(2, '0')}h`;
-  if (h > 0) return `${h}h${String(m).padStart(2, '0')}m`;
-  if (m > 0) return `${m}m${String(sec).padStart(2, '0')}s`;
-  return `${sec}s`;
+  return seconds === undefined ? ABSENT : duration(seconds);
 }
 
 /** The last `w` samples as bars scaled to `max`; a missing sample is a space. */
