@@ -1,5 +1,7 @@
-import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import type { WireAnswer, WireRequest } from './wire.js';
+
+export { proxyOf, type WireAnswer, type WireRequest } from './wire.js';
 
 // What carries one attempt of the request core (http.ts) to the wire and back. The core builds
 // the request and reads the answer the same way whichever carries it; only this differs:
@@ -9,40 +11,14 @@ import type { Dispatcher } from 'undici';
 //   EnvHttpProxyAgent applies NO_PROXY), and on a dispatcher the caller hands in (tests).
 // - node:http, for every other request: the JSON requests of nearly every command. Its HTTP
 //   parser is native and already in Node; undici's is WebAssembly in a 290 KB chunk that has to
-//   be compiled at every start. Measured on `servers list --limit 5` (issue 39): 47 chunks,
-//   493 KB loaded with undici, 31 chunks, 200 KB with node:http, and peak memory and time to
-//   the first request to match (README "Speed").
-
-/** One attempt as it goes on the wire. */
-export interface WireRequest {
-  url: URL;
-  method: string;
-  headers: Record<string, string>;
-  body: string | Buffer | AsyncIterable<Uint8Array> | undefined;
-  /** Between chunks of a streamed body or answer (undici's headers and body timeouts). */
-  timeoutMs: number;
-  /** Aborting rejects the attempt, or ends its body's reading, with the signal's reason. */
-  signal?: AbortSignal;
-}
-
-/** The answer's head, and its body to read (or to hand to a sink). */
-export interface WireAnswer {
-  statusCode: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Readable;
-}
+//   be compiled at every start. Measured on `servers list --limit 5` (issue 39): 347 M
+//   instructions and 54 MiB peak with undici, 229 M and 49 MiB with node:http (callgrind;
+//   resourceUsage().maxRSS).
 
 export interface Transport {
   send(req: WireRequest): Promise<WireAnswer>;
   /** Closes the connections this transport opened (not a dispatcher it was handed). */
   close(): Promise<void>;
-}
-
-/** The proxy the environment names, if any (HTTP(S)_PROXY, either case). */
-export function proxyOf(env: NodeJS.ProcessEnv): { httpProxy?: string; httpsProxy?: string } | undefined {
-  const httpProxy = env.HTTP_PROXY || env.http_proxy;
-  const httpsProxy = env.HTTPS_PROXY || env.https_proxy;
-  return httpProxy || httpsProxy ? { httpProxy, httpsProxy } : undefined;
 }
 
 /** undici: streamed transfers, proxies, a handed-in dispatcher. Loaded on first use. */

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import apiRequest from 'undici/lib/api/api-request.js';
-import { proxyOf, type WireAnswer, type WireRequest } from './transport.js';
+import { proxyOf, type WireAnswer, type WireRequest } from './wire.js';
 
 // undici's side of core/transport.ts, loaded on its first request (wasm-flags.js first: undici's
 // parser is WebAssembly). The agent and request API are imported by path: the package index

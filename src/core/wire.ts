@@ -1,0 +1,30 @@
+import type { Readable } from 'node:stream';
+
+// One attempt of the request core as its transports (core/transport.ts) carry it, and the
+// environment's proxy, which decides between them: shared by both transports' modules.
+
+/** One attempt as it goes on the wire. */
+export interface WireRequest {
+  url: URL;
+  method: string;
+  headers: Record<string, string>;
+  body: string | Buffer | AsyncIterable<Uint8Array> | undefined;
+  /** Between chunks of a streamed body or answer (undici's headers and body timeouts). */
+  timeoutMs: number;
+  /** Aborting rejects the attempt, or ends its body's reading, with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** The answer's head, and its body to read (or to hand to a sink). */
+export interface WireAnswer {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Readable;
+}
+
+/** The proxy the environment names, if any (HTTP(S)_PROXY, either case). */
+export function proxyOf(env: NodeJS.ProcessEnv): { httpProxy?: string; httpsProxy?: string } | undefined {
+  const httpProxy = env.HTTP_PROXY || env.http_proxy;
+  const httpsProxy = env.HTTPS_PROXY || env.https_proxy;
+  return httpProxy || httpsProxy ? { httpProxy, httpsProxy } : undefined;
+}
