@@ -24,7 +24,11 @@ export interface Transport {
 /** undici: streamed transfers, proxies, a handed-in dispatcher. Loaded on first use. */
 export function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: number, dispatcher?: Dispatcher): Transport {
   let loaded: Promise<{ dispatcher: Dispatcher; send: (req: WireRequest) => Promise<WireAnswer> }> | undefined;
-  const load = () => (loaded ??= import('./undici-transport.js').then((m) => m.undiciSender(env, connectTimeoutMs, dispatcher)));
+  // wasm-flags.js runs before undici's chunk is even loaded: a chunk's own imports run before its
+  // body, so the import at the top of undici-transport.ts alone would come after undici's code.
+  const load = () => (loaded ??= import('./wasm-flags.js')
+    .then(() => import('./undici-transport.js'))
+    .then((m) => m.undiciSender(env, connectTimeoutMs, dispatcher)));
   return {
     send: async (req) => (await load()).send(req),
     close: async () => {
