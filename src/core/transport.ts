@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
-import type { WireAnswer, WireRequest } from './wire.js';
+import type { Proxy, WireAnswer, WireRequest } from './wire.js';
 
-export { proxyOf, type WireAnswer, type WireRequest } from './wire.js';
+export type { Proxy, WireAnswer, WireRequest } from './wire.js';
 
 // What carries one attempt of the request core (http.ts) to the wire and back. The core builds
 // the request and reads the answer the same way whichever carries it; only this differs:
@@ -21,6 +21,13 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+/** The proxy the environment names, if any (HTTP(S)_PROXY, either case). */
+export function proxyOf(env: NodeJS.ProcessEnv): Proxy | undefined {
+  const httpProxy = env.HTTP_PROXY || env.http_proxy;
+  const httpsProxy = env.HTTPS_PROXY || env.https_proxy;
+  return httpProxy || httpsProxy ? { httpProxy, httpsProxy } : undefined;
+}
+
 /** undici: streamed transfers, proxies, a handed-in dispatcher. Loaded on first use. */
 export function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: number, dispatcher?: Dispatcher): Transport {
   let loaded: Promise<{ dispatcher: Dispatcher; send: (req: WireRequest) => Promise<WireAnswer> }> | undefined;
@@ -28,7 +35,7 @@ export function undiciTransport(env: NodeJS.ProcessEnv, connectTimeoutMs: number
   // body, so the import at the top of undici-transport.ts alone would come after undici's code.
   const load = () => (loaded ??= import('./wasm-flags.js')
     .then(() => import('./undici-transport.js'))
-    .then((m) => m.undiciSender(env, connectTimeoutMs, dispatcher)));
+    .then((m) => m.undiciSender(proxyOf(env), env, connectTimeoutMs, dispatcher)));
   return {
     send: async (req) => (await load()).send(req),
     close: async () => {

@@ -3,14 +3,13 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import apiRequest from 'undici/lib/api/api-request.js';
-import { proxyOf, type WireAnswer, type WireRequest } from './wire.js';
+import type { Proxy, WireAnswer, WireRequest } from './wire.js';
 
 // undici's side of core/transport.ts, loaded on its first request (wasm-flags.js first: undici's
 // parser is WebAssembly). The agent and request API are imported by path: the package index
 // loads every dispatcher, fetch, cache and mock.
 
-async function makeDispatcher(env: NodeJS.ProcessEnv, connectTimeoutMs: number): Promise<Dispatcher> {
-  const proxy = proxyOf(env);
+async function makeDispatcher(proxy: Proxy | undefined, env: NodeJS.ProcessEnv, connectTimeoutMs: number): Promise<Dispatcher> {
   if (proxy) {
     // Loaded only when a proxy is configured, from the package index: the proxy agent needs the
     // API methods the index attaches to every dispatcher. It applies NO_PROXY itself; the values
@@ -28,8 +27,8 @@ async function makeDispatcher(env: NodeJS.ProcessEnv, connectTimeoutMs: number):
 }
 
 /** The dispatcher (the given one, or one of our own) and how one attempt is sent on it. */
-export async function undiciSender(env: NodeJS.ProcessEnv, connectTimeoutMs: number, given?: Dispatcher) {
-  const dispatcher = given ?? (await makeDispatcher(env, connectTimeoutMs));
+export async function undiciSender(proxy: Proxy | undefined, env: NodeJS.ProcessEnv, connectTimeoutMs: number, given?: Dispatcher) {
+  const dispatcher = given ?? (await makeDispatcher(proxy, env, connectTimeoutMs));
   const send = async (req: WireRequest): Promise<WireAnswer> => {
     const res = await apiRequest.call(dispatcher, {
       origin: req.url.origin,

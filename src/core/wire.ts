@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 
-// One attempt of the request core as its transports (core/transport.ts) carry it, and the
-// environment's proxy, which decides between them: shared by both transports' modules.
+// One attempt of the request core as its transports (core/transport.ts) carry it: types only,
+// shared by both transports' modules (so no chunk of its own is loaded).
 
 /** One attempt as it goes on the wire. */
 export interface WireRequest {
@@ -22,9 +22,8 @@ export interface WireAnswer {
   body: Readable;
 }
 
-/** The proxy the environment names, if any (HTTP(S)_PROXY, either case). */
-export function proxyOf(env: NodeJS.ProcessEnv): { httpProxy?: string; httpsProxy?: string } | undefined {
-  const httpProxy = env.HTTP_PROXY || env.http_proxy;
-  const httpsProxy = env.HTTPS_PROXY || env.https_proxy;
-  return httpProxy || httpsProxy ? { httpProxy, httpsProxy } : undefined;
+/** The proxies the environment names (core/transport.ts proxyOf). */
+export interface Proxy {
+  httpProxy?: string;
+  httpsProxy?: string;
 }
