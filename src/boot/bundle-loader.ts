@@ -5,12 +5,9 @@ import { Script } from 'node:vm';
 import { V8_FLAGS_EVENT } from '../core/v8-flags.js';
 
 // Loads the bundle (dist/*.cjs, CommonJS chunks) the way Node's own CommonJS loader would, plus a
-// V8 code cache: each chunk's compiled code is written to the user's cache directory after the
-// run that first loaded it (so it holds every function that run compiled, not just the top
-// level), and later runs start from it instead of parsing and compiling again. A chunk is shared
-// by many commands, and a cache holds only the functions of the commands that wrote it: the
-// first run of another command (its "run": see runOf) writes the cache again with its own
-// functions added, once, so no command compiles the same functions lazily on every run. Node 22 has
+// V8 code cache: each chunk's compiled code is written once to the user's cache directory, after
+// the run that first loaded it (so it holds every function that run compiled, not just the
+// top level), and later runs start from it instead of parsing and compiling again. Node 22 has
 // this built in (module.enableCompileCache); gsh supports Node 20, which has only vm.Script's
 // cachedData. A missing, unreadable, stale or rejected cache costs one ordinary compile, never an
 // error. The launcher (bin/gsh.js) is the only user; nothing here imports the CLI.
@@ -41,27 +38,12 @@ interface Compiled {
   cacheFile: string;
   /** Identifies the source the cache was made from: size and modification time. */
   key: string;
-  /** The runs whose functions the cache holds (its second header line). */
-  runs: string[];
-}
-
-/** A cache stops taking new runs' functions after this many (arguments of endless variety). */
-const MAX_RUNS = 64;
-
-/**
- * What a run's compiled functions depend on, roughly: its first two command words and whether it
- * asks for help (`servers+list`, `servers+help`), or '' when there are none.
- */
-export function runOf(argv: readonly string[]): string {
-  const words = argv.filter((a) => /^[a-z][a-z0-9-]*$/.test(a)).slice(0, 2);
-  if (argv.includes('--help') || argv.includes('-h')) words.push('help');
-  return words.join('+');
 }
 
 export interface BundleLoader {
   /** Runs a bundle file (once; later calls return its exports) and returns its exports. */
   load(file: string): unknown;
-  /** Writes the code cache of every chunk compiled without one, or without this run's functions. Runs at exit. */
+  /** Writes the code cache of every chunk compiled without one. Runs at exit. */
   flush(): void;
   /** Changes V8's flags, first writing the caches of chunks compiled under the old ones. */
   setV8Flags(flags: string): void;
@@ -71,20 +53,19 @@ export interface BundleLoader {
 const setFlagsFromString = (flags: string): void =>
   (builtins()('node:v8') as typeof import('node:v8')).setFlagsFromString(flags);
 
-export function createBundleLoader(cacheDir: string | undefined, setFlags: (flags: string) => void = setFlagsFromString, run = ''): BundleLoader {
+export function createBundleLoader(cacheDir: string | undefined, setFlags: (flags: string) => void = setFlagsFromString): BundleLoader {
   const modules = new Map<string, { exports: unknown }>();
-  // Chunks whose cache this run writes, under the current V8 flags: compiled without a usable
-  // cache, or with one that does not yet hold this run's functions.
+  // Chunks compiled in this run without a usable cache, under the current V8 flags.
   let uncached: Compiled[] = [];
   // V8 rejects a cache made under other flags. Flags change once per run at most (when the HTTP
   // client loads), so a chunk's cache is named after the flags it was compiled under, and the
   // caches of chunks compiled before the change are written just before it.
   let flags = 'default';
 
-  function write({ script, cacheFile, key, runs }: Compiled): void {
+  function write({ script, cacheFile, key }: Compiled): void {
     const data = script.createCachedData();
     const tmp = `${cacheFile}.${process.pid}.tmp`;
-    writeFileSync(tmp, Buffer.concat([Buffer.from(`${key}\n${runs.join(' ')}\n`), data]), { mode: 0o600 });
+    writeFileSync(tmp, Buffer.concat([Buffer.from(`${key}\n`), data]), { mode: 0o600 });
     renameSync(tmp, cacheFile); // atomic: a concurrent run reads the old cache or the new one
   }
 
@@ -128,12 +109,11 @@ export function createBundleLoader(cacheDir: string | undefined, setFlags: (flag
     const key = `${size} ${mtimeMs}`;
     const slash = Math.max(file.lastIndexOf('/'), file.lastIndexOf(sep));
     const cacheFile = cacheDir ? `${cacheDir}${sep}${file.slice(slash + 1)}.${flags}` : '';
-    const cached = cacheDir ? readCache(cacheFile, key) : undefined;
+    const cachedData = cacheDir ? readCache(cacheFile, key) : undefined;
     const script = new Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, {
-      filename: file, lineOffset: -1, ...(cached ? { cachedData: cached.data } : {}),
+      filename: file, lineOffset: -1, ...(cachedData ? { cachedData } : {}),
     });
-    if (cacheDir && (!cached || script.cachedDataRejected)) uncached.push({ script, cacheFile, key, runs: run ? [run] : [] });
-    else if (cached && run && !cached.runs.includes(run) && cached.runs.length < MAX_RUNS) uncached.push({ script, cacheFile, key, runs: [...cached.runs, run] });
+    if (cacheDir && (!cachedData || script.cachedDataRejected)) uncached.push({ script, cacheFile, key });
     const dir = file.slice(0, slash);
     const require = Object.assign((id: string) => (id.startsWith('.') ? load(resolve(dir, id)) : external(id)), builtins());
     (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, file, dir);
@@ -159,27 +139,21 @@ function external(id: string): unknown {
   return builtins()(id);
 }
 
-/**
- * The cache of a source with this key and the runs it holds, or undefined (missing, unreadable,
- * or of another source). A file is the source key, a line, the runs, a line, V8's data.
- */
-function readCache(cacheFile: string, key: string): { data: Buffer; runs: string[] } | undefined {
+/** The cache of a source with this key, or undefined (missing, unreadable, or of another source). */
+function readCache(cacheFile: string, key: string): Buffer | undefined {
   let bytes: Buffer;
   try {
     bytes = readFileSync(cacheFile);
   } catch {
     return undefined;
   }
-  const first = bytes.indexOf(10);
-  const second = first === -1 ? -1 : bytes.indexOf(10, first + 1);
-  if (second === -1 || bytes.toString('latin1', 0, first) !== key) return undefined;
-  const runs = bytes.toString('latin1', first + 1, second);
-  return { data: bytes.subarray(second + 1), runs: runs ? runs.split(' ') : [] };
+  const newline = bytes.indexOf(10);
+  return newline !== -1 && bytes.toString('latin1', 0, newline) === key ? bytes.subarray(newline + 1) : undefined;
 }
 
 /** The launcher's entry: loads the CLI bundle and writes new caches when the process exits. */
 export function loadCli(entry: string, env: NodeJS.ProcessEnv = process.env): { main(argv: string[]): Promise<number> } {
-  const loader = createBundleLoader(compileCacheDir(env), setFlagsFromString, runOf(process.argv.slice(2)));
+  const loader = createBundleLoader(compileCacheDir(env));
   process.once('exit', () => loader.flush());
   // core/wasm-flags.ts asks for its V8 flags through this event while the loader is in charge.
   (process as NodeJS.EventEmitter).on(V8_FLAGS_EVENT, (flags: string) => loader.setV8Flags(flags));

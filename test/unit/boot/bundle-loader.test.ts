@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { compileCacheDir, createBundleLoader, runOf } from '../../../src/boot/bundle-loader.js';
+import { compileCacheDir, createBundleLoader } from '../../../src/boot/bundle-loader.js';
 
 // The launcher's loader: runs the bundle's CommonJS chunks as Node's loader would, and keeps V8's
 // compiled code of each in a cache directory, keyed by the source's size and modification time.
@@ -126,35 +126,6 @@ describe('code cache', () => {
     loader.load(entry());
     loader.flush();
     expect(cacheFiles()).toEqual(['entry.cjs.liftoffonly', 'math.cjs.default']);
-  });
-
-  it("is written again, once, by the first run of another command, so it holds that command's functions too", () => {
-    const math = join(dir, 'chunks', 'math.cjs');
-    const runsInCache = () => readFileSync(join(cache, 'math.cjs.default'), 'latin1').split('\n')[1];
-    const first = createBundleLoader(cache, undefined, 'servers+help');
-    first.load(math);
-    first.flush();
-    expect(runsInCache()).toBe('servers+help');
-    const written = statSync(join(cache, 'math.cjs.default')).mtimeMs;
-    // The same command again: its functions are in the cache already, nothing is written.
-    const again = createBundleLoader(cache, undefined, 'servers+help');
-    again.load(math);
-    again.flush();
-    expect(statSync(join(cache, 'math.cjs.default')).mtimeMs).toBe(written);
-    // Another command: the cache is written with what this run compiled, and says so.
-    const other = createBundleLoader(cache, undefined, 'servers+list');
-    other.load(math);
-    other.flush();
-    expect(runsInCache()).toBe('servers+help servers+list');
-    expect(keyInCache('math.cjs.default')).toBe(keyOf(math));
-  });
-
-  it("a run's key is its first two command words and whether it asks for help", () => {
-    expect(runOf(['servers', 'list', '--limit', '5'])).toBe('servers+list');
-    expect(runOf(['--help'])).toBe('help');
-    expect(runOf(['servers', '--help'])).toBe('servers+help');
-    expect(runOf(['init', 'lint', '/tmp/m.yaml'])).toBe('init+lint');
-    expect(runOf([])).toBe('');
   });
 
   it('removes cache files a month old when it writes', () => {
