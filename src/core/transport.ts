@@ -12,8 +12,8 @@ export type { Proxy, WireAnswer, WireRequest } from './wire.js';
 // - node:http, for every other request: the JSON requests of nearly every command. Its HTTP
 //   parser is native and already in Node; undici's is WebAssembly in a 290 KB chunk that has to
 //   be compiled at every start. Measured on `servers list --limit 5` (issue 39): 347 M
-//   instructions and 54 MiB peak with undici, 229 M and 49 MiB with node:http (callgrind;
-//   resourceUsage().maxRSS).
+//   instructions and 54 MiB peak with undici, 229 M and 49 MiB with node:http and the other
+//   start-up cuts made with it (callgrind; resourceUsage().maxRSS).
 
 export interface Transport {
   send(req: WireRequest): Promise<WireAnswer>;
