@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname, join } from 'node:path';
+import { join, sep } from 'node:path';
 import { Script } from 'node:vm';
 import { V8_FLAGS_EVENT } from '../core/v8-flags.js';
 
@@ -86,14 +86,16 @@ export function createBundleLoader(cacheDir: string | undefined, setFlags: (flag
     }
   }
 
-  // Chunks require the chunks they share by the same relative id from many places: each is
-  // resolved once. (Joining on every require ran path.join's normalising loop often enough in
-  // one short run for V8 to optimise it, a compile that outlasted the lint of a manifest.)
+  // Paths are put together by hand, not with node:path: esbuild's ids are plain ("./chunk-X.cjs",
+  // "./chunks/x.cjs", never ".."), and the dozens of path.join/dirname calls of one start made V8
+  // compile path's normalizeString with TurboFan in every run (--trace-opt): a background compile
+  // that cost more CPU and peak memory (~1 MiB) than the join did (issue 39). Each directory and
+  // id is resolved once all the same.
   const resolved = new Map<string, string>();
   function resolve(dir: string, id: string): string {
     const key = `${dir}\0${id}`;
     let file = resolved.get(key);
-    if (file === undefined) resolved.set(key, (file = join(dir, id)));
+    if (file === undefined) resolved.set(key, (file = /^\.\/(?!.*\.\.)/.test(id) ? dir + sep + id.slice(2).replaceAll('/', sep) : join(dir, id)));
     return file;
   }
 
@@ -105,13 +107,14 @@ export function createBundleLoader(cacheDir: string | undefined, setFlags: (flag
     const source = readFileSync(file, 'utf8');
     const { size, mtimeMs } = statSync(file);
     const key = `${size} ${mtimeMs}`;
-    const cacheFile = cacheDir ? join(cacheDir, `${basename(file)}.${flags}`) : '';
+    const slash = Math.max(file.lastIndexOf('/'), file.lastIndexOf(sep));
+    const cacheFile = cacheDir ? `${cacheDir}${sep}${file.slice(slash + 1)}.${flags}` : '';
     const cachedData = cacheDir ? readCache(cacheFile, key) : undefined;
     const script = new Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, {
       filename: file, lineOffset: -1, ...(cachedData ? { cachedData } : {}),
     });
     if (cacheDir && (!cachedData || script.cachedDataRejected)) uncached.push({ script, cacheFile, key });
-    const dir = dirname(file);
+    const dir = file.slice(0, slash);
     const require = Object.assign((id: string) => (id.startsWith('.') ? load(resolve(dir, id)) : external(id)), builtins());
     (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, file, dir);
     module.loaded = true;

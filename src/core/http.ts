@@ -1,8 +1,4 @@
-import './wasm-flags.js';
-import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import Agent from 'undici/lib/dispatcher/agent.js';
-import apiRequest from 'undici/lib/api/api-request.js';
 import { summarise } from './envelope.js';
 import type { ApiResponse, Method, QueryValue, RateLimitState, RequestSpec } from './request-spec.js';
 import { ApiError, type ApiErrorBody, GshError, NetworkError, OutcomeUnknownError, ownError, UsageError } from './errors.js';
@@ -14,6 +10,7 @@ import { redactBody, redactHeaders, redactSignedUrls, truncateForTrace } from '.
 import { VERSION } from './version.js';
 import { sleep, untilAborted } from './sleep.js';
 import { checkHeaderValues, describeMalformedAnswer, isMalformedAnswer } from './transport-errors.js';
+import { nodeTransport, proxyOf, type Transport, undiciTransport } from './transport.js';
 
 // The one request core (ARCHITECTURE.md "Requests"): every command, hand-written or generated,
 // sends through ApiClient.request, which owns auth, retries, idempotency keys, envelope parsing and
@@ -47,7 +44,7 @@ export interface ClientOptions {
   signal?: AbortSignal;
   /** Wraps each request (its attempts and pauses) while it is under way: the run listens for signals then. */
   interruptible?: <T>(work: () => Promise<T>) => Promise<T>;
-  /** Carries the requests (Context.dispatcher); absent: a proxy-aware agent of our own. */
+  /** Carries the requests (Context.dispatcher); absent: transports of our own (core/transport.ts). */
   dispatcher?: Dispatcher;
   trace?: (line: string) => void;
   /** Says on stderr why the client waits when a wait is long (a 429's Retry-After, the rate-limit window). */
@@ -124,32 +121,14 @@ function headerRecord(raw: Record<string, string | string[] | undefined>): Recor
   return out;
 }
 
-async function makeDispatcher(env: NodeJS.ProcessEnv, connectTimeoutMs: number): Promise<Dispatcher> {
-  const httpProxy = env.HTTP_PROXY || env.http_proxy;
-  const httpsProxy = env.HTTPS_PROXY || env.https_proxy;
-  if (httpProxy || httpsProxy) {
-    // Loaded only when a proxy is configured, from the package index: the proxy agent needs the
-    // API methods the index attaches to every dispatcher. It applies NO_PROXY itself; the values
-    // are passed explicitly because it would otherwise read process.env, not the given env.
-    const { default: undici } = await import('undici');
-    const { EnvHttpProxyAgent } = undici;
-    return new EnvHttpProxyAgent({
-      httpProxy,
-      httpsProxy: httpsProxy ?? httpProxy,
-      noProxy: env.NO_PROXY ?? env.no_proxy ?? '',
-      connect: { timeout: connectTimeoutMs },
-    });
-  }
-  return new Agent({ keepAliveTimeout: 4_000, connections: 16, connect: { timeout: connectTimeoutMs } });
-}
-
 export class ApiClient {
   readonly baseUrl: string;
   /** The most recent X-RateLimit-* headers seen: the budget every request of this client paces on. */
   private rateLimit: RateLimitState | undefined;
-  private dispatcher: Promise<Dispatcher> | undefined;
-  /** Our own agent, closed with the client (an injected dispatcher belongs to the caller). */
-  private ownDispatcher = false;
+  /** Streamed transfers, proxies and a handed-in dispatcher: undici (core/transport.ts). */
+  private undici: Transport | undefined;
+  /** Every other request: node:http. */
+  private light: Transport | undefined;
   private readonly opts: Required<Pick<ClientOptions, 'retries' | 'attemptTimeoutMs' | 'sleep' | 'now' | 'random' | 'env'>> & ClientOptions;
   /** Requests sent whose answers (and so their X-RateLimit-Remaining) are not in yet. */
   private inFlight = 0;
@@ -187,7 +166,7 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    if (this.dispatcher && this.ownDispatcher) await (await this.dispatcher).close();
+    await Promise.all([this.undici?.close(), this.light?.close()]);
   }
 
   /** The request as it would go on the wire, credential redacted and nothing sent (`--dry-run`). */
@@ -350,21 +329,13 @@ export class ApiClient {
     if (body !== undefined) this.trace(`> ${truncateForTrace(spec.form ? '[form body]' : String(body))}`);
     if (spec.streamBody) this.trace(`> [${spec.streamBody.length} bytes, streamed]`);
 
-    if (!this.dispatcher) {
-      this.ownDispatcher = this.opts.dispatcher === undefined;
-      this.dispatcher = this.opts.dispatcher ? Promise.resolve(this.opts.dispatcher) : makeDispatcher(this.opts.env, this.opts.attemptTimeoutMs);
-    }
     const started = Date.now();
-    const res = await apiRequest.call(await this.dispatcher, {
-      origin: url.origin,
-      path: url.pathname + url.search,
+    const res = await this.transport(spec).send({
+      url,
       method: spec.method,
       headers,
-      // An async iterable goes as is (undici documents it; its types lag): undici awaits the socket's
-      // drain between chunks, so backpressure reaches the file reads and memory stays flat.
-      body: spec.streamBody ? (spec.streamBody.open() as unknown as Readable) : body,
-      headersTimeout: this.opts.attemptTimeoutMs,
-      bodyTimeout: this.opts.attemptTimeoutMs,
+      body: spec.streamBody ? spec.streamBody.open() : body,
+      timeoutMs: this.opts.attemptTimeoutMs,
       ...(signal ? { signal } : {}),
     });
     seen.status = res.statusCode;
@@ -408,6 +379,14 @@ export class ApiClient {
       replayed: resHeaders['idempotency-replayed'] === 'true',
       idempotencyKey: spec.idempotencyKey,
     };
+  }
+
+  /** What carries this request: see core/transport.ts for which and why. */
+  private transport(spec: RequestSpec): Transport {
+    if (spec.sink || spec.streamBody || this.opts.dispatcher || proxyOf(this.opts.env)) {
+      return (this.undici ??= undiciTransport(this.opts.env, this.opts.attemptTimeoutMs, this.opts.dispatcher));
+    }
+    return (this.light ??= nodeTransport());
   }
 
   private noteRateLimit(h: Record<string, string>): void {

@@ -1,3 +1,4 @@
+import './wasm-flags.js';
 import { Exit, GshError, UsageError } from './errors.js';
 
 // --jq: real jq (1.7.1, compiled to WebAssembly by the jq-wasm package, its module inlined in one

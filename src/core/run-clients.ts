@@ -20,7 +20,7 @@ export interface ClientSettings {
   warn(line: string): void;
   /** --debug's trace lines. */
   trace: ((line: string) => void) | undefined;
-  /** What a client does when a person must act (loaded when the run's client is first made). */
+  /** What a client does when a person must act (loaded when an answer first needs one). */
   personMustAct(): Promise<PersonMustActHandler>;
 }
 
@@ -68,7 +68,10 @@ export class RunClients {
         anonymous: opts.anonymous || s.dryRun,
         sendsNone: opts.anonymous,
       });
-      return this.newClient({ baseUrl: this.resolved.baseUrl, credential: this.resolved.credential, onPersonMustAct: await s.personMustAct() });
+      // The handler's module loads on the first answer that needs a person, not with every client.
+      let handler: Promise<PersonMustActHandler> | undefined;
+      const onPersonMustAct: PersonMustActHandler = async (err, spec) => (await (handler ??= s.personMustAct()))(err, spec);
+      return this.newClient({ baseUrl: this.resolved.baseUrl, credential: this.resolved.credential, onPersonMustAct });
     })();
     return this.clientPromise;
   }

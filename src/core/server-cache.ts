@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { crypto } from './builtin.js';
 import { ApiError } from './errors.js';
 import type { ApiClient } from './http.js';
 import type { Runtime } from './runtime.js';
@@ -70,7 +70,7 @@ function scopeKey(rt: Runtime): string {
       credential = `profile ${auth.profile}`;
     }
   }
-  return createHash('sha256').update([auth?.baseUrl ?? rt.globals.baseUrl ?? rt.env.GSH_BASE_URL ?? '', auth?.source ?? '', credential].join('\0')).digest('hex');
+  return crypto().createHash('sha256').update([auth?.baseUrl ?? rt.globals.baseUrl ?? rt.env.GSH_BASE_URL ?? '', auth?.source ?? '', credential].join('\0')).digest('hex');
 }
 
 function readCache(file: string): CacheFile {

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { os } from './builtin.js';
 import { GshError } from './errors.js';
 
 // The auth store (ARCHITECTURE.md "Auth store"): one JSON file, mode 0600, with named profiles.
@@ -45,9 +44,12 @@ export const DEFAULT_PROFILE = 'default';
 
 export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.GSH_CONFIG_DIR) return env.GSH_CONFIG_DIR;
+  const homedir = () => os().homedir();
   if (process.platform === 'win32') return join(env.APPDATA || join(homedir(), 'AppData', 'Roaming'), 'gsh');
   return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'gsh');
 }
+
+let tmpCount = 0;
 
 /**
  * Writes a cache beside the config (remembered servers, completion answers) as JSON: replaced
@@ -55,10 +57,12 @@ export function configDir(env: NodeJS.ProcessEnv): string {
  * cannot be written is left as it was: it only costs the next run a request.
  */
 export function writePrivateCache(env: NodeJS.ProcessEnv, file: string, data: unknown): void {
-  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  // Unique among the processes writing at once, and within this one; created new ('wx'), never
+  // written through whatever may already stand at that name.
+  const tmp = `${file}.${process.pid}.${++tmpCount}.tmp`;
   try {
     mkdirSync(configDir(env), { recursive: true, mode: 0o700 });
-    writeFileSync(tmp, `${JSON.stringify(data)}\n`, { mode: 0o600 });
+    writeFileSync(tmp, `${JSON.stringify(data)}\n`, { mode: 0o600, flag: 'wx' });
     renameSync(tmp, file);
   } catch {
     rmSync(tmp, { force: true });

@@ -4,7 +4,7 @@ import { GshError } from './errors.js';
 // HTTP/1.1 (a header with control characters, a bad Content-Length, a non-HTTP peer) and a header
 // gsh cannot send (a credential with a control character in it).
 
-/** undici's llhttp failure: the peer's bytes are not an HTTP/1.1 answer. */
+/** llhttp's failure (undici's or node:http's): the peer's bytes are not an HTTP/1.1 answer. */
 export function isMalformedAnswer(err: unknown): boolean {
   const e = err as { name?: string; code?: string } | undefined;
   return e?.name === 'HTTPParserError' || (typeof e?.code === 'string' && e.code.startsWith('HPE_'));
@@ -13,7 +13,9 @@ export function isMalformedAnswer(err: unknown): boolean {
 /** What was wrong with the answer, from llhttp's reason ("Invalid header value char"). */
 export function describeMalformedAnswer(err: unknown): string {
   const message = String((err as Error).message ?? err);
-  const reason = /\(([^)]*)\)\s*$/.exec(message)?.[1] ?? message;
+  // node:http gives the reason as a property; undici inside its message's parentheses.
+  const given = (err as { reason?: unknown }).reason;
+  const reason = typeof given === 'string' && given ? given : /\(([^)]*)\)\s*$/.exec(message)?.[1] ?? message;
   return `the answer is not valid HTTP/1.1 (${reason})`;
 }
 

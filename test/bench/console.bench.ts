@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GSH, median, startExternalSandbox, type ExternalSandbox } from './harness.js';
+import { GSH, median, RSS_PRELOAD, startExternalSandbox, type ExternalSandbox, userEnv } from './harness.js';
 
 // Issue 5, item 7: lines per second from a sandbox flood through `gsh console attach` to a pipe,
 // and gsh's peak memory. Budget: at least 100,000 lines/s and peak RSS under 100 MB.
@@ -15,8 +15,6 @@ import { GSH, median, startExternalSandbox, type ExternalSandbox } from './harne
 
 const LINES = 200_000;
 const RUNS = 3;
-const RSS_PRELOAD =
-  "import { writeFileSync } from 'node:fs'; process.on('exit', () => writeFileSync(process.env.GSH_BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));";
 // Counts lines (with --no-history stdout is the command's echo, then the flood) from the first chunk to the last
 // line, on bytes, so that the reader costs little of the CPU it shares with gsh and the sandbox.
 const READER = `
@@ -43,8 +41,8 @@ function floodOnce(sb: ExternalSandbox, serverId: string): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), 'gsh-console-bench-'));
   const rssFile = join(dir, 'rss');
   return new Promise<Run>((resolve, reject) => {
-    const env = { ...process.env, NO_COLOR: '1', GSH_BASE_URL: sb.baseUrl, GSH_API_KEY: sb.key, GSH_CONFIG_DIR: dir, GSH_BENCH_RSS_FILE: rssFile };
-    const gsh = spawn(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(RSS_PRELOAD)}`, GSH, 'console', 'attach', '-s', serverId, '--no-history'], {
+    const env = userEnv({ GSH_BASE_URL: sb.baseUrl, GSH_API_KEY: sb.key, GSH_CONFIG_DIR: dir, GSH_BENCH_RSS_FILE: rssFile });
+    const gsh = spawn(process.execPath, ['--require', RSS_PRELOAD, GSH, 'console', 'attach', '-s', serverId, '--no-history'], {
       env, stdio: ['pipe', 'pipe', 'pipe'],
     });
     const reader = spawn(process.execPath, ['-e', READER], { stdio: ['pipe', 'pipe', 'inherit'] });

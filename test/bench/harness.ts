@@ -8,9 +8,30 @@ import { fileURLToPath } from 'node:url';
 // baseline and the command back to back (alternating which goes first), so machine load hits
 // both. The baseline is `node -e 0` for start-up, or the floor of the work itself where a row has
 // one (a row's `baseline`). Peak memory comes from separate runs that report
-// process.resourceUsage().maxRSS at exit.
+// process.resourceUsage().maxRSS at exit (rss-preload.cjs).
+//
+// Both sides run in the environment of a user's machine: without NODE_EXTRA_CA_CERTS, which
+// makes every Node process, the floor included, load a CA bundle at start (nearly doubling
+// `node -e 0`) and so shrinks every ratio (issue 39). userEnv() is that environment.
 
 export const GSH = fileURLToPath(new URL('../../bin/gsh.js', import.meta.url));
+export const RSS_PRELOAD = fileURLToPath(new URL('./rss-preload.cjs', import.meta.url));
+
+/** Variables of this machine that a user's fresh machine does not set, and which change timings. */
+const NOT_A_USERS = ['NODE_EXTRA_CA_CERTS'];
+
+/** This process's environment without NOT_A_USERS, plus `extra`. */
+export function userEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...extra };
+  for (const name of NOT_A_USERS) delete env[name];
+  return env;
+}
+
+/** One line for a bench's output: what was left out of the environment of both sides. */
+export function envNote(): string {
+  const set = NOT_A_USERS.filter((name) => process.env[name] !== undefined);
+  return set.length ? `${set.join(', ')} set here, unset for both sides of every pair (a user's machine does not set it)` : `${NOT_A_USERS.join(', ')} not set`;
+}
 
 export interface BenchCase {
   name: string;
@@ -42,6 +63,7 @@ export interface BenchResult {
   baselineMedianMs: number;
   ratio: number;
   peakRssMiB: number;
+  baselinePeakRssMiB: number;
 }
 
 function timeOnce(args: string[], env: NodeJS.ProcessEnv, input?: string): { ms: number; status: number | null } {
@@ -56,15 +78,12 @@ export function median(xs: number[]): number {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 }
 
-const RSS_PRELOAD =
-  "import { writeFileSync } from 'node:fs'; process.on('exit', () => writeFileSync(process.env.GSH_BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));";
-
 /** Peak resident memory of one run, in MiB. */
 export function peakRss(args: string[], env: NodeJS.ProcessEnv, input?: string): number {
   const dir = mkdtempSync(join(tmpdir(), 'gsh-bench-'));
   try {
     const file = join(dir, 'rss');
-    spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(RSS_PRELOAD)}`, ...args], {
+    spawnSync(process.execPath, ['--require', RSS_PRELOAD, ...args], {
       env: { ...env, GSH_BENCH_RSS_FILE: file }, input, stdio: ['pipe', 'ignore', 'ignore'],
     });
     return Number(readFileSync(file, 'utf8')) / 1024;
@@ -74,10 +93,10 @@ export function peakRss(args: string[], env: NodeJS.ProcessEnv, input?: string):
 }
 
 export function bench(c: BenchCase): BenchResult {
-  const runs = c.runs ?? 15;
-  const env = { ...process.env, NO_COLOR: '1', ...c.env };
+  const runs = c.runs ?? 21;
+  const env = userEnv(c.env);
   const baseline = c.baseline ?? NODE_E_0;
-  const baseEnv = { ...process.env, NO_COLOR: '1', ...baseline.env };
+  const baseEnv = userEnv(baseline.env);
   const check = (what: string, status: number | null, expected: number | undefined) => {
     if (expected !== undefined && status !== expected) throw new Error(`${what}: exit ${status}, expected ${expected}`);
   };
@@ -102,6 +121,7 @@ export function bench(c: BenchCase): BenchResult {
     baselineMedianMs: median(base),
     ratio: median(cmd) / median(base),
     peakRssMiB: Math.max(peakRss(c.args, env, c.input), peakRss(c.args, env, c.input)),
+    baselinePeakRssMiB: peakRss(baseline.args, baseEnv),
   };
 }
 
@@ -117,7 +137,7 @@ export interface ExternalSandbox {
  */
 export async function startExternalSandbox(args: string[] = []): Promise<ExternalSandbox> {
   const child: ChildProcess = spawn(process.execPath, [GSH, 'sandbox', 'start', '--port', '0', '-q', ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env: userEnv(), stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
   const ready = await new Promise<{ baseUrl: string; key: string }>((resolve, reject) => {

@@ -119,6 +119,8 @@ describe('console commands check what was typed before any request', () => {
 describe('console --dry-run', () => {
   it('attach prints the session POST and the socket work, sends no POST and opens no socket', async () => {
     const s = running();
+    // An earlier test's interrupted attach may still be closing its socket on a loaded machine.
+    await until(() => consoleNodeOf(sandbox).connectionCount(s.id) === 0, 5000, 'earlier sockets to close');
     const io = fresh();
     let code: number | undefined;
     const seen = await requestsDuring(async () => {

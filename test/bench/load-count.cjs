@@ -1,0 +1,48 @@
+'use strict';
+// What one gsh run loads, for finding start-up costs (not part of any output gsh ships):
+//   node --require ./test/bench/load-count.cjs bin/gsh.js servers list --limit 5
+// prints to stderr at exit, as one JSON line: the bundle chunks the loader compiled (name, bytes,
+// whether the code cache was used), the built-in modules required, and the milliseconds from the
+// process's start to the first socket connect (the first request) and to exit. It wraps
+// vm.Script (the bundle loader compiles every chunk through it), Module._load (built-ins) and
+// net.Socket#connect.
+const vm = require('node:vm');
+const Module = require('node:module');
+const net = require('node:net');
+const { basename } = require('node:path');
+const { performance } = require('node:perf_hooks');
+
+const chunks = [];
+const builtins = new Set();
+let firstConnectMs;
+
+const Script = vm.Script;
+vm.Script = class extends Script {
+  constructor(source, options = {}) {
+    super(source, options);
+    if (String(options.filename ?? '').endsWith('.cjs')) {
+      chunks.push({ name: basename(options.filename), bytes: Buffer.byteLength(source), cache: options.cachedData ? (this.cachedDataRejected ? 'rejected' : 'hit') : 'none' });
+    }
+  }
+};
+
+const load = Module._load;
+Module._load = function (request, ...rest) {
+  if (Module.isBuiltin(request)) builtins.add(request.replace(/^node:/, ''));
+  return load.call(this, request, ...rest);
+};
+
+const connect = net.Socket.prototype.connect;
+net.Socket.prototype.connect = function (...args) {
+  firstConnectMs ??= performance.now();
+  return connect.apply(this, args);
+};
+
+process.on('exit', () => {
+  const bytes = chunks.reduce((n, c) => n + c.bytes, 0);
+  process.stderr.write(`${JSON.stringify({
+    chunks: chunks.length, bytes, cacheMisses: chunks.filter((c) => c.cache !== 'hit').map((c) => c.name),
+    firstConnectMs: firstConnectMs === undefined ? null : Math.round(firstConnectMs), exitMs: Math.round(performance.now()),
+    builtins: [...builtins].sort(), loaded: chunks.map((c) => `${c.name}:${c.bytes}`),
+  })}\n`);
+});

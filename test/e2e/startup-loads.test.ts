@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GSH, type E2E, setup } from './helpers.js';
+
+// What a start loads (issue 39; README "Speed"): not time, which a loaded machine cannot judge,
+// but the chunks and built-in modules the launcher's loader loads, read by the bench's
+// load-count.cjs preload and mapped to their sources through the build's metafile. Subprocess:
+// only the built binary and its loader show what is loaded.
+
+const LOAD_COUNT = fileURLToPath(new URL('../bench/load-count.cjs', import.meta.url));
+const META = fileURLToPath(new URL('../../node_modules/.cache/gsh/meta.json', import.meta.url));
+
+interface Loads {
+  builtins: string[];
+  /** The source files of the chunks loaded. */
+  sources: string[];
+}
+
+let t: E2E;
+let sourcesOf: Map<string, string[]>;
+beforeAll(async () => {
+  t = await setup({ servers: 3 });
+  const meta = JSON.parse(readFileSync(META, 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+  sourcesOf = new Map(Object.entries(meta.outputs).map(([out, o]) => [out.slice(out.lastIndexOf('/') + 1), Object.keys(o.inputs)]));
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function loads(args: string[], exitCode = 0): Promise<Loads> {
+  const r = await execa(process.execPath, ['--require', LOAD_COUNT, GSH, ...args], { reject: false, env: t.env() as Record<string, string>, extendEnv: true });
+  expect(r.exitCode, r.stderr).toBe(exitCode);
+  const report = JSON.parse(r.stderr.trim().split('\n').pop()!) as { builtins: string[]; loaded: string[] };
+  return { builtins: report.builtins, sources: report.loaded.flatMap((c) => sourcesOf.get(c.slice(0, c.lastIndexOf(':'))) ?? []) };
+}
+
+const undici = (s: string) => s.includes('node_modules/undici/');
+
+describe('what a start loads', () => {
+  it('gsh --help: commander and the top-level words; no HTTP client, no node:crypto, no registry family', async () => {
+    const { builtins, sources } = await loads(['--help']);
+    expect(sources).toContain('node_modules/commander/lib/command.js');
+    expect(sources.filter(undici)).toEqual([]);
+    expect(sources.filter((s) => s.startsWith('src/operations/') && !/\/(index|types)\.ts$/.test(s))).toEqual([]);
+    expect(builtins).not.toContain('crypto');
+    expect(builtins).not.toContain('http');
+  });
+
+  it('servers list: the request goes through node:http; undici, node:crypto and the person-must-act flow stay unloaded', async () => {
+    const { builtins, sources } = await loads(['servers', 'list', '--limit', '5']);
+    expect(sources).toContain('src/core/http.ts');
+    expect(builtins).toContain('http');
+    expect(sources.filter(undici)).toEqual([]);
+    expect(sources).not.toContain('src/core/person-must-act.ts');
+    expect(builtins).not.toContain('crypto');
+  });
+});
