@@ -40,9 +40,19 @@ interface Compiled {
   key: string;
 }
 
+/** A chunk as CommonJS wraps it. */
+type ChunkFunction = (exports: unknown, require: NodeJS.Require, module: object, __filename: string, __dirname: string) => void;
+
 export interface BundleLoader {
   /** Runs a bundle file (once; later calls return its exports) and returns its exports. */
   load(file: string): unknown;
+  /**
+   * Runs a pack (bin/dist/start.cjs, written by tools/pack-start.cjs: `{ "chunks/x.cjs": function
+   * (exports, require, module, __filename, __dirname) {…} }`); the chunks it holds are then run
+   * from it, each still as its own module under its own file name. The chunks every command loads
+   * are packed: one source and one code cache to read and deserialise instead of fifteen.
+   */
+  usePack(file: string): void;
   /** Writes the code cache of every chunk compiled without one. Runs at exit. */
   flush(): void;
   /** Changes V8's flags, first writing the caches of chunks compiled under the old ones. */
@@ -99,24 +109,38 @@ export function createBundleLoader(cacheDir: string | undefined, setFlags: (flag
     return file;
   }
 
-  function load(file: string): unknown {
-    const known = modules.get(file);
-    if (known) return known.exports;
-    const module = { exports: {} as unknown, id: file, filename: file, loaded: false };
-    modules.set(file, module);
+  // Chunks of the pack (see usePack), by file: run from it, never read on their own.
+  const packed = new Map<string, ChunkFunction>();
+
+  function usePack(file: string): void {
+    const dir = file.slice(0, Math.max(file.lastIndexOf('/'), file.lastIndexOf(sep)));
+    for (const [id, fn] of Object.entries(load(file) as Record<string, ChunkFunction>)) packed.set(resolve(dir, `./${id}`), fn);
+  }
+
+  /** The chunk's source compiled (from its cache when there is one) to its CommonJS wrapper. */
+  function compile(file: string, slash: number): ChunkFunction {
     const source = readFileSync(file, 'utf8');
     const { size, mtimeMs } = statSync(file);
     const key = `${size} ${mtimeMs}`;
-    const slash = Math.max(file.lastIndexOf('/'), file.lastIndexOf(sep));
     const cacheFile = cacheDir ? `${cacheDir}${sep}${file.slice(slash + 1)}.${flags}` : '';
     const cachedData = cacheDir ? readCache(cacheFile, key) : undefined;
     const script = new Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, {
       filename: file, lineOffset: -1, ...(cachedData ? { cachedData } : {}),
     });
     if (cacheDir && (!cachedData || script.cachedDataRejected)) uncached.push({ script, cacheFile, key });
+    return script.runInThisContext() as ChunkFunction;
+  }
+
+  function load(file: string): unknown {
+    const known = modules.get(file);
+    if (known) return known.exports;
+    const module = { exports: {} as unknown, id: file, filename: file, loaded: false };
+    modules.set(file, module);
+    const slash = Math.max(file.lastIndexOf('/'), file.lastIndexOf(sep));
+    const fn = packed.get(file) ?? compile(file, slash);
     const dir = file.slice(0, slash);
     const require = Object.assign((id: string) => (id.startsWith('.') ? load(resolve(dir, id)) : external(id)), builtins());
-    (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, file, dir);
+    fn.call(module.exports, module.exports, require, module, file, dir);
     module.loaded = true;
     return module.exports;
   }
@@ -127,7 +151,7 @@ export function createBundleLoader(cacheDir: string | undefined, setFlags: (flag
     flags = wanted.replace(/[^a-z0-9]+/gi, '');
   }
 
-  return { load, flush, setV8Flags };
+  return { load, usePack, flush, setV8Flags };
 }
 
 /** A bundle's require of anything but its own chunks: only Node's built-in modules. */
@@ -155,6 +179,7 @@ function readCache(cacheFile: string, key: string): Buffer | undefined {
 export function loadCli(entry: string, env: NodeJS.ProcessEnv = process.env): { main(argv: string[]): Promise<number> } {
   const loader = createBundleLoader(compileCacheDir(env));
   process.once('exit', () => loader.flush());
+  loader.usePack(entry.slice(0, -'cli.cjs'.length) + 'start.cjs');
   // core/wasm-flags.ts asks for its V8 flags through this event while the loader is in charge.
   (process as NodeJS.EventEmitter).on(V8_FLAGS_EVENT, (flags: string) => loader.setV8Flags(flags));
   return loader.load(entry) as { main(argv: string[]): Promise<number> };

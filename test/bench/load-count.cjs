@@ -2,7 +2,8 @@
 // What one gsh run loads, for finding start-up costs (not part of any output gsh ships):
 //   node --require ./test/bench/load-count.cjs bin/gsh.js servers list --limit 5
 // prints to stderr at exit, as one JSON line: the bundle chunks the loader compiled (name, bytes,
-// whether the code cache was used), the built-in modules required, and the milliseconds from the
+// whether the code cache was used; the chunks of the pack bin/dist/start.cjs one by one, `scripts`
+// counting the files compiled), the built-in modules required, and the milliseconds from the
 // process's start to the first socket connect (the first request) and to exit. It wraps
 // vm.Script (the bundle loader compiles every chunk through it), Module._load (built-ins) and
 // net.Socket#connect.
@@ -13,6 +14,7 @@ const { basename } = require('node:path');
 const { performance } = require('node:perf_hooks');
 
 const chunks = [];
+let scripts = 0;
 const builtins = new Set();
 let firstConnectMs;
 
@@ -21,7 +23,14 @@ vm.Script = class extends Script {
   constructor(source, options = {}) {
     super(source, options);
     if (String(options.filename ?? '').endsWith('.cjs')) {
-      chunks.push({ name: basename(options.filename), bytes: Buffer.byteLength(source), cache: options.cachedData ? (this.cachedDataRejected ? 'rejected' : 'hit') : 'none' });
+      scripts += 1;
+      const cache = options.cachedData ? (this.cachedDataRejected ? 'rejected' : 'hit') : 'none';
+      // The pack (bin/dist/start.cjs) counts as the chunks it holds, each under its own name.
+      const packed = basename(options.filename) === 'start.cjs'
+        ? [...source.matchAll(/^"(?:[^"]*\/)?([^"/]+)": function \(exports, require, module, __filename, __dirname\) \{\n([^]*?)\n\}(?=,\n"|\n\};\n)/gm)]
+        : [];
+      if (packed.length) for (const [, name, body] of packed) chunks.push({ name, bytes: Buffer.byteLength(body), cache });
+      else chunks.push({ name: basename(options.filename), bytes: Buffer.byteLength(source), cache });
     }
   }
 };
@@ -41,7 +50,7 @@ net.Socket.prototype.connect = function (...args) {
 process.on('exit', () => {
   const bytes = chunks.reduce((n, c) => n + c.bytes, 0);
   process.stderr.write(`${JSON.stringify({
-    chunks: chunks.length, bytes, cacheMisses: chunks.filter((c) => c.cache !== 'hit').map((c) => c.name),
+    chunks: chunks.length, scripts, bytes, cacheMisses: chunks.filter((c) => c.cache !== 'hit').map((c) => c.name),
     firstConnectMs: firstConnectMs === undefined ? null : Math.round(firstConnectMs), exitMs: Math.round(performance.now()),
     builtins: [...builtins].sort(), loaded: chunks.map((c) => `${c.name}:${c.bytes}`),
   })}\n`);

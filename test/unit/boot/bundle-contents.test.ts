@@ -24,4 +24,18 @@ describe('the bundle', () => {
     expect(files.filter(({ text }) => text.includes('Implicit map keys need to be followed by map values'))).toHaveLength(1);
     expect(files.filter(({ text }) => /LOG_TOKENS|LOG_STREAM/.test(text)).map(({ name }) => name)).toEqual([]);
   });
+
+  it('packs what every command loads into start.cjs, each chunk as it is in its own file', () => {
+    // tools/pack-start.cjs: bin/dist/cli.cjs, the program and context main() imports, and what
+    // they require; the launcher's loader runs these from the pack (src/boot/bundle-loader.ts).
+    const pack = new Map<string, string>();
+    const text = readFileSync(`${DIST}start.cjs`, 'utf8');
+    for (const [, name, body] of text.matchAll(/^"([^"]+)": function \(exports, require, module, __filename, __dirname\) \{\n([^]*?)\n\}(?=,\n"|\n\};\n$)/gm)) pack.set(String(name), String(body));
+    const names = [...pack.keys()];
+    expect(names[0]).toBe('cli.cjs');
+    expect(names.filter((n) => /^chunks\/(program|context)-/.test(n))).toHaveLength(2);
+    // No command's own code: no registry family, no hand-written word.
+    expect(names.filter((n) => /^chunks\/(registry-commands|servers|init)-/.test(n))).toEqual([]);
+    for (const [name, body] of pack) expect(body, name).toBe(readFileSync(`${DIST}${name}`, 'utf8'));
+  });
 });

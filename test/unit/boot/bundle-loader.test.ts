@@ -44,6 +44,20 @@ describe('loading', () => {
     expect((loader.load(join(dir, 'chunks', 'cycle.cjs')) as { sawPartial: boolean }).sawPartial).toBe(true);
   });
 
+  it('runs the chunks a pack holds from it, each as its own module under its own file name, one cache for all', () => {
+    // What tools/pack-start.cjs writes; the chunk file itself is never read (here: it does not exist).
+    const pack = join(dir, 'start.cjs');
+    writeFileSync(pack, `// ${dir}\nmodule.exports = { "chunks/packed.cjs": function (exports, require, module, __filename, __dirname) {\nexports.where = [__filename, __dirname]; exports.loads = (exports.loads ?? 0) + 1; exports.twice = require('./math.cjs').twice;\n} };`);
+    const loader = createBundleLoader(cache);
+    loader.usePack(pack);
+    const packed = loader.load(join(dir, 'chunks', 'packed.cjs')) as { where: string[]; loads: number; twice(n: number): number };
+    expect(packed.where).toEqual([join(dir, 'chunks', 'packed.cjs'), join(dir, 'chunks')]);
+    expect(packed.twice(21)).toBe(42); // its requires resolve from its own directory, to files
+    expect((loader.load(join(dir, 'chunks', 'packed.cjs')) as { loads: number }).loads).toBe(1);
+    loader.flush();
+    expect(readdirSync(cache).sort()).toEqual(['math.cjs.default', 'start.cjs.default']);
+  });
+
   it('gives bundles node:http2 as an error and child_process only when first used', () => {
     const file = chunk('ext.cjs', "let http2; try { require('node:http2'); } catch (e) { http2 = e.message; } const cp = require('child_process'); exports.http2 = http2; exports.spawn = typeof cp.spawn;");
     const ext = createBundleLoader(undefined).load(file) as { http2: string; spawn: string };
