@@ -47,7 +47,7 @@ export interface BundleLoader {
   /** Runs a bundle file (once; later calls return its exports) and returns its exports. */
   load(file: string): unknown;
   /**
-   * Runs a pack (bin/dist/start.cjs, written by tools/pack-start.cjs: `{ "chunks/x.cjs": function
+   * Runs a pack (bin/dist/start.cjs, written by src/boot/pack-start.ts: `{ "chunks/x.cjs": function
    * (exports, require, module, __filename, __dirname) {…} }`); the chunks it holds are then run
    * from it, each still as its own module under its own file name. The chunks every command loads
    * are packed: one source and one code cache to read and deserialise instead of fifteen.

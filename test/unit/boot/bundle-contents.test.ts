@@ -26,7 +26,7 @@ describe('the bundle', () => {
   });
 
   it('packs what every command loads into start.cjs, each chunk as it is in its own file', () => {
-    // tools/pack-start.cjs: bin/dist/cli.cjs, the program and context main() imports, and what
+    // src/boot/pack-start.ts: bin/dist/cli.cjs, the program and context main() imports, and what
     // they require; the launcher's loader runs these from the pack (src/boot/bundle-loader.ts).
     const pack = new Map<string, string>();
     const text = readFileSync(`${DIST}start.cjs`, 'utf8');

@@ -45,7 +45,7 @@ describe('loading', () => {
   });
 
   it('runs the chunks a pack holds from it, each as its own module under its own file name, one cache for all', () => {
-    // What tools/pack-start.cjs writes; the chunk file itself is never read (here: it does not exist).
+    // What src/boot/pack-start.ts writes; the chunk file itself is never read (here: it does not exist).
     const pack = join(dir, 'start.cjs');
     writeFileSync(pack, `// ${dir}\nmodule.exports = { "chunks/packed.cjs": function (exports, require, module, __filename, __dirname) {\nexports.where = [__filename, __dirname]; exports.loads = (exports.loads ?? 0) + 1; exports.twice = require('./math.cjs').twice;\n} };`);
     const loader = createBundleLoader(cache);
