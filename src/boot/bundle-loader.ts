@@ -179,7 +179,13 @@ function readCache(cacheFile: string, key: string): Buffer | undefined {
 export function loadCli(entry: string, env: NodeJS.ProcessEnv = process.env): { main(argv: string[]): Promise<number> } {
   const loader = createBundleLoader(compileCacheDir(env));
   process.once('exit', () => loader.flush());
-  loader.usePack(entry.slice(0, -'cli.cjs'.length) + 'start.cjs');
+  try {
+    loader.usePack(entry.slice(0, -'cli.cjs'.length) + 'start.cjs');
+  } catch (err) {
+    // A bundle without its pack (bin/dist/ committed from a build older than the pack) still runs:
+    // each chunk from its own file.
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
   // core/wasm-flags.ts asks for its V8 flags through this event while the loader is in charge.
   (process as NodeJS.EventEmitter).on(V8_FLAGS_EVENT, (flags: string) => loader.setV8Flags(flags));
   return loader.load(entry) as { main(argv: string[]): Promise<number> };
