@@ -4,7 +4,7 @@ import { ABSENT, fit, percent, shortBytes, sparkline, uptime, width } from './ce
 import { type DetailView, type ServerView, shown, stateLabel, type TopState, windowStart } from './state.js';
 
 // `frame(state, width, height)`: the whole screen of `gsh top` as text, one line per terminal row,
-// each at most `width` columns (STYLE.md "A live view is a pure function of state"). Tests compare
+// each at most `width` columns (ARCHITECTURE.md "Layers", `src/top/`). Tests compare
 // frames as text; screen.ts only writes them. Service text (names, console lines) is shown inert
 // (core/terminal-text.ts visible()) before it is cut and coloured.
 

@@ -1,7 +1,7 @@
 import type { InStream, OutStream } from '../core/context.js';
 
-// The terminal of `gsh top`, taken and given back in this one place (STYLE.md "A live view is a
-// pure function of state"): the alternate screen, a hidden cursor and raw input while the view
+// The terminal of `gsh top`, taken and given back in this one place (ARCHITECTURE.md "Layers",
+// `src/top/`): the alternate screen, a hidden cursor and raw input while the view
 // runs; give() puts all three back and is safe to call on every exit path, more than once. gsh's
 // own escape sequences are few (these and SGR colours, frame.ts), so they are written here rather
 // than loaded from a library (README "gsh top": what draws the screen).

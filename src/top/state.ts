@@ -1,6 +1,6 @@
 import { rate, type Sample, type Usage } from './sample.js';
 
-// The model of `gsh top` (STYLE.md "A live view is a pure function of state"): refreshes and keys
+// The model of `gsh top` (ARCHITECTURE.md "Layers", `src/top/`): refreshes and keys
 // change it, frame.ts draws it. Nothing here touches a terminal, a clock or the network.
 
 /** Samples a sparkline keeps (the screen shows as many as fit). */

@@ -8,7 +8,7 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { runEnv } from '../e2e/helpers.js';
 import { testContext } from './context.js';
 
-// Every moment, deterministically (STYLE.md): a run of gsh in-process whose every step is a point
+// Every moment, deterministically (ARCHITECTURE.md "Tests", "Every step"): a run of gsh in-process whose every step is a point
 // where Ctrl-C or SIGTERM can be delivered. A step is a request about to be sent, an answer
 // arrived whole but not yet handed to gsh, and a pause begun on the run's clock. Requests go
 // through a dispatcher that holds each one at those two points; pauses through a virtual clock

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 // Issue 37 item 6: dependencies match what is imported. Every package of package.json is
 // imported by src/, test/, bin/ or the test runner's config, or is a build tool; and the README's
-// "Dependencies" table says, for each package of the design card (DESIGN.md "Stack"), what uses it
+// "Dependencies" table says, for each package of the design card (src/ARCHITECTURE.md "Stack and distribution"), what uses it
 // or what replaced it.
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// The top level is the design card's (DESIGN.md "Layout"): package.json, tsconfig.json, bin/,
-// src/, test/, completions/, man/, README.md, plus LICENSE, the lockfile, dotfiles, .ci/ and the
-// test runner's config. The committed bundle lives in bin/dist/, not in a top-level dist/.
+// The top level is the design card's (src/ARCHITECTURE.md "Stack and distribution"):
+// package.json, tsconfig.json, bin/, src/, test/, completions/, man/, README.md, plus LICENSE, the
+// lockfile, dotfiles, .ci/ and the test runner's config. The committed bundle lives in bin/dist/,
+// not in a top-level dist/.
 const ALLOWED = new Set([
   'package.json', 'package-lock.json', 'tsconfig.json', 'bin', 'src', 'test', 'completions', 'man',
   'README.md', 'LICENSE', 'vitest.config.ts',

@@ -6,7 +6,7 @@ import { recordOf } from '../../../src/top/records.js';
 import { type Sample, sampleOf } from '../../../src/top/sample.js';
 import { addLine, applySamples, applyStats, initialState, shown, type TopState } from '../../../src/top/state.js';
 
-// `gsh top`'s screen as text (STYLE.md "A live view is a pure function of state"): frame(state,
+// `gsh top`'s screen as text (ARCHITECTURE.md "Layers", `src/top/`): frame(state,
 // width, height) after refreshes and keys. The usage names are the console socket's `stats` keys
 // (01-general-contract.md "Console socket"); the list's status carries them only "when the node is
 // reachable" (01 "Resource table", "Server status") and only for servers whose console the key's
