@@ -3,6 +3,7 @@ import { documentOf } from './discovery.js';
 import { ApiError, Exit, GshError, InterruptedError, ownError } from './errors.js';
 import type { PersonMustActHandler, RequestSpec } from './http.js';
 import { promptLine } from './prompt.js';
+import { sharePaceMs } from './rate-share.js';
 import { replayCommand } from './report.js';
 import type { RuntimeView } from './runtime-view.js';
 import { pollUntil } from './wait.js';
@@ -118,13 +119,10 @@ async function awaitApproval(rt: RuntimeView, err: ApiError, spec: RequestSpec, 
   const statusUrl = statusUrlOf(client.baseUrl, rawStatusUrl);
   announceWait(rt, err, spec, statusUrl, resume);
   if (err.actionUrl) await openBrowser(rt, err.actionUrl);
-  let limitPerMinute: number | undefined;
   const fetchStatus = async (): Promise<string | undefined> => {
     const once = async () => {
       const bearer = await rt.auth?.credential?.bearer();
       const res = await client.request({ method: 'GET', path: statusUrl, headers: bearer ? { authorization: `Bearer ${bearer}` } : {} });
-      const limit = Number(res.headers['x-ratelimit-limit']);
-      if (Number.isFinite(limit) && limit > 0) limitPerMinute = limit;
       const status = documentOf(res.body).status;
       return typeof status === 'string' ? status : undefined;
     };
@@ -143,7 +141,8 @@ async function awaitApproval(rt: RuntimeView, err: ApiError, spec: RequestSpec, 
   const intervalS = typeof approval.interval === 'number' && approval.interval > 0 ? approval.interval : DEFAULT_APPROVAL_POLL_S;
   let intervalMs = Math.max(100, intervalS * 1000);
   const backedOff = (ms: number) => {
-    const floor = limitPerMinute ? Math.ceil(60_000 / (APPROVAL_POLL_SHARE * limitPerMinute)) : 0;
+    const limit = client.rateLimitState?.limit;
+    const floor = limit ? sharePaceMs(1, APPROVAL_POLL_SHARE, limit) : 0;
     const wait = Math.min(ms, Math.max(intervalMs, floor));
     intervalMs = Math.min(APPROVAL_POLL_MAX_MS, Math.max(intervalMs, intervalMs * APPROVAL_BACKOFF));
     return sleep(wait);

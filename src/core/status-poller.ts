@@ -1,6 +1,7 @@
 import { Exit, GshError } from './errors.js';
 import type { ApiClient, ApiResponse } from './http.js';
 import { MAX_PAGE, type ListEnvelope } from './paging.js';
+import { sharePaceMs } from './rate-share.js';
 import type { Runtime } from './runtime.js';
 import { describeServerStatus, pollDelay, type ServerStatus, serverStateReached } from './wait.js';
 
@@ -87,7 +88,7 @@ export class StatusPoller {
     const backoff = pollDelay(this.roundsSinceJoin);
     if (!this.limitPerMinute || !lastRoundRequests) return backoff;
     const share = this.actionsLeft() > 0 ? POLL_SHARE_SENDING : POLL_SHARE_IDLE;
-    return Math.max(backoff, Math.ceil((lastRoundRequests / (share * this.limitPerMinute)) * 60_000));
+    return Math.max(backoff, sharePaceMs(lastRoundRequests, share, this.limitPerMinute));
   }
 
   /** Reads the state of every waited server once and settles the waits that ended; gives the requests it sent. */

@@ -1,4 +1,5 @@
 import { MAX_PAGE } from '../core/paging.js';
+import { sharePaceMs } from '../core/rate-share.js';
 
 // How often `gsh top` may read the fleet (README "gsh top"). One refresh is GET /servers with
 // include=status, 100 servers a page (02-endpoints-part-a.md "Servers"; 01-general-contract.md
@@ -23,7 +24,7 @@ export function requestsPerRefresh(servers: number): number {
 
 /** The shortest interval at which `requests` a refresh stay within the share of `limit` a minute. */
 export function budgetFloorMs(requests: number, limit: number): number {
-  return Math.ceil((requests * 60_000) / (BUDGET_SHARE * limit));
+  return sharePaceMs(requests, BUDGET_SHARE, limit);
 }
 
 export interface Interval {
