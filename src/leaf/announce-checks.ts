@@ -91,14 +91,14 @@ export function budgetProblem(load: readonly { at: number; requests: number; wha
   const windowLeft = rl.reset * 1000 - nowMs;
   if (windowLeft > 0) {
     const due = load.filter((l) => l.at < windowLeft);
-    const needed = due.reduce((sum, l) => sum + l.requests, 0);
+    const needed = requestsOf(due);
     if (needed > rl.remaining) {
       return `the countdown needs ${needed} requests in the next ${Math.ceil(windowLeft / 1000)} s (${due.map((l) => l.what).join(', ')}), and the key has ${rl.remaining} left in this minute (X-RateLimit-Remaining)`;
     }
   }
   for (const from of load) {
-    const within = load.filter((l) => l.at >= from.at && l.at < from.at + 60_000);
-    const needed = within.reduce((sum, l) => sum + l.requests, 0);
+    const within = minuteFrom(load, from.at);
+    const needed = requestsOf(within);
     if (needed > rl.limit) {
       return `the countdown needs ${needed} requests within one minute (${within.map((l) => l.what).join(', ')}), and the key allows ${rl.limit} a minute (X-RateLimit-Limit)`;
     }
@@ -106,9 +106,18 @@ export function budgetProblem(load: readonly { at: number; requests: number; wha
   return undefined;
 }
 
+/** The parts of the timeline sent in the minute that starts at `at`. */
+function minuteFrom<T extends { at: number }>(load: readonly T[], at: number): T[] {
+  return load.filter((l) => l.at >= at && l.at < at + 60_000);
+}
+
+function requestsOf(load: readonly { requests: number }[]): number {
+  return load.reduce((sum, l) => sum + l.requests, 0);
+}
+
 /** The most requests any minute of the timeline needs, for the plan. */
 function peakMinute(load: readonly { at: number; requests: number }[]): number {
-  return Math.max(...load.map((from) => load.filter((l) => l.at >= from.at && l.at < from.at + 60_000).reduce((sum, l) => sum + l.requests, 0)));
+  return Math.max(...load.map((from) => requestsOf(minuteFrom(load, from.at))));
 }
 
 /** The checks as the plan shows them (`--dry-run`): what is read and when a run is refused. */
@@ -122,7 +131,7 @@ export function checkSteps(a: Announcement, c: Checks, known: RateLimitState | u
     : `${first}: read ${records} (the rate-limit headers come with the answer)`));
   if (c.doneMessage) steps.push(step('check', `${first}: read each server's settings (GET /servers/{id}/settings); one that names no done_message for --ready to wait for is refused, terminal or not (give --ready REGEX)`));
   const load = timelineLoad(a, c.atZero);
-  const now = load.filter((l) => l.at === 0).reduce((sum, l) => sum + l.requests, 0);
+  const now = requestsOf(load.filter((l) => l.at === 0));
   const limit = known ? `; the key now allows ${known.limit} a minute, ${known.remaining} left in this one` : '';
   steps.push(step('check', `${first}: the timeline needs ${now} request${now === 1 ? '' : 's'} at once and at most ${peakMinute(load)} in any one minute; if the key's rate limit (X-RateLimit-*) cannot carry it, refused without a terminal (exit 8), asked on one${limit}`));
   return steps;
