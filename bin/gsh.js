@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 // The launcher. `gsh --version` is answered here, before any of the bundle loads; everything else
-// is bin/dist/cli.cjs main(), loaded with the code cache of bin/dist/loader.cjs. CommonJS throughout (see
+// is bin/dist/cli.cjs main(), loaded with the code cache of bin/dist/loader.cjs (which also prints a
+// help this build has printed before, src/boot/help-cache.ts). CommonJS throughout (see
 // bin/package.json): Node's ES module loader alone costs about a tenth of `node -e 0`.
 const { readFileSync, writeSync } = require('node:fs');
 const { join } = require('node:path');
@@ -18,8 +19,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     }
   }
 } else {
-  const { loadCli } = require('./dist/loader.cjs');
-  loadCli(join(__dirname, 'dist', 'cli.cjs')).main(argv).then((code) => {
+  require('./dist/loader.cjs').runCli(join(__dirname, 'dist'), argv).then((code) => {
     process.exitCode = code;
   });
 }

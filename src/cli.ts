@@ -44,10 +44,46 @@ function withoutNodeColourWarning<T extends { env: Record<string, string | undef
   return ctx;
 }
 
-export async function main(argv: string[] = process.argv.slice(2)): Promise<number> {
+export interface MainOptions {
+  /**
+   * Handed what a run printed on stdout when that was commander's help alone (exit 0, nothing on
+   * stderr): the launcher passes it for a plain help request, to print that help from its cache
+   * next time. `gsh sandbox exec ls --help` is help-shaped but runs ls: nothing is handed.
+   */
+  keepOutput?(text: string): void;
+}
+
+export async function main(argv: string[] = process.argv.slice(2), options: MainOptions = {}): Promise<number> {
   onWriteError(process.stdout, 'standard output');
   onWriteError(process.stderr, 'standard error');
   onInternalError(argv);
   const [{ run }, { processContext }] = await Promise.all([import('./program.js'), import('./core/context.js')]);
-  return run(argv, withoutNodeColourWarning(processContext()));
+  const ctx = withoutNodeColourWarning(processContext());
+  if (!options.keepOutput) return run(argv, ctx);
+  const stdout = recorded(ctx.stdout);
+  const stderr = recorded(ctx.stderr);
+  ctx.stdout = stdout.stream;
+  ctx.stderr = stderr.stream;
+  const seen: { helpShown?: boolean } = {};
+  const code = await run(argv, ctx, seen);
+  if (code === 0 && seen.helpShown && stderr.text() === '') options.keepOutput(stdout.text());
+  return code;
+}
+
+/** The stream as it is, with what is written to it kept as text too. */
+function recorded<T extends NodeJS.WritableStream>(stream: T): { stream: T; text(): string } {
+  const chunks: string[] = [];
+  const proxy = new Proxy(stream, {
+    get(target, key) {
+      if (key === 'write') {
+        return (chunk: string | Uint8Array, ...rest: unknown[]) => {
+          chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString());
+          return (target.write as (...a: unknown[]) => boolean)(chunk, ...rest);
+        };
+      }
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { stream: proxy, text: () => chunks.join('') };
 }

@@ -30,7 +30,8 @@ Environment:
   GSH_BASE_URL                service root, e.g. https://host/api/v2
   GSH_PROFILE, GSH_SERVER     default profile and server
   GSH_CONFIG_DIR              where the auth store lives
-  GSH_CACHE_DIR               where compiled code is cached (NODE_DISABLE_COMPILE_CACHE: none)
+  GSH_CACHE_DIR               where compiled code and printed help are cached
+                              (NODE_DISABLE_COMPILE_CACHE: none)
   GSH_REQUEST_TIMEOUT         default for --request-timeout
   GSH_MAX_RESPONSE_BYTES      most of an answer read into memory (default 64M; downloads and
                               gsh api --to FILE stream past it)
@@ -176,12 +177,18 @@ function applyRecursively(cmd: Command, fn: (c: Command) => void): void {
   for (const c of cmd.commands) applyRecursively(c, fn);
 }
 
+/** What a run says of itself besides its exit code. */
+export interface RunSeen {
+  /** Set when what it printed was commander's help and nothing else ran. */
+  helpShown?: boolean;
+}
+
 /**
  * Runs one command line in `ctx` and returns its exit code. Nothing here or below touches
  * `process`: src/cli.ts hands in the real streams, tests their own
  * (ARCHITECTURE.md "Plan, then execute").
  */
-export async function run(argv: string[], ctx: Context): Promise<number> {
+export async function run(argv: string[], ctx: Context, seen: RunSeen = {}): Promise<number> {
   // The shells' completion of live names, on every TAB: answered before commander is involved.
   if (argv[0] === '__complete') return (await import('./commands/complete.js')).complete(argv.slice(1), ctx);
   const io = streamsFor(ctx, { color: colorWhenIn(argv) });
@@ -195,6 +202,7 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
     if (argv.length === 0) {
       // Plain `gsh` is a request for orientation, not a mistake.
       program.outputHelp();
+      seen.helpShown = true;
       return 0;
     }
     applyRecursively(program, inheritSettings);
@@ -207,8 +215,12 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
       // Help and version are successes; every parse problem is a usage error (exit 2).
       // Asked-for help (`--help`, `gsh help servers`) succeeds; a group run without a verb
       // (`gsh servers`) prints its help to stderr as a usage error.
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return 0;
-      if (err.code === 'commander.help') return err.exitCode === 0 ? 0 : Exit.usage;
+      if (err.code === 'commander.version') return 0;
+      if (err.code === 'commander.helpDisplayed' || (err.code === 'commander.help' && err.exitCode === 0)) {
+        seen.helpShown = true;
+        return 0;
+      }
+      if (err.code === 'commander.help') return Exit.usage;
       if (err.code === 'commander.executeSubCommandAsync') return Exit.error;
       return Exit.usage;
     }

@@ -1,8 +1,8 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { fstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { Script } from 'node:vm';
+import type { Script } from 'node:vm';
 import { V8_FLAGS_EVENT } from '../core/v8-flags.js';
+import { helpCacheFile, keepHelp, readHelp } from './help-cache.js';
 
 // Loads the bundle (bin/dist/*.cjs, CommonJS chunks) the way Node's own CommonJS loader would, plus a
 // V8 code cache: each chunk's compiled code is written once to the user's cache directory, after
@@ -12,9 +12,11 @@ import { V8_FLAGS_EVENT } from '../core/v8-flags.js';
 // cachedData. A missing, unreadable, stale or rejected cache costs one ordinary compile, never an
 // error. The launcher (bin/gsh.js) is the only user; nothing here imports the CLI.
 
+// Modules beyond node:fs and node:path are fetched when first used: a help printed from the help
+// cache needs neither node:module nor node:vm.
 /** Node's require, for built-in modules only: the bundle has no other dependencies. */
 let nodeRequire: NodeJS.Require | undefined;
-const builtins = (): NodeJS.Require => (nodeRequire ??= createRequire(process.execPath));
+const builtins = (): NodeJS.Require => (nodeRequire ??= process.getBuiltinModule('node:module').createRequire(process.execPath));
 
 /** Cached code of each chunk lives under <cache dir>/code-<node version>-<arch>/. */
 export function compileCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string | undefined {
@@ -124,7 +126,7 @@ export function createBundleLoader(cacheDir: string | undefined, setFlags: (flag
     const key = `${size} ${mtimeMs}`;
     const cacheFile = cacheDir ? `${cacheDir}${sep}${file.slice(slash + 1)}.${flags}` : '';
     const cachedData = cacheDir ? readCache(cacheFile, key) : undefined;
-    const script = new Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, {
+    const script = new (process.getBuiltinModule('node:vm').Script)(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, {
       filename: file, lineOffset: -1, ...(cachedData ? { cachedData } : {}),
     });
     if (cacheDir && (!cachedData || script.cachedDataRejected)) uncached.push({ script, cacheFile, key });
@@ -175,9 +177,15 @@ function readCache(cacheFile: string, key: string): Buffer | undefined {
   return newline !== -1 && bytes.toString('latin1', 0, newline) === key ? bytes.subarray(newline + 1) : undefined;
 }
 
-/** The launcher's entry: loads the CLI bundle and writes new caches when the process exits. */
-export function loadCli(entry: string, env: NodeJS.ProcessEnv = process.env): { main(argv: string[]): Promise<number> } {
-  const loader = createBundleLoader(compileCacheDir(env));
+/** What the CLI's main() takes besides argv (src/cli.ts). */
+interface MainOptions {
+  keepOutput?(text: string): void;
+}
+type Cli = { main(argv: string[], options?: MainOptions): Promise<number> };
+
+/** Loads the CLI bundle (bin/dist/cli.cjs) and writes new caches when the process exits. */
+function loadCli(entry: string, cacheDir: string | undefined): Cli {
+  const loader = createBundleLoader(cacheDir);
   process.once('exit', () => loader.flush());
   try {
     loader.usePack(entry.slice(0, -'cli.cjs'.length) + 'start.cjs');
@@ -188,5 +196,52 @@ export function loadCli(entry: string, env: NodeJS.ProcessEnv = process.env): { 
   }
   // core/wasm-flags.ts asks for its V8 flags through this event while the loader is in charge.
   (process as NodeJS.EventEmitter).on(V8_FLAGS_EVENT, (flags: string) => loader.setV8Flags(flags));
-  return loader.load(entry) as { main(argv: string[]): Promise<number> };
+  return loader.load(entry) as Cli;
+}
+
+/** The width commander wraps help to: the terminal's, or 80 when stdout is not one. */
+function helpWidth(): number {
+  // node:tty and process.stdout cost ~3 ms (they load node:net); only a character device can be
+  // a terminal, so a pipe, a file or /dev/null is answered without them.
+  try {
+    const out = fstatSync(1);
+    if (!out.isCharacterDevice() || (process.platform !== 'win32' && out.rdev === statSync('/dev/null').rdev)) return 80;
+  } catch {
+    return 80;
+  }
+  return (builtins()('node:tty') as typeof import('node:tty')).isatty(1) ? process.stdout.columns || 80 : 80;
+}
+
+/**
+ * The launcher's entry: runs one command line with the bundle in `dist`. A plain help request
+ * whose text this build already printed at this width is printed from the help cache
+ * (src/boot/help-cache.ts); any other, and the first, runs the CLI, which hands a help back to keep.
+ */
+export function runCli(dist: string, argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const cacheDir = compileCacheDir(env);
+  const helpFile = helpCacheFile(argv, dist, cacheDir, helpWidth());
+  const kept = helpFile === undefined ? undefined : readHelp(helpFile);
+  if (kept !== undefined) return Promise.resolve(printKept(kept));
+  const cli = loadCli(`${dist}${sep}cli.cjs`, cacheDir);
+  return cli.main(argv, helpFile === undefined ? undefined : { keepOutput: (text) => keepHelp(helpFile, text) });
+}
+
+/** Writes a kept help to stdout as the CLI would: a reader that went away is no error (exit 0). */
+function printKept(text: string): number {
+  const bytes = Buffer.from(text);
+  let done = 0;
+  try {
+    while (done < bytes.length) done += writeSync(1, bytes, done);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EPIPE') return 0;
+    // A non-blocking pipe that is full: the stream waits for the reader.
+    if (code === 'EAGAIN') {
+      process.stdout.write(bytes.subarray(done));
+      return 0;
+    }
+    process.stderr.write(`gsh: cannot write to standard output: ${code ?? (err as Error).message}\n`);
+    return 1;
+  }
+  return 0;
 }

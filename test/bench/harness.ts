@@ -44,6 +44,8 @@ export interface BenchCase {
   expectStatus?: number;
   /** What the command is timed against; `node -e 0` when not given. */
   baseline?: Baseline;
+  /** Run before each run of the command, untimed (e.g. to empty a cache it would fill). */
+  before?: () => void;
 }
 
 export interface Baseline {
@@ -102,10 +104,12 @@ export function bench(c: BenchCase): BenchResult {
   };
   // Warm the file cache (and gsh's code cache) for both sides.
   check(baseline.name, timeOnce(baseline.args, baseEnv).status, baseline.expectStatus);
+  c.before?.();
   check(c.name, timeOnce(c.args, env, c.input).status, c.expectStatus);
   const base: number[] = [];
   const cmd: number[] = [];
   for (let i = 0; i < runs; i++) {
+    c.before?.();
     if (i % 2 === 0) {
       base.push(timeOnce(baseline.args, baseEnv).ms);
       cmd.push(timeOnce(c.args, env, c.input).ms);
@@ -120,7 +124,10 @@ export function bench(c: BenchCase): BenchResult {
     medianMs: median(cmd),
     baselineMedianMs: median(base),
     ratio: median(cmd) / median(base),
-    peakRssMiB: Math.max(peakRss(c.args, env, c.input), peakRss(c.args, env, c.input)),
+    peakRssMiB: Math.max(...[0, 1].map(() => {
+      c.before?.();
+      return peakRss(c.args, env, c.input);
+    })),
     baselinePeakRssMiB: peakRss(baseline.args, baseEnv),
   };
 }

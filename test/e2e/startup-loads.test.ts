@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,8 +31,8 @@ afterAll(async () => {
   await t.close();
 });
 
-async function loads(args: string[], exitCode = 0): Promise<Loads> {
-  const r = await execa(process.execPath, ['--require', LOAD_COUNT, GSH, ...args], { reject: false, env: t.env() as Record<string, string>, extendEnv: true });
+async function loads(args: string[], exitCode = 0, env: Record<string, string> = {}): Promise<Loads> {
+  const r = await execa(process.execPath, ['--require', LOAD_COUNT, GSH, ...args], { reject: false, env: { ...t.env(), ...env } as Record<string, string>, extendEnv: true });
   expect(r.exitCode, r.stderr).toBe(exitCode);
   const report = JSON.parse(r.stderr.trim().split('\n').pop()!) as { builtins: string[]; loaded: string[] };
   return { builtins: report.builtins, sources: report.loaded.flatMap((c) => sourcesOf.get(c.slice(0, c.lastIndexOf(':'))) ?? []) };
@@ -39,8 +41,11 @@ async function loads(args: string[], exitCode = 0): Promise<Loads> {
 const undici = (s: string) => s.includes('node_modules/undici/');
 
 describe('what a start loads', () => {
-  it('gsh --help: commander and the top-level words; no HTTP client, no node:crypto, no registry family', async () => {
-    const { builtins, sources } = await loads(['--help']);
+  it('gsh --help rendered (not yet in the help cache): commander and the top-level words; no HTTP client, no node:crypto, no registry family', async () => {
+    // A cache directory of its own: a help another test printed would be printed from the cache
+    // (test/e2e/help-cache.test.ts), loading nothing of the bundle.
+    const cache = mkdtempSync(join(tmpdir(), 'gsh-startup-loads-'));
+    const { builtins, sources } = await loads(['--help'], 0, { GSH_CACHE_DIR: cache }).finally(() => rmSync(cache, { recursive: true, force: true }));
     expect(sources).toContain('node_modules/commander/lib/command.js');
     expect(sources.filter(undici)).toEqual([]);
     expect(sources.filter((s) => s.startsWith('src/operations/') && !/\/(index|types)\.ts$/.test(s))).toEqual([]);

@@ -46,6 +46,8 @@ export function problemWith(root: Command, argv: readonly string[]): string | un
       cmd = cmd.commands.find((c) => c.name() === fallback) as Command;
       chain.push(cmd);
     }
+    // Commander gives every command -h, --help: it prints the help of the command named so far.
+    if (a === '--help' || a === '-h') return undefined;
     if (a.startsWith('-') && a !== '-') {
       const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
       const o = optionIn(chain, flag as string);

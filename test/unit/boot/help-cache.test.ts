@@ -1,0 +1,75 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { helpCacheFile, keepHelp, readHelp } from '../../../src/boot/help-cache.js';
+
+// The launcher's help cache (README "Speed", src/ARCHITECTURE.md "Start-up"): which command lines
+// may be answered from it, what its files are named after, and that keeping one can fail quietly.
+
+let root: string;
+let dist: string;
+let cache: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'gsh-help-cache-'));
+  dist = join(root, 'dist');
+  cache = join(root, 'cache');
+  mkdirSync(dist);
+  writeFileSync(join(dist, 'build-id'), '0123456789abcdef\n');
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('which command lines a kept help answers', () => {
+  it('command words then --help or -h, and plain gsh; the file is named after the build, the width and the words', () => {
+    expect(helpCacheFile(['--help'], dist, cache, 80)).toBe(join(cache, 'help-0123456789abcdef-80-gsh.txt'));
+    expect(helpCacheFile(['servers', '-h'], dist, cache, 132)).toBe(join(cache, 'help-0123456789abcdef-132-gsh.servers.txt'));
+    expect(helpCacheFile(['servers', 'list', '--help'], dist, cache, 80)).toBe(join(cache, 'help-0123456789abcdef-80-gsh.servers.list.txt'));
+    expect(helpCacheFile([], dist, cache, 80)).toBe(join(cache, 'help-0123456789abcdef-80-gsh.txt'));
+  });
+
+  it('anything else runs the CLI: other flags, values, paths, --help not last, the shells\' completion', () => {
+    for (const argv of [
+      ['servers', 'list'],
+      ['--help', 'servers'],
+      ['servers', '--json', '--help'],
+      ['files', 'get', '/etc/passwd', '--help'],
+      ['files', 'get', 'World', '--help'],
+      ['__complete', 'servers', '--help'],
+      ['a', 'b', 'c', 'd', 'e', '--help'],
+      ['--version'],
+    ]) expect(helpCacheFile(argv, dist, cache, 80), argv.join(' ')).toBeUndefined();
+  });
+
+  it('no cache directory (NODE_DISABLE_COMPILE_CACHE), no build id, or an id that is not one: no help cache', () => {
+    expect(helpCacheFile(['--help'], dist, undefined, 80)).toBeUndefined();
+    writeFileSync(join(dist, 'build-id'), '../../etc\n');
+    expect(helpCacheFile(['--help'], dist, cache, 80)).toBeUndefined();
+    rmSync(join(dist, 'build-id'));
+    expect(helpCacheFile(['--help'], dist, cache, 80)).toBeUndefined();
+  });
+
+  it('another build names other files, so a new version never prints an old help', () => {
+    const before = helpCacheFile(['--help'], dist, cache, 80);
+    writeFileSync(join(dist, 'build-id'), 'fedcba9876543210\n');
+    expect(helpCacheFile(['--help'], dist, cache, 80)).not.toBe(before);
+  });
+});
+
+describe('keeping a help', () => {
+  it('writes it whole (directory 0700, file 0600), reads it back, and leaves no temporary file', () => {
+    const file = helpCacheFile(['servers', '--help'], dist, cache, 80)!;
+    expect(readHelp(file)).toBeUndefined();
+    keepHelp(file, 'Usage: gsh servers [options] [command]\n');
+    expect(readHelp(file)).toBe('Usage: gsh servers [options] [command]\n');
+    expect(statSync(cache).mode & 0o777).toBe(0o700);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readdirSync(cache)).toEqual([file.slice(cache.length + 1)]);
+  });
+
+  it('a cache directory that cannot be written costs the kept help, nothing else', () => {
+    writeFileSync(join(root, 'file'), '');
+    const file = join(root, 'file', 'help-0123456789abcdef-80-gsh.txt');
+    expect(() => keepHelp(file, 'text')).not.toThrow();
+    expect(readHelp(file)).toBeUndefined();
+  });
+});
