@@ -18,8 +18,12 @@ export interface UploadSource {
   open(): AsyncIterable<Uint8Array>;
 }
 
-/** Reads of this size keep syscalls few on multi-GB files; larger ones made a loopback upload slower, not faster. */
-const CHUNK = 256 * 1024;
+/**
+ * Reads of 1 MiB, the next one started while the last is being sent: the disk and the socket work
+ * at once instead of in turns. Measured on a 1 GiB loopback upload (issue 39): 256 KiB reads in
+ * turns cost 1.24-1.44 s of CPU, 1 MiB reads read ahead 0.90-1.12 s; 4 MiB reads were no faster.
+ */
+const CHUNK = 1024 * 1024;
 
 /** A local file of `size` bytes (its size when planned); reading it checks the size still holds. */
 export function localFile(path: string, size: number, name: string): UploadSource {
@@ -35,16 +39,23 @@ async function* readExactly(path: string, size: number): AsyncGenerator<Uint8Arr
     throw new GshError(`cannot read ${path}: ${err.code ?? err.message}`, Exit.error);
   });
   let read = 0;
+  // One byte past the planned size is asked for, so a file that grew is seen. Each read gets a
+  // buffer of its own: the one before may still be on its way to the socket.
+  const next = (at: number) => fh.read(Buffer.allocUnsafe(Math.min(CHUNK, Math.max(size - at, 0) + 1)), 0, undefined, at);
+  let pending: ReturnType<typeof next> | undefined = next(0);
   try {
     for (;;) {
-      const buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(size - read, 0) + 1));
-      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      const { bytesRead, buffer } = await pending;
+      pending = undefined;
       if (bytesRead === 0) break;
       read += bytesRead;
       if (read > size) throw changed(path, size, 'more');
-      yield buf.subarray(0, bytesRead);
+      pending = next(read);
+      yield buffer.subarray(0, bytesRead);
     }
   } finally {
+    // A stopped upload (an error, Ctrl-C) leaves no read running on the closed file.
+    await pending?.catch(() => {});
     await fh.close();
   }
   if (read !== size) throw changed(path, size, `${read} bytes`);
