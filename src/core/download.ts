@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, statSync } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { looksBinary } from './binary.js';
 import { Exit, GshError, UsageError } from './errors.js';
@@ -253,15 +253,10 @@ async function toFile(path: string, body: AsyncIterable<Uint8Array>, bar: Progre
   const fh = await open(tmp, 'wx', 0o644).catch((err: unknown) => {
     throw saveError(path, err);
   });
-  let written = 0;
   try {
     // A replaced file keeps its mode (a 0600 secret stays 0600), set exactly, not through the umask.
     if (mode !== undefined) await fh.chmod(mode);
-    for await (const chunk of body) {
-      await fh.write(chunk);
-      written += chunk.length;
-      bar.update(written);
-    }
+    const written = await writeAll(fh, body, (n) => bar.update(n));
     checkSize(written, expected);
     await fh.sync();
     await fh.close();
@@ -272,6 +267,52 @@ async function toFile(path: string, body: AsyncIterable<Uint8Array>, bar: Progre
     await rm(tmp, { force: true });
     throw saveError(path, err);
   }
+}
+
+/** The most bytes gathered while a write is on the disk; then the reading waits for it. */
+const GATHER = 4 * 1024 * 1024;
+
+/**
+ * Writes the body in order with one write on the disk at a time, the chunks that arrive meanwhile
+ * gathered for the next (one writev): the socket is read while the disk writes, instead of in
+ * turns. Measured on a 1 GiB loopback download (issue 39): awaiting each chunk's write cost
+ * 2.43 s of CPU, gathering 2.05 s. A write that failed ends the reading at the next chunk.
+ */
+export async function writeAll(fh: FileHandle, body: AsyncIterable<Uint8Array>, onBytes: (received: number) => void): Promise<number> {
+  let received = 0;
+  let gathered: Uint8Array[] = [];
+  let gatheredBytes = 0;
+  let writing: Promise<void> | undefined;
+  let failed: { err: unknown } | undefined;
+  const write = () => {
+    const batch = gathered;
+    gathered = [];
+    gatheredBytes = 0;
+    writing = fh.writev(batch).then(
+      () => void (writing = undefined),
+      (err: unknown) => void ((writing = undefined), (failed = { err })),
+    );
+  };
+  const check = () => {
+    if (failed) throw failed.err;
+  };
+  for await (const chunk of body) {
+    check();
+    gathered.push(chunk);
+    gatheredBytes += chunk.length;
+    received += chunk.length;
+    onBytes(received);
+    if (writing && gatheredBytes >= GATHER) await writing;
+    check();
+    if (!writing) write();
+  }
+  await writing;
+  if (gathered.length) {
+    write();
+    await writing;
+  }
+  check();
+  return received;
 }
 
 async function toStdout(io: Streams, body: AsyncIterable<Uint8Array>, bar: Progress, binaryOnTerminal: DownloadOptions['binaryOnTerminal'], expected: number | undefined): Promise<number> {

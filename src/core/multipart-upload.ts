@@ -18,33 +18,53 @@ export interface UploadSource {
   open(): AsyncIterable<Uint8Array>;
 }
 
-/** Reads of this size keep syscalls few on multi-GB files; larger ones made a loopback upload slower, not faster. */
-const CHUNK = 256 * 1024;
+/**
+ * Reads of 1 MiB, the next one started while the last is being sent: the disk and the socket work
+ * at once instead of in turns. Measured on a 1 GiB loopback upload (issue 39): 256 KiB reads in
+ * turns cost 1.24-1.44 s of CPU, 1 MiB reads read ahead 0.90-1.12 s; 4 MiB reads were no faster.
+ */
+const READ_SIZE = 1024 * 1024;
+
+/**
+ * The read size of each of `parallel` uploads at once: they share one upload's 1 MiB (at least
+ * 64 KiB each), as each holds a few reads in memory. Measured on 32 files of 64 MiB at once: 1 MiB
+ * each peaked at 230 MiB, 64 KiB each at 108 MiB.
+ */
+export function readSizeFor(parallel: number): number {
+  return Math.max(64 * 1024, Math.floor(READ_SIZE / Math.max(1, parallel)));
+}
 
 /** A local file of `size` bytes (its size when planned); reading it checks the size still holds. */
-export function localFile(path: string, size: number, name: string): UploadSource {
-  return { name, size, open: () => readExactly(path, size) };
+export function localFile(path: string, size: number, name: string, readSize = READ_SIZE): UploadSource {
+  return { name, size, open: () => readExactly(path, size, readSize) };
 }
 
 function changed(path: string, planned: number, now: string): GshError {
   return new GshError(`${path} changed size during the upload (${planned} bytes when it started, ${now} now); nothing complete was sent`, Exit.error, 'Upload it again once nothing is writing to it.');
 }
 
-async function* readExactly(path: string, size: number): AsyncGenerator<Uint8Array> {
+async function* readExactly(path: string, size: number, readSize: number): AsyncGenerator<Uint8Array> {
   const fh = await open(path, 'r').catch((err: NodeJS.ErrnoException) => {
     throw new GshError(`cannot read ${path}: ${err.code ?? err.message}`, Exit.error);
   });
   let read = 0;
+  // One byte past the planned size is asked for, so a file that grew is seen. Each read gets a
+  // buffer of its own: the one before may still be on its way to the socket.
+  const next = (at: number) => fh.read(Buffer.allocUnsafe(Math.min(readSize, Math.max(size - at, 0) + 1)), 0, undefined, at);
+  let pending: ReturnType<typeof next> | undefined = next(0);
   try {
     for (;;) {
-      const buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(size - read, 0) + 1));
-      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      const { bytesRead, buffer } = await pending;
+      pending = undefined;
       if (bytesRead === 0) break;
       read += bytesRead;
       if (read > size) throw changed(path, size, 'more');
-      yield buf.subarray(0, bytesRead);
+      pending = next(read);
+      yield buffer.subarray(0, bytesRead);
     }
   } finally {
+    // A stopped upload (an error, Ctrl-C) leaves no read running on the closed file.
+    await pending?.catch(() => {});
     await fh.close();
   }
   if (read !== size) throw changed(path, size, `${read} bytes`);

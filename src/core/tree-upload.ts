@@ -3,7 +3,7 @@ import { join, posix } from 'node:path';
 import { SIGNED_URL, signedUrlOf } from './download.js';
 import { ApiError, Exit, GshError, OutcomeUnknownError, UsageError } from './errors.js';
 import { type ApiClient, type RequestSpec, withIdempotencyKey } from './http.js';
-import { counted, localFile, type UploadSource, uploadSpec } from './multipart-upload.js';
+import { counted, localFile, readSizeFor, type UploadSource, uploadSpec } from './multipart-upload.js';
 import { formatBytes } from './bytes.js';
 import { progressBar } from './progress.js';
 import type { Runtime } from './runtime.js';
@@ -205,7 +205,7 @@ export async function uploadTree(rt: Runtime, client: ApiClient, serverId: strin
       }
       moving.set(f, 0);
       try {
-        const source = counted(localFile(f.local, f.size, f.name), (n) => {
+        const source = counted(localFile(f.local, f.size, f.name, readSizeFor(parallel)), (n) => {
           moving.set(f, n);
           draw();
         });

@@ -113,6 +113,7 @@ describe('transfers: 1 GiB up and down, gsh against curl', () => {
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     console.log(`${[head, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n')}\n(paired medians; ${envNote()})`);
     expect(srv.sunk.every((n) => n === SIZE)).toBe(true);
-    expect(over, 'rows over budget').toEqual([]);
+    // As the other benches: GSH_BENCH_REPORT_ONLY=1 prints the rows without gating on them.
+    if (process.env.GSH_BENCH_REPORT_ONLY !== '1') expect(over, 'rows over budget').toEqual([]);
   });
 });

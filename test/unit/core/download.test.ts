@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { announcedSize, dispositionName } from '../../../src/core/download.js';
+import type { FileHandle } from 'node:fs/promises';
+import { announcedSize, dispositionName, writeAll } from '../../../src/core/download.js';
 import { formatBytes } from '../../../src/core/bytes.js';
 import { backupState } from '../../../src/core/wait.js';
 
@@ -51,5 +52,51 @@ describe('planTarget: --to checked while planning', () => {
     expect(planTarget(undefined, false)).toBeUndefined();
     expect(() => planTarget(undefined, true)).toThrow(/--clobber replaces a file --to would write/);
     expect(() => planTarget('', false)).toThrow(/--to needs a file/);
+  });
+});
+
+describe('writeAll: a download written while it arrives', () => {
+  const MiB = 1024 * 1024;
+  async function* chunks(n: number): AsyncGenerator<Uint8Array> {
+    for (let i = 0; i < n; i++) yield Buffer.alloc(MiB, i);
+  }
+  /** A file whose writes finish a turn of the event loop later; `failAt` makes that write fail. */
+  function file(failAt?: number) {
+    const batches: Buffer[][] = [];
+    const fh = {
+      writev: (bufs: Buffer[]) =>
+        new Promise((resolve, reject) =>
+          setImmediate(() => {
+            batches.push(bufs);
+            if (batches.length === failAt) reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' }));
+            else resolve({ bytesWritten: bufs.reduce((n, b) => n + b.length, 0), buffers: bufs });
+          }),
+        ),
+    };
+    return { fh: fh as unknown as FileHandle, batches };
+  }
+
+  it('writes every byte in order, gathering the chunks that arrive while a write is on the disk', async () => {
+    const { fh, batches } = file();
+    const seen: number[] = [];
+    expect(await writeAll(fh, chunks(10), (n) => seen.push(n))).toBe(10 * MiB);
+    // One write at a time: the first chunk alone, then 4 MiB gathered behind each write.
+    expect(batches.map((b) => b.length)).toEqual([1, 4, 4, 1]);
+    expect(Buffer.concat(batches.flat()).equals(Buffer.concat(Array.from({ length: 10 }, (_, i) => Buffer.alloc(MiB, i))))).toBe(true);
+    expect(seen).toEqual(Array.from({ length: 10 }, (_, i) => (i + 1) * MiB));
+  });
+
+  it('a write that fails ends the download with its error, and stops reading the body', async () => {
+    const { fh, batches } = file(2);
+    let read = 0;
+    const body = (async function* () {
+      for await (const c of chunks(64)) {
+        read++;
+        yield c;
+      }
+    })();
+    await expect(writeAll(fh, body, () => {})).rejects.toMatchObject({ code: 'ENOSPC', syscall: 'write' });
+    expect(batches.length).toBe(2);
+    expect(read).toBeLessThan(64);
   });
 });
