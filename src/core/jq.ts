@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import './wasm-flags.js';
 import { Exit, GshError, UsageError } from './errors.js';
 
-// --jq: real jq (1.7.1, compiled to WebAssembly by the jq-wasm package, its module inlined in one
-// file that the bundle carries), loaded only when --jq is given. The program is compiled on its
+// --jq: real jq (1.7.1, compiled to WebAssembly by the jq-wasm package, which inlines the module
+// in its JavaScript as base64; the build moves it to bin/dist/jq.wasm, see wasmBytes), loaded
+// only when --jq is given. The program is compiled on its
 // own before anything is sent, so a bad expression is a usage error (exit 2) and never follows a
 // request; errors while running it on the answer exit 1.
 //
@@ -42,11 +44,25 @@ function load(): Promise<Engine> {
   return engine;
 }
 
-async function start(factory: Factory): Promise<Engine> {
-  // The module's WebAssembly, inlined by the build as a base64 data URI in the factory's source.
+/**
+ * The module's WebAssembly. jq-wasm inlines it in the factory's source as a base64 data URI; the
+ * build (package.json "build") writes it to bin/dist/jq.wasm and leaves it out of the bundled
+ * factory: 1.2 MB less of JavaScript to read, search and decode on every --jq (issue 39). Run
+ * from source (the tests), the factory still holds it.
+ */
+function wasmBytes(factory: Factory): Buffer {
   const uri = /data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)/.exec(String(factory));
-  if (!uri) throw new Error('the WebAssembly module was not found in jq-wasm');
-  const bytes = Buffer.from(uri[1]!, 'base64');
+  if (uri) return Buffer.from(uri[1]!, 'base64');
+  try {
+    // Beside the bundle: this module is bin/dist/chunks/jq-….cjs there.
+    return readFileSync(new URL('../jq.wasm', import.meta.url));
+  } catch {
+    throw new Error('the WebAssembly module of jq is neither in jq-wasm nor beside the bundle (bin/dist/jq.wasm)');
+  }
+}
+
+async function start(factory: Factory): Promise<Engine> {
+  const bytes = wasmBytes(factory);
 
   let memory: Memory | undefined;
   let input = new Uint8Array(0);
