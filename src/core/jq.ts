@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import './wasm-flags.js';
 import { Exit, GshError, UsageError } from './errors.js';
 
@@ -54,8 +55,9 @@ function wasmBytes(factory: Factory): Buffer {
   const uri = /data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)/.exec(String(factory));
   if (uri) return Buffer.from(uri[1]!, 'base64');
   try {
-    // Beside the bundle: this module is bin/dist/chunks/jq-….cjs there.
-    return readFileSync(new URL('../jq.wasm', import.meta.url));
+    // Beside the bundle: this module is bin/dist/chunks/jq-….cjs there. A path from
+    // import.meta.dirname, not a URL from import.meta.url, which would load node:url (version.ts).
+    return readFileSync(join(import.meta.dirname, '..', 'jq.wasm'));
   } catch {
     throw new Error('the WebAssembly module of jq is neither in jq-wasm nor beside the bundle (bin/dist/jq.wasm)');
   }
