@@ -71,12 +71,20 @@ async function start(factory: Factory): Promise<Engine> {
   let read = 0;
   let out: Uint8Array[] = [];
   let err: Uint8Array[] = [];
-  /** The (pointer, length) pairs of an iovec array, read afresh: memory may have grown. */
-  const iovecs = (iov: number, count: number) => {
-    const words = new DataView(memory!.buffer);
-    return Array.from({ length: count }, (_, i) => [words.getUint32(iov + i * 8, true), words.getUint32(iov + i * 8 + 4, true)] as const);
+  // Views of the module's memory, made again only when it has grown (a grown memory has a new
+  // buffer). jq reads its input about half a kilobyte a call: over 5,000 servers, making views and
+  // an array per iovec on each of the 1,100 calls took about a tenth of the run (issue 39).
+  let words = new DataView(new ArrayBuffer(0));
+  let heap = new Uint8Array(0);
+  const views = () => {
+    if (words.buffer !== memory!.buffer) {
+      words = new DataView(memory!.buffer);
+      heap = new Uint8Array(memory!.buffer);
+    }
   };
-  const setCount = (pnum: number, n: number) => new DataView(memory!.buffer).setUint32(pnum, n, true);
+  /** Where the i-th iovec of an array at `iov` points, and its length. */
+  const iovPtr = (iov: number, i: number) => words.getUint32(iov + i * 8, true);
+  const iovLen = (iov: number, i: number) => words.getUint32(iov + i * 8 + 4, true);
 
   let failed: (reason: unknown) => void = () => undefined;
   const instantiateFailed = new Promise<never>((_, reject) => (failed = reject));
@@ -87,25 +95,30 @@ async function start(factory: Factory): Promise<Engine> {
       // jq reads its input from fd 0 (no file is named) and writes to fds 1 and 2.
       info.a.g = (fd, iov, iovcnt, pnum) => {
         if (fd !== 0) return fdRead(fd, iov, iovcnt, pnum);
+        views();
         let n = 0;
-        for (const [ptr, len] of iovecs(iov, iovcnt)) {
+        for (let i = 0; i < iovcnt; i++) {
+          const len = iovLen(iov, i);
           const chunk = input.subarray(read, read + len);
-          new Uint8Array(memory!.buffer, ptr, chunk.length).set(chunk);
+          heap.set(chunk, iovPtr(iov, i));
           read += chunk.length;
           n += chunk.length;
           if (chunk.length < len) break;
         }
-        setCount(pnum, n);
+        words.setUint32(pnum, n, true);
         return 0;
       };
       info.a.d = (fd, iov, iovcnt, pnum) => {
         if (fd !== 1 && fd !== 2) return fdWrite(fd, iov, iovcnt, pnum);
+        views();
         let n = 0;
-        for (const [ptr, len] of iovecs(iov, iovcnt)) {
-          (fd === 1 ? out : err).push(new Uint8Array(memory!.buffer, ptr, len).slice());
+        for (let i = 0; i < iovcnt; i++) {
+          const ptr = iovPtr(iov, i);
+          const len = iovLen(iov, i);
+          (fd === 1 ? out : err).push(heap.slice(ptr, ptr + len));
           n += len;
         }
-        setCount(pnum, n);
+        words.setUint32(pnum, n, true);
         return 0;
       };
       wasm.instantiate(bytes, info).then(({ instance }) => {
