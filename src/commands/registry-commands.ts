@@ -101,7 +101,8 @@ function configureLeaf(cmd: Command, leaf: Leaf): void {
   const taken = new Set([...GLOBAL_FLAG_NAMES, ...FEATURES.flatMap((f) => f.reserves?.(op) ?? [])]);
   for (const f of FEATURES) f.flags?.({ cmd, leaf, addField: (field) => addFieldOption(cmd, field, leaf, taken) });
 
-  cmd.addHelpText('after', helpFooter(leaf));
+  // Made when help is shown: a command being run never prints it.
+  cmd.addHelpText('after', () => helpFooter(leaf));
   cmd.action(async function action(this: Command) {
     const { runOperation } = await import('../leaf/run.js');
     await runOperation(leaf, this);

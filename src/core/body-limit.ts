@@ -1,5 +1,5 @@
+import { finished, type Readable } from 'node:stream';
 import { Exit, GshError, UsageError } from './errors.js';
-import { formatBytes } from './bytes.js';
 
 // Answers that are not downloads are read into memory (parsed, printed, filtered), so their size
 // is bounded: 64 MiB unless GSH_MAX_RESPONSE_BYTES says otherwise. A body past the limit stops
@@ -22,7 +22,11 @@ export function maxResponseBytes(env: NodeJS.ProcessEnv): number {
   return n;
 }
 
-function tooLarge(limit: number, seen: string): GshError {
+/** `declared`: the size Content-Length announced; without it, the body grew past the limit. */
+async function tooLarge(limit: number, declared?: number): Promise<GshError> {
+  // Only this message formats sizes: bytes.ts is not loaded with every request.
+  const { formatBytes } = await import('./bytes.js');
+  const seen = declared === undefined ? `over ${formatBytes(limit)}` : `${formatBytes(declared)} (Content-Length)`;
   return new GshError(
     `the answer is ${seen}, more than the ${formatBytes(limit)} gsh reads into memory (GSH_MAX_RESPONSE_BYTES)`,
     Exit.error,
@@ -32,17 +36,26 @@ function tooLarge(limit: number, seen: string): GshError {
 
 /**
  * The whole body, refused as soon as it is known to pass `limit`: from Content-Length before
- * reading, else when the bytes read pass it (the rest is not read).
+ * reading, else when the bytes read pass it (the rest is not read; the caller destroys the body).
+ * Read with 'data' events and stream.finished, which ends on the same errors and early closes as
+ * `for await` over the stream did, without the async iterator it builds for every answer.
  */
-export async function readLimited(body: AsyncIterable<Uint8Array>, limit: number, contentLength: string | undefined): Promise<Buffer> {
+export async function readLimited(body: Readable, limit: number, contentLength: string | undefined): Promise<Buffer> {
   const declared = contentLength === undefined ? NaN : Number(contentLength);
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit, `${formatBytes(declared)} (Content-Length)`);
-  const chunks: Uint8Array[] = [];
+  if (Number.isFinite(declared) && declared > limit) throw await tooLarge(limit, declared);
+  const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge(limit, `over ${formatBytes(limit)}`);
-    chunks.push(chunk);
-  }
+  const read = await new Promise<boolean>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      body.off('data', onData);
+      body.pause();
+      resolve(false);
+    };
+    body.on('data', onData);
+    finished(body, { writable: false }, (err) => (err ? reject(err) : resolve(true)));
+  });
+  if (!read) throw await tooLarge(limit);
   return Buffer.concat(chunks, size);
 }

@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import { summarise } from './envelope.js';
 import type { ApiResponse, Method, QueryValue, RateLimitState, RequestSpec } from './request-spec.js';
 import { ApiError, type ApiErrorBody, GshError, NetworkError, OutcomeUnknownError, ownError, UsageError } from './errors.js';
-import { type AttemptProof, type MutationRecord, proofOfStatus, recordMutation } from './outcome.js';
+import { type AttemptProof, type MutationRecord, proofOfStatus, recordMutation, type RunOutcomes } from './outcome.js';
 import type { PlannedRequest } from './plan.js';
 import { maxResponseBytes, readLimited } from './body-limit.js';
 import { decideRetry, parseRetryAfter } from './retry.js';
@@ -55,6 +55,8 @@ export interface ClientOptions {
   random?: () => number;
   env?: NodeJS.ProcessEnv;
   onPersonMustAct?: PersonMustActHandler;
+  /** The run this client belongs to: the mutations it sends are recorded in the run's tracker. */
+  outcomes?: RunOutcomes;
 }
 
 const MUTATIONS = new Set<Method>(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -185,7 +187,7 @@ export class ApiClient {
   private async send<T>(spec: RequestSpec): Promise<ApiResponse<T>> {
     const keyed = await withIdempotencyKey(spec);
     // One record for the mutation across every attempt, renewals and approvals included.
-    const record = keyed.idempotencyKey === undefined ? undefined : recordMutation(keyed.idempotencyKey);
+    const record = keyed.idempotencyKey === undefined ? undefined : recordMutation(keyed.idempotencyKey, this.opts.outcomes);
     let renewed = false;
     for (;;) {
       try {
@@ -324,9 +326,9 @@ export class ApiClient {
     const bearer = this.sendsCredential(spec) ? await this.opts.credential?.bearer() : undefined;
     const { url, headers, body } = this.wire(spec, bearer);
     checkHeaderValues(headers, this.opts.credential?.source);
-    this.trace(`> ${spec.method} ${url.href}`);
+    this.trace(() => `> ${spec.method} ${url.href}`);
     this.traceHeaders('>', headers);
-    if (body !== undefined) this.trace(`> ${truncateForTrace(spec.form ? '[form body]' : String(body))}`);
+    if (body !== undefined) this.trace(() => `> ${truncateForTrace(spec.form ? '[form body]' : String(body))}`);
     if (spec.streamBody) this.trace(`> [${spec.streamBody.length} bytes, streamed]`);
 
     const started = Date.now();
@@ -369,7 +371,7 @@ export class ApiClient {
     const asBytes = spec.binary === true && res.statusCode < 400;
     const text = asBytes ? '' : bytes.toString('utf8');
     if (asBytes) this.trace(`< [${bytes.length} bytes]`);
-    else if (text) this.trace(`< ${truncateForTrace(text)}`);
+    else if (text) this.trace(() => `< ${truncateForTrace(text)}`);
     this.noteRateLimit(resHeaders);
     return {
       status: res.statusCode,
@@ -425,9 +427,12 @@ export class ApiClient {
     }
   }
 
-  /** Every --debug line passes here: a signed URL's signature never reaches it, in a request line or a body. */
-  private trace(line: string): void {
-    this.opts.trace?.(redactSignedUrls(line));
+  /**
+   * Every --debug line passes here: a signed URL's signature never reaches it, in a request line or
+   * a body. A line that costs to make (a body, a URL) comes as a function, called only under --debug.
+   */
+  private trace(line: string | (() => string)): void {
+    if (this.opts.trace) this.opts.trace(redactSignedUrls(typeof line === 'function' ? line() : line));
   }
 
   private traceHeaders(dir: string, headers: Record<string, string>): void {

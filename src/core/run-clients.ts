@@ -3,6 +3,7 @@ import { resolveAuth, type Resolved } from './credentials.js';
 import type { Globals } from './global-flags.js';
 import { ApiClient, type ClientOptions, type PersonMustActHandler } from './http.js';
 import type { Interrupts } from './interrupts.js';
+import type { RunOutcomes } from './outcome.js';
 import { plainHttpWarning } from './transport-policy.js';
 
 // The API clients of one run: every client is made here, on the run's dispatcher, clock, retries,
@@ -15,6 +16,8 @@ export interface ClientSettings {
   requestTimeoutMs: number;
   dryRun: boolean;
   interrupts: Interrupts;
+  /** The run's tracker of the mutations its clients send (core/submit.ts). */
+  outcomes: RunOutcomes;
   now(): number;
   note(line: string): void;
   warn(line: string): void;
@@ -50,6 +53,7 @@ export class RunClients {
       notify: (line) => s.note(line),
       signal: s.interrupts.signal,
       interruptible: (work) => s.interrupts.interruptible(work),
+      outcomes: s.outcomes,
       ...(s.ctx.dispatcher ? { dispatcher: s.ctx.dispatcher } : {}),
       trace: s.trace,
     });

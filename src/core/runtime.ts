@@ -7,6 +7,7 @@ import { checkGlobals } from './global-checks.js';
 import { Interrupts } from './interrupts.js';
 import { ansi, colorWhen, streamsFor, type Streams } from './io.js';
 import { type Format, Output, type Shaping } from './output.js';
+import { RunOutcomes } from './outcome.js';
 import type { Plan, ServerReference } from './plan.js';
 import { RunClients } from './run-clients.js';
 import { argvOf, contextOf, rootOf, setExitCode } from './run-state.js';
@@ -38,6 +39,8 @@ export class Runtime implements RuntimeView {
   readonly references: ServerReference[] = [];
   /** The displayer: the format shaped by -q, --columns, --no-header and, after prepare(), --jq. */
   out: Output;
+  /** Which mutations the run's work sent (submit.ts): what a failure says was applied. */
+  readonly outcomes = new RunOutcomes();
   private readonly shaping: Shaping;
   private readonly interrupts: Interrupts;
   private readonly clients: RunClients;
@@ -66,6 +69,7 @@ export class Runtime implements RuntimeView {
       requestTimeoutMs: this.requestTimeoutMs,
       dryRun: this.dryRun,
       interrupts: this.interrupts,
+      outcomes: this.outcomes,
       now: () => this.now(),
       note: (line) => this.note(line),
       warn: (line) => this.warn(line),

@@ -4,7 +4,6 @@ import { UsageError } from '../core/errors.js';
 import { type StdinText, stdinFor } from '../core/fields.js';
 import { type RequestSpec, withIdempotencyKey } from '../core/http.js';
 import type { Runtime } from '../core/runtime.js';
-import { resolveRemembered } from '../core/server-cache.js';
 import type { Draft, Local, OperationPlan } from './feature.js';
 import { FEATURES } from './features/index.js';
 
@@ -44,6 +43,7 @@ export async function planOperation(rt: Runtime, leaf: Leaf, local: Local, args:
     // A reference no name matches is checked as an id before anything is sent, unless the
     // command's own request is that check (`servers get`); a dry run checks it to say what it is.
     const ownRequestChecks = !rt.dryRun && op.method === 'GET' && op.path === '/servers/{server_id}';
+    const { resolveRemembered } = await import('../core/server-cache.js');
     const resolved = await resolveRemembered(rt, client, d.serverRef, { ownRequestChecks });
     d.params.server_id = resolved.id;
     if (resolved.remembered) remembered = d.serverRef;

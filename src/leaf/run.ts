@@ -3,15 +3,10 @@ import { type Leaf, needsServer } from '../operations/leaves.js';
 import { envelopeData } from '../core/envelope.js';
 import { ApiError, GshError, ownError } from '../core/errors.js';
 import type { ShowOptions } from '../core/output.js';
-import { lookUpAgain } from '../core/server-cache.js';
-import { unknownServers } from '../core/server-ref.js';
-import { fleetOptions, parallelOption, resolveFleet, runFleet } from '../core/fleet.js';
 import { stdinFor } from '../core/fields.js';
 import { type Plan, step } from '../core/plan.js';
-import { resolveTargets, singleRef, targetRefs, type TargetRefs } from '../core/targets.js';
+import type { TargetRefs } from '../core/targets.js';
 import { type Runtime, withRuntime } from '../core/runtime.js';
-import { targetReplayCommand } from '../core/report.js';
-import { confirmDestructive } from '../core/confirm.js';
 import type { Execution, Local, OperationPlan, Sink, Stage, StageContext } from './feature.js';
 import { FEATURES } from './features/index.js';
 import { serverArgument } from './features/servers.js';
@@ -19,7 +14,9 @@ import { planOperation, retarget } from './plan.js';
 
 // Runs one registry leaf: plan (plan.ts), then execute: the request and what each operation
 // feature (features/) does around it, then the output. Every generated command goes through
-// here, so the request logic exists once.
+// here, so the request logic exists once. What only a server's command needs (its reference,
+// fleets, a 404 on a remembered id) is imported where it is used: a list of servers or
+// applications loads none of it (issue 39).
 
 export async function runOperation(leaf: Leaf, cmd: Command): Promise<void> {
   await withRuntime(cmd, (rt) => notSentOnPlanFailure(leaf, () => operation(leaf, cmd, rt)));
@@ -40,6 +37,7 @@ async function operation(leaf: Leaf, cmd: Command, rt: Runtime): Promise<number 
   const local = cmd.opts();
   const args = cmd.processedArgs as string[];
   if (needsServer(leaf.op)) {
+    const [{ singleRef, targetRefs }, { parallelOption }] = await Promise.all([import('../core/targets.js'), import('../core/fleet.js')]);
     const refs = targetRefs(local.server as string[] | undefined, serverArgument(leaf.op, args), rt.env, local.allServers === true);
     parallelOption(local.parallel as string | undefined);
     if (singleRef(refs) === undefined) {
@@ -105,6 +103,9 @@ function printer(rt: Runtime): Sink {
  * and asks once, and each runs as it would alone, its result kept for the fleet's table.
  */
 async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[], refs: TargetRefs): Promise<number> {
+  const [{ fleetOptions, resolveFleet, runFleet }, { resolveTargets }, { targetReplayCommand }] = await Promise.all([
+    import('../core/fleet.js'), import('../core/targets.js'), import('../core/report.js'),
+  ]);
   const opts = {
     ...fleetOptions(local as { parallel?: string; failFast?: boolean }, rt.globals.idempotencyKey),
     mutates: leaf.op.method !== 'GET',
@@ -126,7 +127,7 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[],
     then: [step('fleet', `run on ${targets.length} servers, ${opts.parallel} at a time${opts.failFast ? ', starting none after a failure' : ''}: ${named.join(', ')}`), ...(first?.plan.then ?? [])],
   }, stages);
   return (await rt.submit(plan, async () => {
-    if (first?.confirm) await confirmDestructive(rt, `Run "gsh ${leaf.words.join(' ')}" on ${targets.length} servers: ${named.join(', ')}`);
+    if (first?.confirm) await (await import('../core/confirm.js')).confirmDestructive(rt, `Run "gsh ${leaf.words.join(' ')}" on ${targets.length} servers: ${named.join(', ')}`);
     const stopped = await beforeStages(stages);
     if (stopped) return stopped;
     rt.singleTarget = false;
@@ -177,9 +178,9 @@ async function sendFor<T>(rt: Runtime, p: OperationPlan, send: (p: OperationPlan
     // Any answer but 404 on a server path says the server exists (02-endpoints-part-a.md, rule 2).
     if (err instanceof ApiError && err.status !== 404) p.confirmId?.();
     // The request was the reference's check as an id: its 404 is a reference that names no server.
-    if (p.unchecked !== undefined && err instanceof ApiError && err.status === 404) throw await unknownServers(p.client, [p.unchecked], err);
+    if (p.unchecked !== undefined && err instanceof ApiError && err.status === 404) throw await (await import('../core/server-ref.js')).unknownServers(p.client, [p.unchecked], err);
     const again = p.remembered !== undefined && err instanceof ApiError && err.status === 404
-      ? await lookUpAgain(rt, p.client, p.remembered, p.params.server_id as string) : undefined;
+      ? await (await import('../core/server-cache.js')).lookUpAgain(rt, p.client, p.remembered, p.params.server_id as string) : undefined;
     if (again === undefined) throw err;
     const retargeted = await retarget(rt, p, again);
     return { sent: await send(retargeted), p: retargeted };

@@ -3,7 +3,9 @@
 //   node --require ./test/bench/load-count.cjs bin/gsh.js servers list --limit 5
 // prints to stderr at exit, as one JSON line: the bundle chunks the loader compiled (name, bytes,
 // whether the code cache was used; the chunks of the pack bin/dist/start.cjs one by one, `scripts`
-// counting the files compiled), the built-in modules required, and the milliseconds from the
+// counting the files compiled), the built-in modules required, Node's own internal modules loaded
+// (`internals`: internal/promise_hooks, for one, says something entered an AsyncLocalStorage,
+// which makes every later promise run hooks), and the milliseconds from the
 // process's start to the first socket connect (the first request) and to exit. It wraps
 // vm.Script (the bundle loader compiles every chunk through it), Module._load (built-ins) and
 // net.Socket#connect.
@@ -52,6 +54,8 @@ process.on('exit', () => {
   process.stderr.write(`${JSON.stringify({
     chunks: chunks.length, scripts, bytes, cacheMisses: chunks.filter((c) => c.cache !== 'hit').map((c) => c.name),
     firstConnectMs: firstConnectMs === undefined ? null : Math.round(firstConnectMs), exitMs: Math.round(performance.now()),
-    builtins: [...builtins].sort(), loaded: chunks.map((c) => `${c.name}:${c.bytes}`),
+    builtins: [...builtins].sort(),
+    internals: process.moduleLoadList.filter((m) => m.startsWith('NativeModule internal/')).map((m) => m.slice('NativeModule '.length)),
+    loaded: chunks.map((c) => `${c.name}:${c.bytes}`),
   })}\n`);
 });

@@ -43,6 +43,17 @@ describe('the launcher', () => {
     expect(login.exitCode, login.stderr).toBe(0);
   });
 
+  // Subprocess: the bundle's jq reads its WebAssembly from bin/dist/jq.wasm, which the build moves
+  // out of jq-wasm's factory; run from source, jq takes it from the factory (core/jq.ts wasmBytes).
+  it('--jq runs on the WebAssembly module beside the bundle', async () => {
+    const ids = await t.gshProcess(['servers', 'list', '--jq', '.[].id']);
+    expect(ids.exitCode, ids.stderr).toBe(0);
+    expect(ids.stdout.trim().split('\n')).toHaveLength(3);
+    const bad = await t.gshProcess(['servers', 'list', '--jq', '.[']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('--jq: syntax error');
+  });
+
   // Subprocess: the fast path is in the launcher (bin/gsh.js), which answers before bin/dist/cli.cjs is loaded.
   it('--version and -V print the version from package.json and exit 0', async () => {
     for (const flag of ['--version', '-V']) {

@@ -16,6 +16,8 @@ const META = fileURLToPath(new URL('../../node_modules/.cache/gsh/meta.json', im
 
 interface Loads {
   builtins: string[];
+  /** Node's internal modules loaded (process.moduleLoadList). */
+  internals: string[];
   /** The source files of the chunks loaded. */
   sources: string[];
 }
@@ -34,8 +36,8 @@ afterAll(async () => {
 async function loads(args: string[], exitCode = 0, env: Record<string, string> = {}): Promise<Loads> {
   const r = await execa(process.execPath, ['--require', LOAD_COUNT, GSH, ...args], { reject: false, env: { ...t.env(), ...env } as Record<string, string>, extendEnv: true });
   expect(r.exitCode, r.stderr).toBe(exitCode);
-  const report = JSON.parse(r.stderr.trim().split('\n').pop()!) as { builtins: string[]; loaded: string[] };
-  return { builtins: report.builtins, sources: report.loaded.flatMap((c) => sourcesOf.get(c.slice(0, c.lastIndexOf(':'))) ?? []) };
+  const report = JSON.parse(r.stderr.trim().split('\n').pop()!) as { builtins: string[]; internals: string[]; loaded: string[] };
+  return { builtins: report.builtins, internals: report.internals, sources: report.loaded.flatMap((c) => sourcesOf.get(c.slice(0, c.lastIndexOf(':'))) ?? []) };
 }
 
 const undici = (s: string) => s.includes('node_modules/undici/');
@@ -60,5 +62,13 @@ describe('what a start loads', () => {
     expect(sources.filter(undici)).toEqual([]);
     expect(sources).not.toContain('src/core/person-must-act.ts');
     expect(builtins).not.toContain('crypto');
+  });
+
+  it('servers list: nothing of a server\'s command (its reference, fleets) and no AsyncLocalStorage entered', async () => {
+    const { internals, sources } = await loads(['servers', 'list', '--limit', '5']);
+    for (const module of ['targets', 'fleet', 'server-cache', 'server-ref', 'report', 'confirm']) expect(sources).not.toContain(`src/core/${module}.ts`);
+    // A run's outcome tracker is the run's own (core/outcome.ts RunOutcomes): entering an
+    // AsyncLocalStorage would make Node run promise hooks on every promise after it.
+    expect(internals).not.toContain('internal/promise_hooks');
   });
 });

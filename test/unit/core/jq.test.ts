@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Exit, GshError, UsageError } from '../../../src/core/errors.js';
 import { compileJq, renderJq } from '../../../src/core/jq.js';
@@ -87,7 +87,8 @@ describe('loaded only for --jq', () => {
     const meta = JSON.parse(readFileSync(new URL('../../../node_modules/.cache/gsh/meta.json', import.meta.url), 'utf8')) as {
       outputs: Record<string, { inputs: Record<string, unknown>; imports: { path: string; kind: string }[] }>;
     };
-    const engineChunks = Object.keys(meta.outputs).filter((o) => Object.keys(meta.outputs[o]!.inputs).some((i) => i.includes('node_modules/jq-wasm/')));
+    // The build bundles jq-wasm's factory from node_modules/.cache/gsh/jq-wasm/ (its module moved out).
+    const engineChunks = Object.keys(meta.outputs).filter((o) => Object.keys(meta.outputs[o]!.inputs).some((i) => /\/jq-wasm\/.*jq\.js$/.test(i)));
     expect(engineChunks).toHaveLength(1);
     const atStart = new Set<string>();
     const visit = (file: string) => {
@@ -97,5 +98,18 @@ describe('loaded only for --jq', () => {
     };
     visit('node_modules/.cache/gsh/esm/cli.cjs');
     expect([...atStart].filter((f) => engineChunks.includes(f))).toEqual([]);
+  });
+});
+
+describe('the WebAssembly module beside the bundle', () => {
+  it('bin/dist/jq.wasm holds jq\'s module and the bundled factory no longer inlines it', () => {
+    const dist = new URL('../../../bin/dist/', import.meta.url);
+    const wasm = readFileSync(new URL('jq.wasm', dist));
+    expect([...wasm.subarray(0, 4)]).toEqual([0x00, 0x61, 0x73, 0x6d]);
+    const inlined = /data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)/.exec(readFileSync(new URL('../../../node_modules/jq-wasm/dist/build/jq.js', import.meta.url), 'utf8'));
+    expect(wasm.equals(Buffer.from(inlined![1]!, 'base64'))).toBe(true);
+    const factory = readdirSync(new URL('chunks/', dist)).filter((f) => f.startsWith('jq-')).map((f) => readFileSync(new URL(`chunks/${f}`, dist), 'utf8'));
+    expect(factory.some((text) => text.includes('callMain'))).toBe(true);
+    expect(factory.filter((text) => /base64,[A-Za-z0-9+/=]{100}/.test(text))).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MutationRecord, OutcomeTracker, proofOfStatus, recordMutation, settleOutcome, trackOutcomes } from '../../../src/core/outcome.js';
+import { MutationRecord, OutcomeTracker, proofOfStatus, recordMutation, RunOutcomes, settleOutcome, trackOutcomes } from '../../../src/core/outcome.js';
 
 // What a mutation's attempts prove together (ARCHITECTURE.md "Requests": outcome of a mutation;
 // 01-general-contract.md "Errors": no 5xx is said to come before the work starts).
@@ -44,5 +44,22 @@ describe('a mutation outcome across attempts', () => {
     const read: typeof err = {};
     settleOutcome(read, new OutcomeTracker(), false);
     expect(read).toEqual({});
+  });
+
+  it("a run's tracker takes its clients' mutations while its work runs; nested work keeps its own", async () => {
+    const run = new RunOutcomes();
+    const own = new OutcomeTracker();
+    const nested = new OutcomeTracker();
+    recordMutation('before', run);
+    await run.track(own, async () => {
+      recordMutation('k1', run);
+      await trackOutcomes(nested, async () => void recordMutation('say', run));
+      await Promise.resolve();
+      recordMutation('k2', run);
+    });
+    recordMutation('after', run);
+    expect(own.mutations.map((m) => m.idempotencyKey)).toEqual(['k1', 'k2']);
+    expect(nested.mutations.map((m) => m.idempotencyKey)).toEqual(['say']);
+    expect(run.current).toBeUndefined();
   });
 });
