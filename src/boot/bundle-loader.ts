@@ -5,9 +5,13 @@ import { V8_FLAGS_EVENT } from '../core/v8-flags.js';
 import { helpCacheFile, keepHelp, readHelp } from './help-cache.js';
 
 // Loads the bundle (bin/dist/*.cjs, CommonJS chunks) the way Node's own CommonJS loader would, plus a
-// V8 code cache: each chunk's compiled code is written once to the user's cache directory, after
-// the run that first loaded it (so it holds every function that run compiled, not just the
-// top level), and later runs start from it instead of parsing and compiling again. Node 22 has
+// V8 code cache: each chunk's compiled code is written to the user's cache directory after the run
+// that first loaded it (so it holds every function that run compiled, not just the top level),
+// and later runs start from it instead of parsing and compiling again. A chunk shared by many
+// commands (the start pack above all) is written again after the first run of each kind of
+// command that loads it (its word, or help), so it holds what each compiled: a cache written by
+// `gsh servers --help` alone left `gsh servers list` compiling a twentieth of its start anew on
+// every run. Node 22 has
 // this built in (module.enableCompileCache); gsh supports Node 20, which has only vm.Script's
 // cachedData. A missing, unreadable, stale or rejected cache costs one ordinary compile, never an
 // error. The launcher (bin/gsh.js) is the only user; nothing here imports the CLI.
@@ -34,12 +38,27 @@ export function compileCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platfor
 /** A cache file older than this is removed when caches are written (old versions' chunks). */
 const STALE_MS = 30 * 24 * 3600_000;
 
+/** Most kinds of run one cache is rewritten for; past them it stays as it is. */
+const MAX_KINDS = 24;
+
+/**
+ * The kind of run a command line is, as far as what it compiles goes: `help` for any help, else
+ * its first word (`servers`, `init`, `version`); '' when it has none. A flag's value that looks
+ * like a word (`--profile prod servers`) costs one more rewrite, nothing else.
+ */
+export function runKind(argv: readonly string[]): string {
+  if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) return 'help';
+  return argv.find((a) => /^[a-z][a-z0-9-]{0,39}$/.test(a)) ?? '';
+}
+
 interface Compiled {
   script: Script;
   /** Where its cache goes: the chunk's name and the V8 flags it was compiled under. */
   cacheFile: string;
   /** Identifies the source the cache was made from: size and modification time. */
   key: string;
+  /** The kinds of run whose compiled code the cache will hold. */
+  kinds: string[];
 }
 
 /** A chunk as CommonJS wraps it. */
@@ -55,7 +74,7 @@ export interface BundleLoader {
    * are packed: one source and one code cache to read and deserialise instead of fifteen.
    */
   usePack(file: string): void;
-  /** Writes the code cache of every chunk compiled without one. Runs at exit. */
+  /** Writes the code cache of every chunk compiled without one, or run by a kind its cache lacks. Runs at exit. */
   flush(): void;
   /** Changes V8's flags, first writing the caches of chunks compiled under the old ones. */
   setV8Flags(flags: string): void;
@@ -65,26 +84,27 @@ export interface BundleLoader {
 const setFlagsFromString = (flags: string): void =>
   (builtins()('node:v8') as typeof import('node:v8')).setFlagsFromString(flags);
 
-export function createBundleLoader(cacheDir: string | undefined, setFlags: (flags: string) => void = setFlagsFromString): BundleLoader {
+export function createBundleLoader(cacheDir: string | undefined, setFlags: (flags: string) => void = setFlagsFromString, kind = ''): BundleLoader {
   const modules = new Map<string, { exports: unknown }>();
-  // Chunks compiled in this run without a usable cache, under the current V8 flags.
-  let uncached: Compiled[] = [];
+  // Chunks of this run, under the current V8 flags, whose cache is to be written: compiled without
+  // a usable one, or run by a kind of command their cache has not seen.
+  let toWrite: Compiled[] = [];
   // V8 rejects a cache made under other flags. Flags change once per run at most (when the HTTP
   // client loads), so a chunk's cache is named after the flags it was compiled under, and the
   // caches of chunks compiled before the change are written just before it.
   let flags = 'default';
 
-  function write({ script, cacheFile, key }: Compiled): void {
+  function write({ script, cacheFile, key, kinds }: Compiled): void {
     const data = script.createCachedData();
     const tmp = `${cacheFile}.${process.pid}.tmp`;
-    writeFileSync(tmp, Buffer.concat([Buffer.from(`${key}\n`), data]), { mode: 0o600 });
+    writeFileSync(tmp, Buffer.concat([Buffer.from(`${key}\t${kinds.join(',')}\n`), data]), { mode: 0o600 });
     renameSync(tmp, cacheFile); // atomic: a concurrent run reads the old cache or the new one
   }
 
   function flush(): void {
-    if (!cacheDir || uncached.length === 0) return;
-    const pending = uncached;
-    uncached = [];
+    if (!cacheDir || toWrite.length === 0) return;
+    const pending = toWrite;
+    toWrite = [];
     try {
       mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
       for (const compiled of pending) write(compiled);
@@ -125,11 +145,12 @@ export function createBundleLoader(cacheDir: string | undefined, setFlags: (flag
     const { size, mtimeMs } = statSync(file);
     const key = `${size} ${mtimeMs}`;
     const cacheFile = cacheDir ? `${cacheDir}${sep}${file.slice(slash + 1)}.${flags}` : '';
-    const cachedData = cacheDir ? readCache(cacheFile, key) : undefined;
+    const cached = cacheDir ? readCache(cacheFile, key) : undefined;
     const script = new (process.getBuiltinModule('node:vm').Script)(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, {
-      filename: file, lineOffset: -1, ...(cachedData ? { cachedData } : {}),
+      filename: file, lineOffset: -1, ...(cached ? { cachedData: cached.data } : {}),
     });
-    if (cacheDir && (!cachedData || script.cachedDataRejected)) uncached.push({ script, cacheFile, key });
+    if (cacheDir && (!cached || script.cachedDataRejected)) toWrite.push({ script, cacheFile, key, kinds: [kind] });
+    else if (cached && !cached.kinds.includes(kind) && cached.kinds.length < MAX_KINDS) toWrite.push({ script, cacheFile, key, kinds: [...cached.kinds, kind] });
     return script.runInThisContext() as ChunkFunction;
   }
 
@@ -165,8 +186,11 @@ function external(id: string): unknown {
   return builtins()(id);
 }
 
-/** The cache of a source with this key, or undefined (missing, unreadable, or of another source). */
-function readCache(cacheFile: string, key: string): Buffer | undefined {
+/**
+ * The cache of a source with this key and the kinds of run it holds the code of, or undefined
+ * (missing, unreadable, or of another source). Its first line is `<key>\t<kind>,<kind>…`.
+ */
+function readCache(cacheFile: string, key: string): { data: Buffer; kinds: string[] } | undefined {
   let bytes: Buffer;
   try {
     bytes = readFileSync(cacheFile);
@@ -174,7 +198,9 @@ function readCache(cacheFile: string, key: string): Buffer | undefined {
     return undefined;
   }
   const newline = bytes.indexOf(10);
-  return newline !== -1 && bytes.toString('latin1', 0, newline) === key ? bytes.subarray(newline + 1) : undefined;
+  if (newline === -1) return undefined;
+  const [head, kinds] = bytes.toString('latin1', 0, newline).split('\t');
+  return head === key ? { data: bytes.subarray(newline + 1), kinds: kinds ? kinds.split(',') : [] } : undefined;
 }
 
 /** What the CLI's main() takes besides argv (src/cli.ts). */
@@ -184,8 +210,8 @@ interface MainOptions {
 type Cli = { main(argv: string[], options?: MainOptions): Promise<number> };
 
 /** Loads the CLI bundle (bin/dist/cli.cjs) and writes new caches when the process exits. */
-function loadCli(entry: string, cacheDir: string | undefined): Cli {
-  const loader = createBundleLoader(cacheDir);
+function loadCli(entry: string, cacheDir: string | undefined, kind: string): Cli {
+  const loader = createBundleLoader(cacheDir, setFlagsFromString, kind);
   process.once('exit', () => loader.flush());
   try {
     loader.usePack(entry.slice(0, -'cli.cjs'.length) + 'start.cjs');
@@ -222,7 +248,7 @@ export function runCli(dist: string, argv: string[], env: NodeJS.ProcessEnv = pr
   const helpFile = helpCacheFile(argv, dist, cacheDir, helpWidth());
   const kept = helpFile === undefined ? undefined : readHelp(helpFile);
   if (kept !== undefined) return Promise.resolve(printKept(kept));
-  const cli = loadCli(`${dist}${sep}cli.cjs`, cacheDir);
+  const cli = loadCli(`${dist}${sep}cli.cjs`, cacheDir, runKind(argv));
   return cli.main(argv, helpFile === undefined ? undefined : { keepOutput: (text) => keepHelp(helpFile, text) });
 }
 

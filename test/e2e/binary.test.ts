@@ -105,6 +105,27 @@ describe('the code cache', () => {
     }
   });
 
+  it('the start pack is written again by the first run of each other kind of command, holding what both compiled', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'gsh-e2e-cache-'));
+    const pack = join(cache, `code-${process.version}-${process.arch}`, 'start.cjs.default');
+    const head = () => readFileSync(pack, 'latin1').split('\n')[0]!.split('\t')[1];
+    try {
+      expect((await t.gshProcess(['servers', '--help'], { env: { GSH_CACHE_DIR: cache } })).exitCode).toBe(0);
+      expect(head()).toBe('help');
+      const helpOnly = statSync(pack).size;
+      expect((await t.gshProcess(['servers', 'list', '--json'], { env: { GSH_CACHE_DIR: cache } })).exitCode).toBe(0);
+      expect(head()).toBe('help,servers');
+      // servers list compiles functions of the pack that a help never runs.
+      expect(statSync(pack).size).toBeGreaterThan(helpOnly);
+      const written = cacheState(cache);
+      // Another servers run rewrites none of them (-o yaml only adds the caches of its own chunks).
+      expect((await t.gshProcess(['servers', 'list', '-o', 'yaml'], { env: { GSH_CACHE_DIR: cache } })).exitCode).toBe(0);
+      expect(cacheState(cache)).toMatchObject(written);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
+  });
+
   it('NODE_DISABLE_COMPILE_CACHE writes none; a cache directory that cannot be made changes nothing', async () => {
     const root = mkdtempSync(join(tmpdir(), 'gsh-e2e-cache-'));
     try {

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { compileCacheDir, createBundleLoader } from '../../../src/boot/bundle-loader.js';
+import { compileCacheDir, createBundleLoader, runKind } from '../../../src/boot/bundle-loader.js';
 
 // The launcher's loader: runs the bundle's CommonJS chunks as Node's loader would, and keeps V8's
 // compiled code of each in a cache directory, keyed by the source's size and modification time.
@@ -77,7 +77,8 @@ describe('code cache', () => {
     const { size, mtimeMs } = statSync(file);
     return `${size} ${mtimeMs}`;
   };
-  const keyInCache = (name: string) => readFileSync(join(cache, name), 'latin1').split('\n')[0];
+  const headOf = (name: string) => readFileSync(join(cache, name), 'latin1').split('\n')[0]!.split('\t');
+  const keyInCache = (name: string) => headOf(name)[0];
 
   it('is written at flush for each chunk compiled without one: directory 0700, files 0600, headed by the source key', () => {
     const loader = createBundleLoader(cache);
@@ -113,6 +114,34 @@ describe('code cache', () => {
     third.flush();
     expect(readFileSync(join(cache, 'math.cjs.default')).includes(Buffer.alloc(64, 7))).toBe(false);
     expect(keyInCache('math.cjs.default')).toBe(keyOf(math));
+  });
+
+  it('is written again after the first run of each kind of command that loads it, so it holds what each compiled', () => {
+    const run = (kind: string) => {
+      const loader = createBundleLoader(cache, undefined, kind);
+      expect(answer(loader.load(entry()))).toBe(42);
+      loader.flush();
+      return Object.fromEntries(cacheFiles().map((f) => [f, statSync(join(cache, f)).mtimeMs]));
+    };
+    const first = run('help');
+    expect(headOf('math.cjs.default')).toEqual([keyOf(join(dir, 'chunks', 'math.cjs')), 'help']);
+    const again = run('help');
+    expect(again).toEqual(first); // a kind it has seen: nothing written
+    run('servers');
+    expect(headOf('math.cjs.default')).toEqual([keyOf(join(dir, 'chunks', 'math.cjs')), 'help,servers']);
+    expect(headOf('entry.cjs.default')[1]).toBe('help,servers');
+    // A cache of the format before kinds (the key alone) is used, and learns the kind.
+    writeFileSync(join(cache, 'math.cjs.default'), Buffer.concat([Buffer.from(`${keyOf(join(dir, 'chunks', 'math.cjs'))}\n`), readFileSync(join(cache, 'math.cjs.default')).subarray(readFileSync(join(cache, 'math.cjs.default')).indexOf(10) + 1)]));
+    run('init');
+    expect(headOf('math.cjs.default')[1]).toBe('init');
+  });
+
+  it('a run is of the kind of its first word, or help', () => {
+    expect(runKind(['servers', 'list', '--limit', '5'])).toBe('servers');
+    expect(runKind(['--json', 'power', 'restart'])).toBe('power');
+    expect(runKind(['servers', '--help'])).toBe('help');
+    expect(runKind([])).toBe('help');
+    expect(runKind(['--version'])).toBe('');
   });
 
   it('a cache directory that cannot be written costs the cache, nothing else', () => {
