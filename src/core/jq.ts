@@ -45,6 +45,11 @@ function load(): Promise<Engine> {
   return engine;
 }
 
+/** Starts loading the engine; compileJq() finds it under way or ready. A failure is its to report. */
+export function warmUp(): void {
+  load().catch(() => undefined);
+}
+
 /**
  * The module's WebAssembly. jq-wasm inlines it in the factory's source as a base64 data URI; the
  * build (package.json "build") writes it to bin/dist/jq.wasm and leaves it out of the bundled

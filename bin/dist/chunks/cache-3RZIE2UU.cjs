@@ -1,0 +1,11 @@
+var __gsh_meta={get url(){return require('node:url').pathToFileURL(__filename).href}};
+var d=Object.create;var i=Object.defineProperty;var l=Object.getOwnPropertyDescriptor;var v=Object.getOwnPropertyNames;var f=Object.getPrototypeOf,u=Object.prototype.hasOwnProperty;var x=(t,e)=>{for(var r in e)i(t,r,{get:e[r],enumerable:!0})},c=(t,e,r,o)=>{if(e&&typeof e=="object"||typeof e=="function")for(let a of v(e))!u.call(t,a)&&a!==r&&i(t,a,{get:()=>e[a],enumerable:!(o=l(e,a))||o.enumerable});return t};var n=(t,e,r)=>(r=t!=null?d(f(t)):{},c(e||!t||!t.__esModule?i(r,"default",{value:t,enumerable:!0}):r,t)),y=t=>c(i({},"__esModule",{value:!0}),t);var g={};x(g,{operations:()=>h,register:()=>p});module.exports=y(g);var s=require("./chunk-IPGPEAAC.cjs"),m=require("./chunk-6FWI2IVM.cjs"),b=require("./chunk-BII4X7IL.cjs"),T=require("./chunk-Q45THV52.cjs"),$=require("./chunk-YMPD24AA.cjs"),E=require("./chunk-TBKMB3B6.cjs"),P=require("./chunk-EJVBMIFO.cjs"),k=require("./chunk-623VEX4U.cjs"),H=require("./chunk-UWZLLQLU.cjs"),q=require("./chunk-23BFM5G5.cjs"),C=require("./chunk-Y34E6ZZV.cjs"),F=require("./chunk-RADLKXLH.cjs"),G=require("./chunk-XDVVR3XU.cjs"),N=require("./chunk-SYMHG674.cjs"),R=require("./chunk-K72FHV47.cjs"),j=require("./chunk-OJV5QQQO.cjs"),z=require("./chunk-CFYFLVIA.cjs");function p(t){t.command("clear").description("Forget every remembered server (ids that names and ids resolved to), for every profile").addHelpText("after",`
+The next command that names a server looks it up again (one GET /servers).
+
+Example:
+  gsh cache clear
+`).action(async function(){await(0,m.c)(this,async e=>{let{cachePath:r,clearCache:o}=await Promise.resolve().then(()=>n(require("./server-cache-ABLHDBHL.cjs")));return e.submit({requests:[],then:[(0,s.a)("local",`remove ${r(e.env)}`)]},async()=>{e.note(o(e.env)?`Removed ${r(e.env)}`:`Nothing remembered (${r(e.env)} does not exist)`)})})}),t.command("path").description("Print where remembered servers are kept").addHelpText("after",`
+Example:
+  gsh cache path
+`).action(async function(){await(0,m.c)(this,async e=>{let{cachePath:r}=await Promise.resolve().then(()=>n(require("./server-cache-ABLHDBHL.cjs")));e.io.stdout.write(`${r(e.env)}
+`)})})}var h={"cache clear":[],"cache path":[]};0&&(module.exports={operations,register});
