@@ -2,7 +2,7 @@ import { fstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, st
 import { join, sep } from 'node:path';
 import type { Script } from 'node:vm';
 import { V8_FLAGS_EVENT } from '../core/v8-flags.js';
-import { helpCacheFile, keepHelp, readHelp } from './help-cache.js';
+import { buildId, helpCacheFile, keepHelp, readHelp } from './help-cache.js';
 
 // Loads the bundle (bin/dist/*.cjs, CommonJS chunks) the way Node's own CommonJS loader would, plus a
 // V8 code cache: each chunk's compiled code is written to the user's cache directory after the run
@@ -84,7 +84,21 @@ export interface BundleLoader {
 const setFlagsFromString = (flags: string): void =>
   (builtins()('node:v8') as typeof import('node:v8')).setFlagsFromString(flags);
 
-export function createBundleLoader(cacheDir: string | undefined, setFlags: (flags: string) => void = setFlagsFromString, kind = ''): BundleLoader {
+export interface LoaderOptions {
+  /** Sets V8's flags (node:v8's setFlagsFromString by default). */
+  setFlags?(flags: string): void;
+  /** The kind of run (runKind): a cache that has not seen it is written again. */
+  kind?: string;
+  /**
+   * The bundle's build id (bin/dist/build-id), which every cache file name starts with: the pack
+   * and the entry have the same names in every version, so two versions run in turn (a global
+   * install and `npx gsh@…`) would otherwise replace each other's caches on every run.
+   */
+  build?: string;
+}
+
+export function createBundleLoader(cacheDir: string | undefined, { setFlags = setFlagsFromString, kind = '', build }: LoaderOptions = {}): BundleLoader {
+  const prefix = build ? `${build}-` : '';
   const modules = new Map<string, { exports: unknown }>();
   // Chunks of this run, under the current V8 flags, whose cache is to be written: compiled without
   // a usable one, or run by a kind of command their cache has not seen.
@@ -144,7 +158,7 @@ export function createBundleLoader(cacheDir: string | undefined, setFlags: (flag
     const source = readFileSync(file, 'utf8');
     const { size, mtimeMs } = statSync(file);
     const key = `${size} ${mtimeMs}`;
-    const cacheFile = cacheDir ? `${cacheDir}${sep}${file.slice(slash + 1)}.${flags}` : '';
+    const cacheFile = cacheDir ? `${cacheDir}${sep}${prefix}${file.slice(slash + 1)}.${flags}` : '';
     const cached = cacheDir ? readCache(cacheFile, key) : undefined;
     const script = new (process.getBuiltinModule('node:vm').Script)(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, {
       filename: file, lineOffset: -1, ...(cached ? { cachedData: cached.data } : {}),
@@ -210,8 +224,8 @@ interface MainOptions {
 type Cli = { main(argv: string[], options?: MainOptions): Promise<number> };
 
 /** Loads the CLI bundle (bin/dist/cli.cjs) and writes new caches when the process exits. */
-function loadCli(entry: string, cacheDir: string | undefined, kind: string): Cli {
-  const loader = createBundleLoader(cacheDir, setFlagsFromString, kind);
+function loadCli(entry: string, cacheDir: string | undefined, options: LoaderOptions): Cli {
+  const loader = createBundleLoader(cacheDir, options);
   process.once('exit', () => loader.flush());
   try {
     loader.usePack(entry.slice(0, -'cli.cjs'.length) + 'start.cjs');
@@ -245,10 +259,11 @@ function helpWidth(): number {
  */
 export function runCli(dist: string, argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const cacheDir = compileCacheDir(env);
-  const helpFile = helpCacheFile(argv, dist, cacheDir, helpWidth());
+  const build = cacheDir === undefined ? undefined : buildId(dist);
+  const helpFile = helpCacheFile(argv, build, cacheDir, helpWidth());
   const kept = helpFile === undefined ? undefined : readHelp(helpFile);
   if (kept !== undefined) return Promise.resolve(printKept(kept));
-  const cli = loadCli(`${dist}${sep}cli.cjs`, cacheDir, runKind(argv));
+  const cli = loadCli(`${dist}${sep}cli.cjs`, cacheDir, { kind: runKind(argv), build });
   return cli.main(argv, helpFile === undefined ? undefined : { keepOutput: (text) => keepHelp(helpFile, text) });
 }
 

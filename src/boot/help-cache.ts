@@ -12,24 +12,27 @@ import { sep } from 'node:path';
 /** Command words then `--help`/`-h`, or nothing at all (plain `gsh` prints the root help). */
 const WORD = /^[a-z][a-z0-9-]{0,39}$/;
 
+/** The build id of the bundle in `dist` (bin/dist/build-id), or undefined when it has none. */
+export function buildId(dist: string): string | undefined {
+  try {
+    const id = readFileSync(`${dist}${sep}build-id`, 'latin1').trim();
+    return /^[0-9a-f]{8,64}$/.test(id) ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The cache file for this argv, or undefined when argv is not a plain help request (any flag
  * but the last `--help`/`-h`, any word that is not a lowercase command word, a shell's
  * `__complete`) or there is no cache directory or build id.
  */
-export function helpCacheFile(argv: readonly string[], dist: string, cacheDir: string | undefined, width: number): string | undefined {
-  if (!cacheDir) return undefined;
+export function helpCacheFile(argv: readonly string[], build: string | undefined, cacheDir: string | undefined, width: number): string | undefined {
+  if (!cacheDir || !build) return undefined;
   const words = argv.length === 0 ? [] : argv.slice(0, -1);
   if (argv.length > 0 && argv.at(-1) !== '--help' && argv.at(-1) !== '-h') return undefined;
   if (words.length > 4 || !words.every((w) => WORD.test(w))) return undefined;
-  let id: string;
-  try {
-    id = readFileSync(`${dist}${sep}build-id`, 'latin1').trim();
-  } catch {
-    return undefined;
-  }
-  if (!/^[0-9a-f]{8,64}$/.test(id)) return undefined;
-  return `${cacheDir}${sep}help-${id}-${width}-${['gsh', ...words].join('.')}.txt`;
+  return `${cacheDir}${sep}help-${build}-${width}-${['gsh', ...words].join('.')}.txt`;
 }
 
 /** The help text kept in `file`, or undefined when there is none (or it cannot be read). */

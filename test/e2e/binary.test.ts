@@ -107,7 +107,8 @@ describe('the code cache', () => {
 
   it('the start pack is written again by the first run of each other kind of command, holding what both compiled', async () => {
     const cache = mkdtempSync(join(tmpdir(), 'gsh-e2e-cache-'));
-    const pack = join(cache, `code-${process.version}-${process.arch}`, 'start.cjs.default');
+    const build = readFileSync(new URL('../../bin/dist/build-id', import.meta.url), 'latin1').trim();
+    const pack = join(cache, `code-${process.version}-${process.arch}`, `${build}-start.cjs.default`);
     const head = () => readFileSync(pack, 'latin1').split('\n')[0]!.split('\t')[1];
     try {
       expect((await t.gshProcess(['servers', '--help'], { env: { GSH_CACHE_DIR: cache } })).exitCode).toBe(0);

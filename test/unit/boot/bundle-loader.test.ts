@@ -118,7 +118,7 @@ describe('code cache', () => {
 
   it('is written again after the first run of each kind of command that loads it, so it holds what each compiled', () => {
     const run = (kind: string) => {
-      const loader = createBundleLoader(cache, undefined, kind);
+      const loader = createBundleLoader(cache, { kind });
       expect(answer(loader.load(entry()))).toBe(42);
       loader.flush();
       return Object.fromEntries(cacheFiles().map((f) => [f, statSync(join(cache, f)).mtimeMs]));
@@ -134,6 +134,15 @@ describe('code cache', () => {
     writeFileSync(join(cache, 'math.cjs.default'), Buffer.concat([Buffer.from(`${keyOf(join(dir, 'chunks', 'math.cjs'))}\n`), readFileSync(join(cache, 'math.cjs.default')).subarray(readFileSync(join(cache, 'math.cjs.default')).indexOf(10) + 1)]));
     run('init');
     expect(headOf('math.cjs.default')[1]).toBe('init');
+  });
+
+  it('names its files after the build: two versions run in turn keep a cache each instead of replacing one', () => {
+    for (const build of ['00000000000000aa', '00000000000000bb']) {
+      const loader = createBundleLoader(cache, { build });
+      loader.load(entry());
+      loader.flush();
+    }
+    expect(cacheFiles()).toEqual(['00000000000000aa-entry.cjs.default', '00000000000000aa-math.cjs.default', '00000000000000bb-entry.cjs.default', '00000000000000bb-math.cjs.default']);
   });
 
   it('a run is of the kind of its first word, or help', () => {
@@ -161,7 +170,7 @@ describe('code cache', () => {
 
   it('names each cache after the V8 flags its chunk was compiled under, and writes the earlier ones before flags change', () => {
     const set: string[] = [];
-    const loader = createBundleLoader(cache, (flags) => set.push(flags));
+    const loader = createBundleLoader(cache, { setFlags: (flags) => set.push(flags) });
     loader.load(join(dir, 'chunks', 'math.cjs'));
     loader.setV8Flags('--liftoff-only');
     expect(set).toEqual(['--liftoff-only']);
