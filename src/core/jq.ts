@@ -52,7 +52,7 @@ export function warmUp(): void {
 
 /**
  * The module's WebAssembly. jq-wasm inlines it in the factory's source as a base64 data URI; the
- * build (package.json "build") writes it to bin/dist/jq.wasm and leaves it out of the bundled
+ * build (src/boot/split-jq-wasm.ts) writes it to bin/dist/jq.wasm and leaves it out of the bundled
  * factory: 1.2 MB less of JavaScript to read, search and decode on every --jq (issue 39). Run
  * from source (the tests), the factory still holds it.
  */
