@@ -5,6 +5,8 @@
 // registry families and hand-written module) is imported and built. Nothing heavy is imported at
 // the top of this file.
 
+import type { RunSeen } from './program.js';
+
 /**
  * `gsh … | head` closes our stdout early: stop quietly, as other Unix tools do. Any other write
  * error (a full disk, `> /dev/full`, EIO) is one line and exit 1, never a stack trace.
@@ -64,7 +66,7 @@ export async function main(argv: string[] = process.argv.slice(2), options: Main
   const stderr = recorded(ctx.stderr);
   ctx.stdout = stdout.stream;
   ctx.stderr = stderr.stream;
-  const seen: { helpShown?: boolean } = {};
+  const seen: RunSeen = {};
   const code = await run(argv, ctx, seen);
   if (code === 0 && seen.helpShown && stderr.text() === '') options.keepOutput(stdout.text());
   return code;

@@ -193,7 +193,8 @@ export async function run(argv: string[], ctx: Context, seen: RunSeen = {}): Pro
   if (argv[0] === '__complete') return (await import('./commands/complete.js')).complete(argv.slice(1), ctx);
   // jq's WebAssembly compiles on V8's background threads while the program is built and the
   // command planned; the expression is still checked before any request (Runtime.prepare).
-  if (argv.some((a) => a === '--jq' || a.startsWith('--jq='))) void import('./core/jq.js').then((jq) => jq.warmUp());
+  // A chunk that fails to load is compileJq's to report, with its context, not an internal error here.
+  if (argv.some((a) => a === '--jq' || a.startsWith('--jq='))) void import('./core/jq.js').then((jq) => jq.warmUp(), () => undefined);
   const io = streamsFor(ctx, { color: colorWhenIn(argv) });
   const json = argv.includes('--json') || argv.some((a, i) => (a === '-o' || a === '--output') && argv[i + 1] === 'json') || argv.includes('--output=json');
   const debug = argv.includes('--debug');

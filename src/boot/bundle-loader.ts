@@ -1,8 +1,9 @@
-import { fstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { fstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { Script } from 'node:vm';
 import { V8_FLAGS_EVENT } from '../core/v8-flags.js';
-import { buildId, helpCacheFile, keepHelp, readHelp } from './help-cache.js';
+import { replaceFile } from './cache-file.js';
+import { buildId, COMMAND_WORD, helpCacheFile, keepHelp, readHelp } from './help-cache.js';
 
 // Loads the bundle (bin/dist/*.cjs, CommonJS chunks) the way Node's own CommonJS loader would, plus a
 // V8 code cache: each chunk's compiled code is written to the user's cache directory after the run
@@ -48,7 +49,7 @@ const MAX_KINDS = 24;
  */
 export function runKind(argv: readonly string[]): string {
   if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) return 'help';
-  return argv.find((a) => /^[a-z][a-z0-9-]{0,39}$/.test(a)) ?? '';
+  return argv.find((a) => COMMAND_WORD.test(a)) ?? '';
 }
 
 interface Compiled {
@@ -109,10 +110,7 @@ export function createBundleLoader(cacheDir: string | undefined, { setFlags = se
   let flags = 'default';
 
   function write({ script, cacheFile, key, kinds }: Compiled): void {
-    const data = script.createCachedData();
-    const tmp = `${cacheFile}.${process.pid}.tmp`;
-    writeFileSync(tmp, Buffer.concat([Buffer.from(`${key}\t${kinds.join(',')}\n`), data]), { mode: 0o600 });
-    renameSync(tmp, cacheFile); // atomic: a concurrent run reads the old cache or the new one
+    replaceFile(cacheFile, Buffer.concat([Buffer.from(`${key}\t${kinds.join(',')}\n`), script.createCachedData()]));
   }
 
   function flush(): void {
@@ -260,7 +258,7 @@ function helpWidth(): number {
 export function runCli(dist: string, argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const cacheDir = compileCacheDir(env);
   const build = cacheDir === undefined ? undefined : buildId(dist);
-  const helpFile = helpCacheFile(argv, build, cacheDir, helpWidth());
+  const helpFile = helpCacheFile(argv, build, cacheDir, helpWidth);
   const kept = helpFile === undefined ? undefined : readHelp(helpFile);
   if (kept !== undefined) return Promise.resolve(printKept(kept));
   const cli = loadCli(`${dist}${sep}cli.cjs`, cacheDir, { kind: runKind(argv), build });

@@ -1,5 +1,6 @@
-import { readFileSync, renameSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { sep } from 'node:path';
+import { replaceFile } from './cache-file.js';
 
 // `gsh --help`, `gsh servers --help`: the text commander renders is a function of the bundle, the
 // command words and the help width, nothing else (no context reaches a help; the help-purity test
@@ -9,8 +10,8 @@ import { sep } from 'node:path';
 // (bin/dist/build-id, a hash of every bundle file, written by src/boot/stamp-build.ts), so a new
 // build or version never reads an old help; old files go with the code cache's 30-day sweep.
 
-/** Command words then `--help`/`-h`, or nothing at all (plain `gsh` prints the root help). */
-const WORD = /^[a-z][a-z0-9-]{0,39}$/;
+/** A word of argv that can name a command (`servers`, `list`, `ssh-keys`): lowercase, short. */
+export const COMMAND_WORD = /^[a-z][a-z0-9-]{0,39}$/;
 
 /** The build id of the bundle in `dist` (bin/dist/build-id), or undefined when it has none. */
 export function buildId(dist: string): string | undefined {
@@ -23,16 +24,17 @@ export function buildId(dist: string): string | undefined {
 }
 
 /**
- * The cache file for this argv, or undefined when argv is not a plain help request (any flag
- * but the last `--help`/`-h`, any word that is not a lowercase command word, a shell's
- * `__complete`) or there is no cache directory or build id.
+ * The cache file for this argv, or undefined when argv is not a plain help request (command
+ * words then `--help`/`-h`, or nothing at all: plain `gsh` prints the root help; any other flag,
+ * any word that is not a lowercase command word, a shell's `__complete` is not) or there is no
+ * cache directory or build id. `width` is asked only for a help request.
  */
-export function helpCacheFile(argv: readonly string[], build: string | undefined, cacheDir: string | undefined, width: number): string | undefined {
+export function helpCacheFile(argv: readonly string[], build: string | undefined, cacheDir: string | undefined, width: () => number): string | undefined {
   if (!cacheDir || !build) return undefined;
   const words = argv.length === 0 ? [] : argv.slice(0, -1);
   if (argv.length > 0 && argv.at(-1) !== '--help' && argv.at(-1) !== '-h') return undefined;
-  if (words.length > 4 || !words.every((w) => WORD.test(w))) return undefined;
-  return `${cacheDir}${sep}help-${build}-${width}-${['gsh', ...words].join('.')}.txt`;
+  if (words.length > 4 || !words.every((w) => COMMAND_WORD.test(w))) return undefined;
+  return `${cacheDir}${sep}help-${build}-${width()}-${['gsh', ...words].join('.')}.txt`;
 }
 
 /** The help text kept in `file`, or undefined when there is none (or it cannot be read). */
@@ -48,9 +50,7 @@ export function readHelp(file: string): string | undefined {
 export function keepHelp(file: string, text: string): void {
   try {
     mkdirSync(file.slice(0, file.lastIndexOf(sep)), { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, text, { mode: 0o600 });
-    renameSync(tmp, file);
+    replaceFile(file, text);
   } catch {
     // Nothing lost: the next run renders the help again.
   }

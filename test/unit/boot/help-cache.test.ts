@@ -21,10 +21,10 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('which command lines a kept help answers', () => {
   it('command words then --help or -h, and plain gsh; the file is named after the build, the width and the words', () => {
-    expect(helpCacheFile(['--help'], buildId(dist), cache, 80)).toBe(join(cache, 'help-0123456789abcdef-80-gsh.txt'));
-    expect(helpCacheFile(['servers', '-h'], buildId(dist), cache, 132)).toBe(join(cache, 'help-0123456789abcdef-132-gsh.servers.txt'));
-    expect(helpCacheFile(['servers', 'list', '--help'], buildId(dist), cache, 80)).toBe(join(cache, 'help-0123456789abcdef-80-gsh.servers.list.txt'));
-    expect(helpCacheFile([], buildId(dist), cache, 80)).toBe(join(cache, 'help-0123456789abcdef-80-gsh.txt'));
+    expect(helpCacheFile(['--help'], buildId(dist), cache, () => 80)).toBe(join(cache, 'help-0123456789abcdef-80-gsh.txt'));
+    expect(helpCacheFile(['servers', '-h'], buildId(dist), cache, () => 132)).toBe(join(cache, 'help-0123456789abcdef-132-gsh.servers.txt'));
+    expect(helpCacheFile(['servers', 'list', '--help'], buildId(dist), cache, () => 80)).toBe(join(cache, 'help-0123456789abcdef-80-gsh.servers.list.txt'));
+    expect(helpCacheFile([], buildId(dist), cache, () => 80)).toBe(join(cache, 'help-0123456789abcdef-80-gsh.txt'));
   });
 
   it('anything else runs the CLI: other flags, values, paths, --help not last, the shells\' completion', () => {
@@ -37,27 +37,33 @@ describe('which command lines a kept help answers', () => {
       ['__complete', 'servers', '--help'],
       ['a', 'b', 'c', 'd', 'e', '--help'],
       ['--version'],
-    ]) expect(helpCacheFile(argv, buildId(dist), cache, 80), argv.join(' ')).toBeUndefined();
+    ]) {
+      // The width (a stat of stdout, node:tty on a terminal) is not even asked for.
+      const width = () => {
+        throw new Error(`width asked for ${argv.join(' ')}`);
+      };
+      expect(helpCacheFile(argv, buildId(dist), cache, width), argv.join(' ')).toBeUndefined();
+    }
   });
 
   it('no cache directory (NODE_DISABLE_COMPILE_CACHE), no build id, or an id that is not one: no help cache', () => {
-    expect(helpCacheFile(['--help'], buildId(dist), undefined, 80)).toBeUndefined();
+    expect(helpCacheFile(['--help'], buildId(dist), undefined, () => 80)).toBeUndefined();
     writeFileSync(join(dist, 'build-id'), '../../etc\n');
-    expect(helpCacheFile(['--help'], buildId(dist), cache, 80)).toBeUndefined();
+    expect(helpCacheFile(['--help'], buildId(dist), cache, () => 80)).toBeUndefined();
     rmSync(join(dist, 'build-id'));
-    expect(helpCacheFile(['--help'], buildId(dist), cache, 80)).toBeUndefined();
+    expect(helpCacheFile(['--help'], buildId(dist), cache, () => 80)).toBeUndefined();
   });
 
   it('another build names other files, so a new version never prints an old help', () => {
-    const before = helpCacheFile(['--help'], buildId(dist), cache, 80);
+    const before = helpCacheFile(['--help'], buildId(dist), cache, () => 80);
     writeFileSync(join(dist, 'build-id'), 'fedcba9876543210\n');
-    expect(helpCacheFile(['--help'], buildId(dist), cache, 80)).not.toBe(before);
+    expect(helpCacheFile(['--help'], buildId(dist), cache, () => 80)).not.toBe(before);
   });
 });
 
 describe('keeping a help', () => {
   it('writes it whole (directory 0700, file 0600), reads it back, and leaves no temporary file', () => {
-    const file = helpCacheFile(['servers', '--help'], buildId(dist), cache, 80)!;
+    const file = helpCacheFile(['servers', '--help'], buildId(dist), cache, () => 80)!;
     expect(readHelp(file)).toBeUndefined();
     keepHelp(file, 'Usage: gsh servers [options] [command]\n');
     expect(readHelp(file)).toBe('Usage: gsh servers [options] [command]\n');
