@@ -5,10 +5,11 @@ import { consoleTarget, sessionSource } from '../console/target.js';
 import { Exit, GshError, UsageError, WaitStoppedError } from '../core/errors.js';
 import { waitCommand } from '../core/follow.js';
 import type { ApiClient, RequestSpec } from '../core/http.js';
-import { step, type Step } from '../core/plan.js';
+import { step as planStep, type Step } from '../core/plan.js';
 import type { Runtime } from '../core/runtime.js';
 import type { SignalName } from '../core/context.js';
-import { describeServerStatus, pollUntil, readServerStatus, serverStateReached, statusReadable, type ServerStatus } from '../core/wait.js';
+import { cannotTell, describeServerStatus, pollDelay, progressFor, readServerStatus, serverStateReached, statusReadable, type ServerStatus } from '../core/wait.js';
+import { initialState, type Observation, QUIET_RUNNING_MS, seenOf, step, type WaitState } from './ready-wait.js';
 
 // Ready means ready (issue 31, item 2; issue 36, item 4): `--ready` on power start/restart and
 // `gsh wait --ready` end when the console prints the line that says the game accepts players, not
@@ -57,8 +58,8 @@ export function readyPlan(spec: ReadySpec, rt: Runtime, opts: { replay?: boolean
   const history = opts.replay ? '; a server already running must have it in its console history (exit 12 at once otherwise)' : '';
   return {
     requests: 'doneMessage' in spec ? [spec.doneMessage] : [],
-    before: step('stream', 'open the console socket (POST …/console/token) before the power request, so no line of the new boot is missed'),
-    then: [step('wait', `poll the server status and wait for ${what}, ending as soon as the line arrives${history}; exit 13 (with the last console lines) at once if the server crashes, stops or goes offline first, 10 after ${rt.waitLimitMs / 1000} s (--timeout)`)],
+    before: planStep('stream', 'open the console socket (POST …/console/token) before the power request, so no line of the new boot is missed'),
+    then: [planStep('wait', `poll the server status and wait for ${what}, ending as soon as the line arrives${history}; exit 13 (with the last console lines) at once if the server crashes, stops or goes offline first, 10 after ${rt.waitLimitMs / 1000} s (--timeout)`)],
   };
 }
 
@@ -108,7 +109,6 @@ export async function watchReady(
   const last: string[] = [];
   // With a replay the wait starts now: live lines count from the start.
   let armed = opts.replay;
-  let booted = false;
   let matched: string | undefined;
   /** The console history (`replay`): undefined until the node answers. */
   let history: string[] | undefined;
@@ -132,25 +132,45 @@ export async function watchReady(
     onStop?.(stopped);
     ring();
   };
+  // The machine (ready-wait.ts): observations since arm() wait in `early` until until() knows
+  // whether this is a restart, then every one goes through step() in the order it came.
+  let machine: WaitState | undefined;
+  let deadline = Infinity;
+  const early: Observation[] = [];
+  const feed = (o: Observation, line?: string) => {
+    if (!armed) return;
+    if (!machine) return void early.push(o);
+    const { next, effect } = step(machine, o, rt.now(), deadline);
+    machine = next;
+    if (effect === 'notice') {
+      rt.warn(
+        `${label} has been running for ${QUIET_RUNNING_MS / 1000} s and printed no console line matching ${pattern.shown}; ` +
+          `gsh goes on waiting until --timeout (${rt.waitLimitMs / 1000} s). If it prints another line when it is ready, ` +
+          `give that line: --ready REGEX (or --ready alone: the settings' done_message)${tail(last)}`,
+      );
+    }
+    if (effect !== 'end') return;
+    if (next.end === 'ready') {
+      matched = line ?? '';
+      ring();
+    } else if (next.end === 'crashed') {
+      stop(next.why ? `the server is ${next.why.seen === 'running-new' ? 'running' : next.why.seen}` : 'the server crashed (an automatic restart is pending)');
+    }
+  };
   const onFrame = (f: Frame) => {
     const arg = f.args?.[0];
     if (f.event === 'console output' && arg !== undefined) {
       const line = displayLine(arg, false);
       keep([line]);
-      if (armed && matched === undefined && !stopped && pattern.match(line)) {
-        matched = line;
-        ring();
-      }
+      if (matched === undefined && !stopped) feed({ kind: 'line', matches: pattern.match(line) }, line);
     } else if (f.event === 'history output' && opts.replay && history === undefined) {
       history = (parseHistory(arg)?.data ?? []).map((l) => displayLine(l, false));
       keep(history, true);
       ring();
-    } else if (armed && f.event === 'status') {
-      // A `running` status alone proves nothing: the node may repeat the state it had before a restart.
-      if (arg === 'starting') booted = true;
-      else if (booted && (arg === 'stopping' || arg === 'offline')) stop(`the server is ${arg}`);
-    } else if (armed && f.event === 'crash restart pending' && arg !== 'false') {
-      stop('the server crashed (an automatic restart is pending)');
+    } else if (f.event === 'status' && arg !== undefined) {
+      feed({ kind: 'state', source: 'socket', seen: seenOf(arg) });
+    } else if (f.event === 'crash restart pending' && arg !== 'false') {
+      feed({ kind: 'crash restart pending' });
     }
   };
   const session = new ConsoleSession({
@@ -170,8 +190,12 @@ export async function watchReady(
     until: async (target) => {
       armed = true;
       const reached = serverStateReached(target.state, target.mustLeave, () => rt.now());
+      deadline = rt.now() + rt.waitLimitMs;
+      machine = initialState(target.mustLeave !== undefined);
+      for (const o of early.splice(0)) feed(o, o.kind === 'line' && o.matches ? last.findLast((l) => pattern.match(l)) : undefined);
       let first = opts.replay;
       let status: ServerStatus | undefined;
+      let uptime: number | undefined;
       // A crash or stop, Ctrl-C or SIGTERM, or the session's end stops the wait at once.
       let fail!: (err: unknown) => void;
       const ended = new Promise<never>((_resolve, reject) => (fail = reject));
@@ -185,10 +209,13 @@ export async function watchReady(
       ]);
       for (const [signal, on] of handlers) rt.ctx.signals.on(signal, on);
       let over = false;
-      /** Sleeps up to `ms` in short steps, woken at once by the bell once `done` holds. */
+      /** Sleeps up to `ms` in short steps, woken at once by the bell once `done` holds; each step is a clock observation. */
       const pause = async (ms: number, done: () => boolean) => {
         const end = rt.now() + ms;
-        while (!over && !done() && rt.now() < end) await Promise.race([rt.sleep(Math.min(STEP_MS, end - rt.now())), bell]);
+        while (!over && !done() && rt.now() < end) {
+          await Promise.race([rt.sleep(Math.min(STEP_MS, end - rt.now())), bell]);
+          if (!over) feed({ kind: 'clock' });
+        }
         if (over) throw new GshError('the wait is over', Exit.error);
       };
       /** `gsh wait --ready` on a server already up: its line is in the history, or it never comes. */
@@ -203,13 +230,16 @@ export async function watchReady(
           `If it is up, wait for the state only: ${opts.stateOnly}; or give a line it prints now: --ready REGEX.`,
         );
       };
-      // Each status read counts too: a server seen stopping or offline after it started ends the wait.
+      // Each status read is an observation too: a server seen stopping or offline after its new boot ends the wait.
       const read = async () => {
         const s = await readServerStatus(client, serverId);
         status = s;
-        if (typeof s.state !== 'string') return s; // pollUntil says the status cannot tell
-        if (reached(s) || s.state === 'starting') booted = true;
-        else if (booted && (s.state === 'stopping' || s.state === 'offline')) stop(`the server is ${s.state}`);
+        if (typeof s.state !== 'string') return s; // the loop says the status cannot tell
+        const wentBack = typeof s.uptime === 'number' && uptime !== undefined && s.uptime < uptime;
+        if (typeof s.uptime === 'number') uptime = s.uptime;
+        // A restart's `running` proves the new run once it left running, stayed unseen long enough, or its uptime went back.
+        const fresh = s.state === 'running' && (wentBack || (target.mustLeave !== undefined && reached(s)));
+        feed({ kind: 'state', source: 'poll', seen: fresh ? 'running-new' : seenOf(s.state) });
         if (stopped) throw stopped;
         if (first) {
           first = false;
@@ -218,25 +248,35 @@ export async function watchReady(
         }
         return s;
       };
-      try {
-        const final = await Promise.race([
-          pollUntil(rt, `server ${label}`, read, () => matched !== undefined, describeServerStatus, {
-            sleep: (ms) => pause(ms, () => matched !== undefined),
-            readable: statusReadable(serverId),
-          }),
-          ended,
-        ]);
-        return { final, line: matched as string };
-      } catch (err) {
-        if (!(err instanceof GshError) || err.exitCode !== Exit.timedOut) throw err;
+      const poll = async (): Promise<ServerStatus> => {
+        const progress = await progressFor(rt, `server ${label}`);
+        try {
+          for (let polls = 0, firstRead = true; ; firstRead = false) {
+            const s = await read();
+            if (firstRead && typeof s.state !== 'string') throw cannotTell(`server ${label}`, s, statusReadable(serverId));
+            progress.update(`server ${label}: ${describeServerStatus(s)}`);
+            if (matched !== undefined) return s;
+            feed({ kind: 'clock' });
+            if (machine?.end === 'timed out') throw timedOut();
+            await pause(Math.min(pollDelay(polls++), Math.max(0, deadline - rt.now())), () => matched !== undefined);
+          }
+        } finally {
+          progress.stop();
+        }
+      };
+      const timedOut = () => {
         const check = 're' in spec ? 'check the pattern given to --ready' : `check the settings' done_message (gsh settings get -s ${serverId})`;
-        const timedOut = new GshError(
+        const err = new GshError(
           `${label} printed no console line matching ${pattern.shown} within ${rt.waitLimitMs / 1000} s (last status: ${status ? describeServerStatus(status) : 'none'})${tail(last)}`,
           Exit.timedOut,
           `Raise --timeout, or ${check}. Resume with:\n  ${resume}`,
         );
-        timedOut.resume = resume;
-        throw timedOut;
+        err.resume = resume;
+        return err;
+      };
+      try {
+        const final = await Promise.race([poll(), ended]);
+        return { final, line: matched as string };
       } finally {
         over = true;
         ring();
