@@ -34,6 +34,12 @@ export const DURATIONS = {
 export const AD_WINDOW_MS = 5 * 60 * 1000;
 
 export class Lifecycle {
+  /**
+   * How long a boot and a shutdown take here (test hook: a node slow to stop, 2.5 s, lands the
+   * stop's end on a status poll of gsh). A restart always passes through offline, as a real node's.
+   */
+  readonly timing: { boot: number; shutdown: number } = { boot: DURATIONS.boot, shutdown: DURATIONS.shutdown };
+
   constructor(
     private readonly state: SandboxState,
     private readonly clock: Clock,
@@ -88,13 +94,13 @@ export class Lifecycle {
     }
     if (signal === 'stop') {
       this.setState(s, 'stopping');
-      this.arm(s, DURATIONS.shutdown, () => this.setState(s, 'offline'));
+      this.arm(s, this.timing.shutdown, () => this.setState(s, 'offline'));
       return this.record(s, signal, 'applied');
     }
     if (s.state === 'running') {
       // restart of a running server: stop, then start as a start would.
       this.setState(s, 'stopping');
-      this.arm(s, DURATIONS.shutdown, () => {
+      this.arm(s, this.timing.shutdown, () => {
         this.setState(s, 'offline');
         this.beginStart(s);
       });
@@ -112,7 +118,7 @@ export class Lifecycle {
 
   private beginStart(s: ServerRecord): 'applied' | 'queued' | 'transferring' {
     this.setState(s, 'starting');
-    const boot = () => this.arm(s, DURATIONS.boot, () => this.setState(s, 'running'));
+    const boot = () => this.arm(s, this.timing.boot, () => this.setState(s, 'running'));
     if (s.stored) {
       s.transferring = true;
       this.arm(s, DURATIONS.transfer, () => {

@@ -33,6 +33,11 @@ export interface GameCallbacks {
 
 export class SimulatedGame {
   readonly buffer = new ConsoleBuffer();
+  /**
+   * What the server runs (test hook): a Minecraft server, whose boot ends with `Done (…)!`, or a
+   * Node.js application, which never prints that line (it says it is listening instead).
+   */
+  runs: 'minecraft' | 'node' = 'minecraft';
   private closed = false;
   private readonly pending = new Set<NodeJS.Timeout | NodeJS.Immediate>();
 
@@ -52,6 +57,17 @@ export class SimulatedGame {
 
   onState(next: RuntimeState): void {
     const mem = this.server.limits.memory_mb;
+    if (this.runs === 'node' && (next === 'starting' || next === 'running')) {
+      if (next === 'starting') {
+        this.node('Server marked as starting...');
+        this.write(`${c.cyan}container@sandbox~${c.reset} npm start`);
+        this.write('> api-backend@1.4.0 start');
+        this.write('> node server.js');
+      } else {
+        this.write(`${c.green}Server listening on port 3000${c.reset}`);
+      }
+      return;
+    }
     switch (next) {
       case 'starting':
         this.node('Server marked as starting...');

@@ -41,6 +41,12 @@ export class ConsoleNode {
   private readonly connections = new Map<string, Set<ConsoleConnection>>();
   private readonly statsTimer: NodeJS.Timeout;
   private ticks = 0;
+  /**
+   * Test hook: the socket's lines and `status` events leave this many simulated ms after the
+   * change, in order. A real node's socket and its API are two paths: a status poll may answer a
+   * new state before the socket tells it, or after (0, the default: the socket first).
+   */
+  socketLagMs = 0;
 
   constructor(
     private readonly ctx: SandboxContext,
@@ -50,7 +56,10 @@ export class ConsoleNode {
     const events = ctx.state.events;
     events.on('server-state', (s: ServerRecord) => {
       this.game(s.id)?.onState(s.state);
-      for (const c of this.connections.get(s.id) ?? []) c.event('status', s.state);
+      const state = s.state;
+      this.deliver(() => {
+        for (const c of this.connections.get(s.id) ?? []) c.event('status', state);
+      });
     });
     events.on('server-deleted', (id: string) => this.serverDeleted(id));
     events.on('server-installed', (s: ServerRecord) => {
@@ -91,9 +100,9 @@ export class ConsoleNode {
     let g = this.games.get(serverId);
     if (!g) {
       const game = new SimulatedGame(s, {
-        line: (line) => {
+        line: (line) => this.deliver(() => {
           for (const c of this.connections.get(serverId) ?? []) c.line(line);
-        },
+        }),
         stop: () => {
           if (s.state === 'running') this.ctx.lifecycle.power(s, 'stop');
         },
@@ -118,6 +127,12 @@ export class ConsoleNode {
       }
     }
     return g;
+  }
+
+  /** Sends now, or after socketLagMs of simulated time (the sandbox's clock keeps the order). */
+  private deliver(send: () => void): void {
+    if (this.socketLagMs > 0) this.ctx.clock.after(this.socketLagMs, send);
+    else send();
   }
 
   /** Test hook: the node drops every socket of a server without a close handshake. */
