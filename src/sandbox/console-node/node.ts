@@ -57,9 +57,7 @@ export class ConsoleNode {
     events.on('server-state', (s: ServerRecord) => {
       this.game(s.id)?.onState(s.state);
       const state = s.state;
-      this.deliver(() => {
-        for (const c of this.connections.get(s.id) ?? []) c.event('status', state);
-      });
+      this.deliver(s.id, (c) => c.event('status', state));
     });
     events.on('server-deleted', (id: string) => this.serverDeleted(id));
     events.on('server-installed', (s: ServerRecord) => {
@@ -100,9 +98,7 @@ export class ConsoleNode {
     let g = this.games.get(serverId);
     if (!g) {
       const game = new SimulatedGame(s, {
-        line: (line) => this.deliver(() => {
-          for (const c of this.connections.get(serverId) ?? []) c.line(line);
-        }),
+        line: (line) => this.deliver(serverId, (c) => c.line(line)),
         stop: () => {
           if (s.state === 'running') this.ctx.lifecycle.power(s, 'stop');
         },
@@ -129,10 +125,14 @@ export class ConsoleNode {
     return g;
   }
 
-  /** Sends now, or after socketLagMs of simulated time (the sandbox's clock keeps the order). */
-  private deliver(send: () => void): void {
-    if (this.socketLagMs > 0) this.ctx.clock.after(this.socketLagMs, send);
-    else send();
+  /**
+   * Sends to the sockets open now, at once or socketLagMs of simulated time later (the sandbox's
+   * clock keeps the order); a socket opened meanwhile does not get it, as on a real node.
+   */
+  private deliver(serverId: string, send: (c: ConsoleConnection) => void): void {
+    const open = [...(this.connections.get(serverId) ?? [])];
+    if (this.socketLagMs > 0) this.ctx.clock.after(this.socketLagMs, () => open.forEach(send));
+    else open.forEach(send);
   }
 
   /** Test hook: the node drops every socket of a server without a close handshake. */
