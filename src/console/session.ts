@@ -1,5 +1,5 @@
 import { WebSocket } from 'ws';
-import { ApiError, Exit, GshError } from '../core/errors.js';
+import { ApiError, Exit, GshError, InterruptedError, ownError } from '../core/errors.js';
 import {
   decodeFrame, encodeFrame, isExpiryReason, MAX_OUTBOUND_FRAME, parseHistory, SKIPPED_LINE,
   type ConsoleSessionInfo, type Frame,
@@ -122,6 +122,8 @@ export class ConsoleSession {
       info = await this.opts.fetchSession();
     } catch (err) {
       if (err instanceof ApiError && err.exitCode !== Exit.unavailable && err.exitCode !== Exit.rateLimited) return this.fatal(err);
+      // Ctrl-C or SIGTERM cancelled the request: the run is ending, not the connection.
+      if (err instanceof InterruptedError) return this.fatal(ownError(err));
       return this.lost(`could not get a console session: ${(err as Error).message}`);
     }
     if (this.ended) return;

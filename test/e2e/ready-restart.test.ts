@@ -146,3 +146,34 @@ describe('a ready line that never comes', () => {
     expect(time.now - startedAt).toBeGreaterThanOrEqual(100_000);
   }, 30_000);
 });
+
+describe('Ctrl-C and SIGTERM at every step of a ready wait', () => {
+  it('power restart --ready through offline, the socket behind the API: 130 or 143 at each step, never an internal error', async () => {
+    const s = plain[9]!;
+    const codeOf = (k: number) => (k % 3 === 0 ? 143 : 130);
+    const resumes: string[] = [];
+    const all = await everyStep(['power', 'restart', '-s', s.id, '--ready', 'Done \\(', '--yes', '-o', 'json'], env(), time, {
+      before: () => {
+        running(s);
+        timing(1000, 1000, 100);
+        time.moveTo(time.now + 61_000);
+      },
+      signal: (k) => (k % 3 === 0 ? 'SIGTERM' : 'SIGINT'),
+      counted: (c) => expect(c.exitCode, c.stderr).toBe(0),
+      check: (r, k) => {
+        const why = `step ${k} (${r.delivered ? `${r.delivered.kind} ${r.delivered.what}` : 'not reached'})\n${r.stderr}`;
+        expect(r.stderr, why).not.toMatch(/internal error/);
+        if (!r.delivered) return void expect(r.exitCode, why).toBe(0);
+        expect(r.exitCode, why).toBe(codeOf(k));
+        const error = (JSON.parse(r.stderr.trim().split('\n').at(-1) as string) as { error: { exit_code: number; resume?: string } }).error;
+        expect(error.exit_code, why).toBe(codeOf(k));
+        if (error.resume !== undefined) resumes.push(error.resume);
+      },
+    });
+    // The wait's own pauses were among the steps.
+    expect(all.steps.filter((x) => x.kind === 'sleep').length).toBeGreaterThan(8);
+    // Stopped while waiting: the resume line waits for the same pattern.
+    expect(resumes.length).toBeGreaterThan(8);
+    expect(new Set(resumes)).toEqual(new Set([`gsh wait -s ${s.id} --ready 'Done \\('`]));
+  }, 60_000);
+});
