@@ -22,8 +22,10 @@ import { initialState, type Observation, QUIET_RUNNING_MS, seenOf, step, type Wa
 // "Settings": `done_message`, the "startup-detection message"; the contract shows no other source,
 // the startup resource carries the egg's startup command only), matched as plain text; a server
 // without one exits 12 before anything is sent. A crash (`crash restart pending`) or the server
-// stopping once it has started ends the wait at once with exit 13 and the last console lines,
-// whether the socket's `status` event or a status poll saw it first. Every message names the
+// stopping once its new boot began ends the wait at once with exit 13 and the last console lines,
+// whether the socket's `status` event or a status poll saw it first; what counts as the new boot,
+// with the socket and the polls in either order, is the state machine of ./ready-wait.ts (issue
+// 43), which also says once when the server runs 60 s without its line. Every message names the
 // pattern.
 
 /** How many of the last console lines an early end shows. */
