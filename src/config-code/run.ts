@@ -230,8 +230,9 @@ export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
   const results: ChangeResult[] = [];
   for (const m of missing) results.push({ server_id: null, server_name: m.ref, kind: null, action: null, item: null, status: 'failed', idempotency_key: null, error: `no server is named ${m.ref} (${m.file})` });
   for (const c of compared.filter((x) => x.error)) {
-    results.push({ server_id: c.server.id, server_name: c.server.name ?? null, kind: null, action: null, item: null, status: 'failed', idempotency_key: null, error: `could not be read, nothing changed: ${why(c.error)}` });
+    results.push({ server_id: c.server.id, server_name: c.server.name ?? null, kind: null, action: null, item: null, status: 'failed', idempotency_key: null, error: `nothing changed: ${why(c.error)}` });
   }
+  for (const r of results) rt.warn(`${r.server_name ?? r.server_id}: ${r.error}`);
   const work = compared.filter((c) => c.comparison).map((c) => ({ server: c.server, changes: c.comparison!.changes.filter((ch) => !ch.held) }));
   for (const c of compared) for (const ch of c.comparison?.changes ?? []) if (ch.held) rt.note(`${label(c.server)}: ${ch.item} ${ch.held}`);
   const deletes = work.reduce((n, w) => n + w.changes.filter((c) => c.action === 'delete').length, 0);
@@ -244,7 +245,7 @@ export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
   if (!writes.length) {
     if (!rt.dryRun) {
       await show(rt, results);
-      rt.note(`Nothing to apply: ${work.length} server${work.length === 1 ? ' is' : 's are'} as declared.`);
+      rt.note(`Nothing to apply: ${work.length} server${work.length === 1 ? ' is' : 's are'} as declared${results.length ? `; ${results.length} could not be compared` : ''}.`);
     } else await rt.submit({ requests: [], then: [] }, async () => {});
     return results.length ? Exit.someFailed : Exit.ok;
   }

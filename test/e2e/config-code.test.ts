@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -118,5 +118,112 @@ describe('export, diff, apply on one server', () => {
     for (const x of results) expect(x.idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
     const again = await t.gsh(['config', 'diff', dir]);
     expect(again.exitCode, again.stdout).toBe(0);
+  });
+});
+
+describe('webhooks: the secret from ${env:…}, pruning', () => {
+  let s: ServerRecord;
+  let dir: string;
+  const secret = 'a-hook-secret-of-32-characters!!';
+  beforeAll(async () => {
+    s = minecraft()[1] ?? minecraft()[0]!;
+    dir = dirFor('hooks');
+    for (const url of ['https://hooks.example.com/keep', 'https://hooks.example.com/stray']) {
+      expect((await t.gsh(['hooks', 'create', '-s', s.id, '--url', url, '--events', 'server.crashed'])).exitCode).toBe(0);
+    }
+  });
+
+  const write = (prune: boolean) => writeFileSync(join(dir, 'x.yaml'), [
+    'version: 1',
+    `server: ${s.name}`,
+    'hooks:',
+    ...(prune ? ['  prune: true', '  items:'] : []),
+    `${prune ? '    ' : '  '}- url: https://hooks.example.com/keep`,
+    `${prune ? '    ' : '  '}  events: [server.crashed]`,
+    `${prune ? '    ' : '  '}- url: https://hooks.example.com/new`,
+    `${prune ? '    ' : '  '}  events: [backup.completed]`,
+    `${prune ? '    ' : '  '}  secret: \${env:HOOK_SECRET}`,
+    '',
+  ].join('\n'));
+
+  it('a webhook added with secret: ${env:HOOK_SECRET} is created once with that secret, which no output or file shows', async () => {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    write(false);
+    const missing = await t.gsh(['config', 'apply', dir, '--yes']);
+    expect(missing.exitCode).toBe(11);
+    expect(missing.stderr).toMatch(/HOOK_SECRET/);
+    const mark = t.sandbox.log.length;
+    const dry = await t.gsh(['config', 'apply', dir, '--dry-run', '-o', 'json'], { env: { HOOK_SECRET: secret } });
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    const r = await t.gsh(['config', 'apply', dir, '--yes', '-o', 'json'], { env: { HOOK_SECRET: secret } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const writes = writesSince(mark);
+    expect(writes.map((w) => `${w.method} ${w.route}`)).toEqual(['POST /servers/{server_id}/hooks']);
+    expect(writes[0]!.body).toEqual({ url: 'https://hooks.example.com/new', events: ['backup.completed'], secret });
+    for (const out of [dry.stdout, dry.stderr, r.stdout, r.stderr, readFileSync(join(dir, 'x.yaml'), 'utf8')]) expect(out).not.toContain(secret);
+    const diff = await t.gsh(['config', 'diff', dir, '-o', 'json'], { env: { HOOK_SECRET: secret } });
+    expect(diff.exitCode, diff.stdout).toBe(0);
+    expect(diff.stdout).not.toContain(secret);
+    const again = await t.gsh(['config', 'apply', dir, '--yes'], { env: { HOOK_SECRET: secret } });
+    expect(again.exitCode).toBe(0);
+    expect([...writesSince(mark)]).toHaveLength(1);
+  });
+
+  it('a live webhook the file does not list stays without --prune hooks and is the only one deleted with it', async () => {
+    write(true);
+    const mark = t.sandbox.log.length;
+    const kept = await t.gsh(['config', 'apply', dir, '--yes'], { env: { HOOK_SECRET: secret } });
+    expect(kept.exitCode, kept.stderr).toBe(0);
+    expect(kept.stderr).toMatch(/stray\] kept: apply deletes it only with --prune hooks/);
+    expect(writesSince(mark)).toEqual([]);
+    const diff = await t.gsh(['config', 'diff', dir]);
+    expect(diff.exitCode).toBe(14);
+    const tooMany = await t.gsh(['config', 'apply', dir, '--yes', '--prune', 'hooks', '--max-deletes', '0']);
+    expect(tooMany.exitCode).toBe(1);
+    expect(writesSince(mark)).toEqual([]);
+    const pruned = await t.gsh(['config', 'apply', dir, '--yes', '--prune', 'hooks', '-o', 'json']);
+    expect(pruned.exitCode, pruned.stderr).toBe(0);
+    const writes = writesSince(mark);
+    expect(writes.map((w) => `${w.method} ${w.route}`)).toEqual(['DELETE /servers/{server_id}/hooks/{hook_id}']);
+    const left = JSON.parse((await t.gsh(['hooks', 'list', '-s', s.id, '--json'])).stdout) as Array<{ url: string }>;
+    expect(left.map((h) => h.url).sort()).toEqual(['https://hooks.example.com/keep', 'https://hooks.example.com/new']);
+  });
+});
+
+describe('lint and unreadable servers', () => {
+  it('a misspelt section: lint exits 1 with its line and a did-you-mean, without any request', async () => {
+    const dir = dirFor('lint');
+    mkdirSync(dir, { recursive: true });
+    const f = join(dir, 'bad.yaml');
+    writeFileSync(f, 'version: 1\nserver: lobby\nproperites:\n  motd: hi\n');
+    const mark = t.sandbox.log.length;
+    const r = await t.gsh(['config', 'lint', f]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toMatch(/bad\.yaml:3:1: .*unknown key `properites` at the top level; did you mean `properties`\?/);
+    const diff = await t.gsh(['config', 'diff', f]);
+    expect(diff.exitCode).toBe(2);
+    expect(diff.stderr).toMatch(/properites/);
+    expect(t.sandbox.log.length).toBe(mark);
+    const json = await t.gsh(['config', 'lint', f, '--format', 'json']);
+    expect(JSON.parse(json.stdout)[0].problems[0]).toMatchObject({ rule: 'unknown-key', line: 3 });
+  });
+
+  it('a server whose node cannot be read: diff exits 11 and names it', async () => {
+    const s = minecraft()[0]!;
+    const dir = dirFor('unreadable');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'a.yaml'), `version: 1\nserver: ${s.name}\nproperties:\n  motd: x\n`);
+    s.nodeUnreachable = true;
+    try {
+      const r = await t.gsh(['config', 'diff', dir, '-o', 'json']);
+      expect(r.exitCode).toBe(11);
+      expect(r.stderr).toContain(`${s.name}: could not be read`);
+      expect(JSON.parse(r.stdout)[0]).toMatchObject({ server_name: s.name, in_sync: null });
+      const apply = await t.gsh(['config', 'apply', dir, '--yes']);
+      expect(apply.exitCode).toBe(11);
+    } finally {
+      s.nodeUnreachable = false;
+    }
   });
 });
