@@ -94,11 +94,17 @@ export async function managedServers(client: ApiClient, files: DeclFile[], o: Se
 }
 
 /** `N requests, about T at the key's limit`, printed first when a run will take more than a minute. */
-export function estimate(rt: Runtime, client: ApiClient, requests: number, what: string): void {
+export function estimate(rt: Runtime, client: ApiClient, requests: number, what: string, already = false): boolean {
   const limit = client.rateLimitState?.limit;
-  if (!limit || requests <= limit) return;
+  if (!limit || requests <= limit || already) return false;
   const minutes = requests / limit;
   rt.note(`${what}: about ${requests} requests, about ${minutes < 2 ? `${Math.ceil(minutes * 60)} s` : `${Math.ceil(minutes)} min`} at this key's limit of ${limit} a minute.`);
+  return true;
+}
+
+/** The reads of the managed servers' declared kinds. */
+function readsOf(managed: readonly Managed[]): number {
+  return managed.reduce((n, m) => n + readCost(m.kinds, Object.keys(m.decl.configs ?? {}).length), 0);
 }
 
 /** Runs `fn` over `items`, `parallel` at once, results in input order. */
@@ -123,8 +129,7 @@ export interface Compared {
 
 /** Reads every managed server's declared kinds and compares; a server that cannot be read is kept with its error. */
 export async function compareAll(rt: Runtime, client: ApiClient, managed: Managed[], parallel: number, opts: { prune: readonly Kind[]; replace: readonly string[]; secrets: boolean }): Promise<Compared[]> {
-  const cost = managed.reduce((n, m) => n + readCost(m.kinds, Object.keys(m.decl.configs ?? {}).length), 0);
-  estimate(rt, client, cost, 'Reading');
+  estimate(rt, client, 1 + readsOf(managed), 'This run reads');
   const results = await pool(managed, parallel, async (server): Promise<Compared> => {
     try {
       const live = await readLive(client, server.id, server.kinds, Object.keys(server.decl.configs ?? {}));
@@ -253,7 +258,8 @@ export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
     const { confirmDestructive } = await import('../core/confirm.js');
     await confirmDestructive(rt, `apply ${writes.length} change${writes.length === 1 ? '' : 's'} to ${work.filter((w) => w.changes.length).length} server(s)${deletes ? `, ${deletes} of them deletes` : ''}`);
   }
-  estimate(rt, client, writes.length, 'Writing');
+  const reads = 1 + readsOf(managed);
+  estimate(rt, client, reads + writes.length, `This run reads and writes (${writes.length} writes)`, reads > (client.rateLimitState?.limit ?? Infinity));
   let exit: number = Exit.ok;
   const code = await rt.submit({ requests: writes.map((c) => c.spec), then: [] }, async () => {
     exit = await execute(rt, client, work, parallel, results);
