@@ -39,9 +39,9 @@ exists is never replaced without --force (nothing is exported then); exit 11 whe
 could not be read.
 
 Examples:
-  gsh config export -s lobby --dir servers
-  gsh config export -s 'lobby-*' --dir servers --only properties,hooks
-  gsh config export -s lobby --dir servers --force
+  gsh config export -s lobby --dir exported
+  gsh config export -s 'lobby-*' --dir exported --only properties,hooks
+  gsh config export -s lobby --dir servers --force   # replaces servers/lobby.yaml
 
 API:
   GET /servers (names), then per server GET …/settings, …/properties, …/startup,
