@@ -11,7 +11,8 @@ import type { Runtime } from '../core/runtime.js';
 import { resolveTargets, type Target, targetRefs } from '../core/targets.js';
 import type { Live } from './compare.js';
 import { type Kind, KINDS, kindList, SETTINGS_FIELDS } from './kinds.js';
-import { readLive } from './live.js';
+import { readLive, readSpecs } from './live.js';
+import { step } from '../core/plan.js';
 import { estimate, pool } from './run.js';
 import { declarationExists, writeDeclaration } from './write-file.js';
 
@@ -68,6 +69,8 @@ export async function runExport(rt: Runtime, o: ExportOptions): Promise<number> 
     const there = targets.filter((t) => t.name !== undefined && fileNameOf(t.name) && declarationExists(join(dir, fileNameOf(t.name)!)));
     if (there.length) throw new UsageError(`${there.map((t) => join(dir, fileNameOf(t.name!)!)).join(', ')} ${there.length === 1 ? 'exists' : 'exist'}; nothing was exported`, 'Give --force to replace them, or --dir another directory.');
   }
+  // --dry-run: the reads it would make; no file is written.
+  if (rt.dryRun) return (await rt.submit({ requests: targets.flatMap((t) => readSpecs(t.id, kinds)), then: [step('local', `write ${targets.map((t) => join(dir, `${t.name ?? t.id}.yaml`)).join(', ')}`)] }, async () => {})) ?? Exit.ok;
   try {
     mkdirSync(dir, { recursive: true });
   } catch (err) {

@@ -191,9 +191,9 @@ export function lintText(path: string, text: string): DeclFile {
 }
 
 function compileGlob(key: string): RegExp | undefined {
+  const pm = picomatchSync();
   try {
-    // picomatch is bundled; loaded here synchronously through the helper below.
-    return picomatchSync().makeRe(key, { dot: true });
+    return pm.makeRe(key, { dot: true });
   } catch {
     return undefined;
   }
@@ -202,7 +202,9 @@ function compileGlob(key: string): RegExp | undefined {
 let pm: typeof import('picomatch') | undefined;
 /** picomatch, loaded once (config-code is itself a lazily loaded chunk). */
 export function picomatchSync(): typeof import('picomatch') {
-  return (pm ??= loaded.picomatch as typeof import('picomatch'));
+  pm ??= loaded.picomatch as typeof import('picomatch') | undefined;
+  if (!pm) throw new Error('config-code: loadLibraries() was not called');
+  return pm;
 }
 const loaded: { picomatch?: unknown } = {};
 /** Loads the libraries the resolver uses (call once before resolving or linting globs). */

@@ -91,3 +91,18 @@ async function readKind(client: ApiClient, serverId: string, kind: Kind, live: L
     }
   }
 }
+
+/** The reads of `kinds` on one server, as requests (a dry run prints them; a paged list shows its first page). */
+export function readSpecs(serverId: string, kinds: readonly Kind[], configTypes?: readonly string[]): Array<ReturnType<typeof opSpec>> {
+  const sid = { server_id: serverId };
+  return kinds.flatMap((kind) => {
+    switch (kind) {
+      case 'settings': return [opSpec('readSettings', sid)];
+      case 'properties': return [opSpec('readProperties', sid)];
+      case 'startup': return [opSpec('readStartup', sid)];
+      case 'configs': return configTypes === undefined ? [opSpec('listConfigs', sid)] : configTypes.map((type) => opSpec('readConfig', { ...sid, config_type: type }));
+      case 'hooks': return [opSpec('listHooks', sid)];
+      case 'subusers': return [opSpec('listSubusers', sid)];
+    }
+  });
+}

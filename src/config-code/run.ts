@@ -14,7 +14,7 @@ import type { ServerItem } from '../core/server-ref.js';
 import { type Change, compare, type Comparison } from './compare.js';
 import { type Declaration, declarationFor, declaredKinds, type DeclFile, expandPaths, loadFile, loadLibraries, matches, picomatchSync } from './files.js';
 import { type Kind, kindList, opSpec, PRUNABLE } from './kinds.js';
-import { readCost, readLive } from './live.js';
+import { readCost, readLive, readSpecs } from './live.js';
 import { lintReport } from './lint.js';
 
 export interface Server {
@@ -155,6 +155,8 @@ export async function runDiff(rt: Runtime, o: SelectOptions): Promise<number> {
   kindList(o.only, '--only');
   const client = await rt.client();
   const { managed, missing } = await managedServers(client, files, o);
+  // --dry-run: the reads it would make (the listing that found the servers was sent).
+  if (rt.dryRun) return (await rt.submit({ requests: managed.flatMap((m) => readSpecs(m.id, m.kinds, Object.keys(m.decl.configs ?? {}))), then: [] }, async () => {})) ?? Exit.ok;
   const compared = await compareAll(rt, client, managed, parallel, { prune: [], replace: [], secrets: false });
   const report = compared.map((c) => ({
     server_id: c.server.id,

@@ -73,6 +73,18 @@ describe('export, diff, apply on one server', () => {
     expect(readdirSync(dir)).toEqual([`${s.name}.yaml`]);
   });
 
+  it('--dry-run on export and diff lists the reads, reads no server and writes no file', async () => {
+    const mark = t.sandbox.log.length;
+    const ex = await t.gsh(['config', 'export', '-s', s.name, '--dir', join(dir, 'dry'), '--dry-run']);
+    expect(ex.exitCode, ex.stderr).toBe(0);
+    expect(ex.stdout).toMatch(/GET .*\/properties/);
+    const diff = await t.gsh(['config', 'diff', dir, '--dry-run']);
+    expect(diff.exitCode, diff.stderr).toBe(0);
+    expect(diff.stdout).toMatch(/GET .*\/hooks/);
+    expect(t.sandbox.log.slice(mark).map((e) => e.path)).toEqual(['/servers', '/servers']);
+    expect(readdirSync(dir)).toEqual([`${s.name}.yaml`]);
+  });
+
   it('diff right after the export: exit 0, reads only', async () => {
     const mark = t.sandbox.log.length;
     const r = await t.gsh(['config', 'diff', dir]);
