@@ -147,6 +147,10 @@ describe('Ctrl-C and SIGTERM at every step of config apply on two servers', () =
             if (c.status !== 'not_started') expect(c.idempotency_key, why).toMatch(/^[0-9a-f-]{36}$/);
             if (c.status === 'unknown') expect(r.stderr, why).toContain(c.idempotency_key!);
           }
+          // Every change the service made in this run is named, with its key, as applied or unknown.
+          for (const e of sandbox.effects.slice(mark)) {
+            expect(changes.find((c) => c.idempotency_key === e.idempotencyKey)?.status, `${why}\n${e.method} ${e.path}`).toMatch(/^(applied|unknown)$/);
+          }
         } else expect(sandbox.effects.length, why).toBe(mark);
       }
       const again = await runStepped(argv(), envOf(), time);
