@@ -239,3 +239,80 @@ describe('lint and unreadable servers', () => {
     }
   });
 });
+
+describe('every kind, failures and clamps', () => {
+  let s: ServerRecord;
+  let dir: string;
+  beforeAll(() => {
+    s = minecraft()[2] ?? minecraft()[0]!;
+    dir = dirFor('kinds');
+    mkdirSync(dir, { recursive: true });
+  });
+
+  it('settings, startup variables, a config file and subusers: one write each, then in sync', async () => {
+    s.plan = 'paid';
+    writeFileSync(join(dir, 'k.yaml'), [
+      'version: 1', `server: ${s.name}`,
+      'settings:', '  description: Declared description', '  stop_command: end',
+      'startup:', '  variables:', '    SERVER_JARFILE: paper.jar',
+      'configs:', '  bukkit:', '    settings.allow-end: false',
+      'subusers:', '  - user_id: 101', '    permissions: [control.console, file.read]',
+      '',
+    ].join('\n'));
+    const mark = t.sandbox.log.length;
+    const r = await t.gsh(['config', 'apply', dir, '--yes', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(writesSince(mark).map((w) => `${w.method} ${w.route} ${JSON.stringify(w.body)}`)).toEqual([
+      'PATCH /servers/{server_id}/settings {"description":"Declared description","stop_command":"end"}',
+      'PATCH /servers/{server_id}/startup/variables/{env_variable} {"value":"paper.jar"}',
+      'PUT /servers/{server_id}/properties/configs/{config_type} {"settings.allow-end":false}',
+      'POST /servers/{server_id}/subusers {"user_id":101,"permissions":["control.console","file.read"]}',
+    ]);
+    expect((await t.gsh(['config', 'diff', dir])).exitCode).toBe(0);
+    // The permission set is replaced, compared as a set.
+    writeFileSync(join(dir, 'k.yaml'), `version: 1\nserver: ${s.name}\nsubusers:\n  - user_id: 101\n    permissions: [file.read]\n`);
+    const m2 = t.sandbox.log.length;
+    expect((await t.gsh(['config', 'apply', dir, '--yes'])).exitCode).toBe(0);
+    expect(writesSince(m2).map((w) => `${w.method} ${w.route} ${JSON.stringify(w.body)}`)).toEqual(['PUT /servers/{server_id}/subusers/{user_id} {"permissions":["file.read"]}']);
+  });
+
+  it('a variable that is not the egg\'s: that server is not changed (exit 11), nothing sent for it', async () => {
+    writeFileSync(join(dir, 'k.yaml'), `version: 1\nserver: ${s.name}\nstartup:\n  variables:\n    NOT_IN_EGG: x\n`);
+    const mark = t.sandbox.log.length;
+    const r = await t.gsh(['config', 'apply', dir, '--yes']);
+    expect(r.exitCode).toBe(11);
+    expect(r.stderr).toMatch(/NOT_IN_EGG does not belong to the server's egg/);
+    expect(writesSince(mark)).toEqual([]);
+  });
+
+  it('a failed write skips what depends on it; other kinds go on; -o json says which; exit 11', async () => {
+    writeFileSync(join(dir, 'k.yaml'), [
+      'version: 1', `server: ${s.name}`,
+      'properties:', '  motd: Failure test',
+      'hooks:', '  - url: https://hooks.example.com/disabled', '    enabled: false', '    secret: ${env:S}',
+      '',
+    ].join('\n'));
+    t.sandbox.inject({ kind: 503, method: 'POST', path: '/servers/{server_id}/hooks', count: 1 });
+    const mark = t.sandbox.log.length;
+    const r = await t.gsh(['config', 'apply', dir, '--yes', '--retries', '0', '-o', 'json', '--debug'], { env: { S: 'secret-value-for-the-test' } });
+    expect(r.exitCode, r.stderr).toBe(11);
+    const results = JSON.parse(r.stdout) as Array<{ item: string; action: string; status: string; idempotency_key: string | null }>;
+    expect(results.map((x) => [x.item, x.action, x.status])).toEqual([
+      ['properties', 'update', 'applied'],
+      ['hooks[https://hooks.example.com/disabled]', 'create', 'unknown'],
+      ['hooks[https://hooks.example.com/disabled]', 'update', 'skipped'],
+    ]);
+    expect(results[1]!.idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.stderr).not.toContain('secret-value-for-the-test');
+    expect(writesSince(mark).filter((w) => w.method === 'PATCH')).toEqual([]);
+  });
+
+  it('a free-plan clamp: apply warns with the value stored', async () => {
+    s.plan = 'free';
+    writeFileSync(join(dir, 'k.yaml'), `version: 1\nserver: ${s.name}\nproperties:\n  max-players: 500\n`);
+    const r = await t.gsh(['config', 'apply', dir, '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/properties\.max-players was sent as 500 and stored as 20/);
+    s.plan = 'paid';
+  });
+});
