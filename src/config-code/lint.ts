@@ -8,7 +8,7 @@ import { type DeclFile, expandPaths, loadFile, loadLibraries } from './files.js'
 
 export async function lintReport(files: readonly DeclFile[], format: FormatName, color: boolean): Promise<string> {
   const reports: FileReport[] = files.map((f) => ({ file: f.path, problems: f.problems, lines: f.lines }));
-  return FORMATTERS[format](reports, { color });
+  return FORMATTERS[format](reports, { color, tool: 'gsh config lint' });
 }
 
 export interface ConfigLintIo {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compare, ignored } from '../../src/config-code/compare.js';
 import { declarationFor, lintText, loadLibraries } from '../../src/config-code/files.js';
+import { lintReport } from '../../src/config-code/lint.js';
 import { configJsonSchema } from '../../src/config-code/schema.js';
 
 // Configuration as code, offline (README "Configuration as code"): the linter's checks beyond the
@@ -37,6 +38,14 @@ describe('lint', () => {
     expect(problems('version: 1\nservers:\n  a: {}\nproperties: {}\n')).toEqual([expect.stringMatching(/^4:unknown-key:`properties` at the top of a fleet file/)]);
     expect(problems('version: 1\nserver: a\nservers:\n  b: {}\n')).toEqual([expect.stringMatching(/^2:one-of:/)]);
     expect(problems('version: 2\nserver: a\n')[0]).toMatch(/^1:/);
+  });
+
+  it('the formats of gsh init lint, under this linter\'s name', async () => {
+    const f = lintText('servers/lobby.yaml', 'version: 1\nserver: lobby\nproperites: {}\n');
+    expect(await lintReport([f], 'github', false)).toMatch(/^::error file=servers\/lobby\.yaml,line=3,endLine=3,col=1,endColumn=11,title=gsh config lint \(unknown-key\)::unknown key `properites`/);
+    const sarif = JSON.parse(await lintReport([f], 'sarif', false)) as { runs: Array<{ tool: { driver: { name: string } }; results: unknown[] }> };
+    expect(sarif.runs[0]!.tool.driver.name).toBe('gsh config lint');
+    expect(sarif.runs[0]!.results).toHaveLength(1);
   });
 
   it('the JSON Schema names every section', () => {
