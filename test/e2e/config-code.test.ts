@@ -316,3 +316,35 @@ describe('every kind, failures and clamps', () => {
     s.plan = 'paid';
   });
 });
+
+describe('export of a server that cannot be read, and a rename through an id pin', () => {
+  it('export: exit 11 naming the server whose node does not answer; the others are written', async () => {
+    const [a, b] = minecraft();
+    const dir = dirFor('export-11');
+    b!.nodeUnreachable = true;
+    try {
+      const r = await t.gsh(['config', 'export', '-s', `${a!.name},${b!.name}`, '--dir', dir, '--only', 'properties', '--retries', '0']);
+      expect(r.exitCode).toBe(11);
+      expect(r.stderr).toContain(`${b!.name}: not exported`);
+      expect(readdirSync(dir)).toEqual([`${a!.name}.yaml`]);
+    } finally {
+      b!.nodeUnreachable = false;
+    }
+  });
+
+  it('settings.name with id: renames the server; the pinned file still finds it', async () => {
+    const s = minecraft()[0]!;
+    const old = s.name;
+    const dir = dirFor('rename');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'r.yaml'), `version: 1\nid: ${s.id}\nsettings:\n  name: ${old}-renamed\n`);
+    try {
+      const r = await t.gsh(['config', 'apply', dir, '--yes']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(s.name).toBe(`${old}-renamed`);
+      expect((await t.gsh(['config', 'diff', dir])).exitCode).toBe(0);
+    } finally {
+      s.name = old;
+    }
+  });
+});
