@@ -86,6 +86,11 @@ describe('a fleet file: defaults and three globs over 33 servers, at 60 requests
     expect(lobby0.body).toEqual({ motd: 'The first lobby', 'max-players': 60 });
     const survival = writes.find((w) => w.path === `/servers/${ids('survival-')[0]}/properties`)!;
     expect(survival.body).toEqual({ motd: 'Welcome', difficulty: 'hard' });
+    // -s narrows the servers the file manages; a server it does not manage is never added.
+    const mark = sb.log.length;
+    const narrowed = await gsh(['config', 'diff', file, '-s', 'lobby-*,other-33']);
+    expect(narrowed.exitCode, narrowed.stderr).toBe(0);
+    expect([...perServer(propertyReads(mark)).keys()].sort()).toEqual(ids('lobby-').map((id) => `/servers/${id}/properties`).sort());
   });
 });
 
