@@ -233,6 +233,9 @@ export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
   if (rt.globals.idempotencyKey !== undefined) throw new UsageError('--idempotency-key names one request; apply sends one per change', 'Leave it out: each change gets its own key, named in the output.');
   const client = await rt.client();
   const { managed, missing } = await managedServers(client, files, o);
+  for (const url of o.replace ?? []) {
+    if (!managed.some((m) => m.decl.hooks?.items.some((h) => h.url === url))) throw new UsageError(`--replace ${url}: no file declares that webhook for the servers this run manages`, 'Give the URL exactly as the file writes it.');
+  }
   const compared = await compareAll(rt, client, managed, parallel, { prune, replace: o.replace ?? [], secrets: true });
   const results: ChangeResult[] = [];
   for (const m of missing) results.push({ server_id: null, server_name: m.ref, kind: null, action: null, item: null, status: 'failed', idempotency_key: null, error: `no server is named ${m.ref} (${m.file})` });

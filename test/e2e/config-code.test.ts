@@ -348,3 +348,23 @@ describe('export of a server that cannot be read, and a rename through an id pin
     }
   });
 });
+
+describe('--replace: the only way to change a webhook\'s secret', () => {
+  it('deletes the webhook and creates it again with the file\'s secret; an undeclared URL is refused before any write', async () => {
+    const s = minecraft()[0]!;
+    const dir = dirFor('replace');
+    mkdirSync(dir, { recursive: true });
+    const url = 'https://hooks.example.com/rotate';
+    writeFileSync(join(dir, 'r.yaml'), `version: 1\nserver: ${s.name}\nhooks:\n  - url: ${url}\n    events: [server.crashed]\n    secret: \${env:ROTATE}\n`);
+    expect((await t.gsh(['config', 'apply', dir, '--yes'], { env: { ROTATE: 'first-secret-0123456789' } })).exitCode).toBe(0);
+    const mark = t.sandbox.log.length;
+    const bad = await t.gsh(['config', 'apply', dir, '--yes', '--replace', 'https://hooks.example.com/other'], { env: { ROTATE: 'second-secret-0123456789' } });
+    expect(bad.exitCode).toBe(2);
+    const r = await t.gsh(['config', 'apply', dir, '--yes', '--replace', url, '-o', 'json'], { env: { ROTATE: 'second-secret-0123456789' } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const writes = writesSince(mark);
+    expect(writes.map((w) => `${w.method} ${w.route}`)).toEqual(['DELETE /servers/{server_id}/hooks/{hook_id}', 'POST /servers/{server_id}/hooks']);
+    expect((writes[1]!.body as { secret: string }).secret).toBe('second-secret-0123456789');
+    expect(r.stdout).not.toContain('second-secret');
+  });
+});
