@@ -29,6 +29,8 @@ const STRICT_PASS = [
   'test/e2e/interrupt-steps.test.ts',
   'test/e2e/top.test.ts',
   'test/e2e/examples-run.test.ts',
+  'test/e2e/config-code.test.ts',
+  'test/e2e/config-code-fleet.test.ts',
 ];
 
 export default defineConfig({

@@ -22,6 +22,8 @@ export const Exit = {
   cannotTell: 12,
   /** --ready: the server crashed or stopped before its console said it was ready. */
   notReady: 13,
+  /** `gsh config diff`: the servers differ from what the files declare. */
+  drift: 14,
   interrupted: 130,
   /** SIGTERM (128 + 15). */
   terminated: 143,

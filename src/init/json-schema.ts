@@ -87,6 +87,11 @@ function convert(schema: Schema, tier: Tier): JsonSchema {
   }
 }
 
+/** Any schema of the language as JSON Schema (config-code's declaration files use it too). */
+export function toJsonSchema(schema: Schema, tier: Tier = 'free'): JsonSchema {
+  return convert(schema, tier);
+}
+
 export function manifestJsonSchema(tier: Tier): JsonSchema {
   const caps = Object.keys(CAPS).map((name) => {
     const key = name as keyof typeof CAPS;

@@ -34,6 +34,8 @@ export interface ServerRecord {
   lifecycleStatus?: string;
   /** Suspended by the provider: changes to it answer 403 server_suspended (01-general-contract.md "Errors"). */
   suspended?: boolean;
+  /** Its node does not answer: reads and writes of its files (server.properties, configs) answer 502 (02 "Properties"). */
+  nodeUnreachable?: boolean;
   /** Free-plan rule: start/restart needs a recent ad view (off for the demo servers). */
   adRequired: boolean;
   adViewedAt?: number;

@@ -18,6 +18,9 @@ import { findApplication } from './demo-data.js';
 //   also nested in GET /servers?include=status): under `resources`, named otherwise. The console
 //   socket's `stats` event, whose keys the contract names, keeps them.
 // - A file pull's status (fields not shown): its downloads without progress.
+// - The startup read's environment variables (02-endpoints-part-a.md "Startup": "environment
+//   variables", fields not shown): each keyed `env_variable` (as the write's path names it) with
+//   its value as `server_value`.
 
 const UNSHOWN_FAMILY = /^\/servers\/\{server_id\}\/(backups|schedules|firewall|allocations|ports|domains|proxies|databases|network\/allocations)(\/|$)|^\/(account\/)?(tickets|billing|invoices)(\/|$)/;
 const PROGRESS_FIELDS = ['status', 'state', 'progress', 'completed_at', 'is_successful', 'message'];
@@ -33,6 +36,9 @@ export function strictBody(template: string, body: unknown): unknown {
 }
 
 function strictData(template: string, data: unknown): unknown {
+  if (template === '/servers/{server_id}/startup' && isObj(data) && Array.isArray(data.variables)) {
+    return { ...data, variables: data.variables.map((v) => (isObj(v) ? { ...omit(v, ['key', 'value']), env_variable: v.key, server_value: v.value } : v)) };
+  }
   if (template === '/servers/{server_id}/files/pull/status' && isObj(data) && Array.isArray(data.downloads)) {
     return { ...data, downloads: data.downloads.map((d) => (isObj(d) ? omit(d, ['progress']) : d)) };
   }

@@ -114,6 +114,9 @@ function makeFiles(dir: string): void {
     'service-init.yaml': manifest,
     'overlay.yaml': manifest,
     'manifests/lobby.yaml': manifest,
+    // gsh config: declarations in sync with the sandbox (an empty map declares the kind, compares nothing).
+    'servers/lobby.yaml': 'version: 1\nserver: lobby\nproperties: {}\n',
+    'fleet.yaml': 'version: 1\nservers:\n  "lobby-*":\n    properties: {}\n',
     'restore.json': '{"files": ["/world"]}',
     'level.json': '{"changes": []}',
     'edit.json': '{"changes": []}',

@@ -18,16 +18,16 @@ function unread(failures: readonly InputFailure[]): string {
   return failures.length === 0 ? '' : `; ${plural(failures.length, 'input')} could not be read`;
 }
 
-export const github: Formatter = (reports, { failures = [] }) => {
+export const github: Formatter = (reports, { failures = [], tool = 'gsh init lint' }) => {
   let out = '';
   for (const failure of failures) {
-    out += `::error file=${escapeProperty(failure.file)},title=${escapeProperty('gsh init lint')}::${escapeData(failure.message)}\n`;
+    out += `::error file=${escapeProperty(failure.file)},title=${escapeProperty(tool)}::${escapeData(failure.message)}\n`;
   }
   for (const { file, problems } of reports) {
     for (const p of problems) {
       const properties = [
         `file=${escapeProperty(file)}`, `line=${p.line}`, `endLine=${p.endLine}`,
-        `col=${p.column}`, `endColumn=${p.endColumn}`, `title=${escapeProperty(`gsh init lint (${p.rule})`)}`,
+        `col=${p.column}`, `endColumn=${p.endColumn}`, `title=${escapeProperty(`${tool} (${p.rule})`)}`,
       ].join(',');
       const where = p.path === '' ? '' : ` [${p.path}]`;
       out += `::${p.severity} ${properties}::${escapeData(`${p.message}${where}`)}\n`;
@@ -36,8 +36,8 @@ export const github: Formatter = (reports, { failures = [] }) => {
   const { errors, warnings } = countBySeverity(reports);
   const files = reports.filter((r) => r.problems.length > 0).length;
   out += errors + warnings === 0
-    ? `gsh init lint: no problems in ${plural(reports.length, 'file')}${unread(failures)}\n`
-    : `gsh init lint: ${plural(errors, 'error')} and ${plural(warnings, 'warning')} in ${files} of ${plural(reports.length, 'file')}${unread(failures)} (GitHub annotates only the first few per step; all are listed above)\n`;
+    ? `${tool}: no problems in ${plural(reports.length, 'file')}${unread(failures)}\n`
+    : `${tool}: ${plural(errors, 'error')} and ${plural(warnings, 'warning')} in ${files} of ${plural(reports.length, 'file')}${unread(failures)} (GitHub annotates only the first few per step; all are listed above)\n`;
   return out;
 };
 

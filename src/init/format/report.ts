@@ -17,6 +17,8 @@ export interface FormatOptions {
   failures?: readonly InputFailure[];
   /** The absolute directory relative input paths are resolved against (SARIF's %SRCROOT%). */
   srcRoot?: string;
+  /** The linter's name in annotations and SARIF (default `gsh init lint`; `gsh config lint` reuses these formats). */
+  tool?: string;
 }
 
 export type Formatter = (reports: readonly FileReport[], options: FormatOptions) => string;

@@ -44,7 +44,7 @@ function notification(failure: InputFailure, srcRoot?: string) {
   };
 }
 
-export const sarif: Formatter = (reports, { failures = [], srcRoot }) => {
+export const sarif: Formatter = (reports, { failures = [], srcRoot, tool = 'gsh init lint' }) => {
   const rules = RULE_IDS.map((id) => ({
     id,
     shortDescription: { text: RULES[id].summary },
@@ -71,7 +71,7 @@ export const sarif: Formatter = (reports, { failures = [], srcRoot }) => {
     version: '2.1.0',
     runs: [{
       tool: {
-        driver: { name: 'gsh init lint', version: VERSION, semanticVersion: VERSION, rules },
+        driver: { name: tool, version: VERSION, semanticVersion: VERSION, rules },
       },
       invocations: [{
         executionSuccessful: failures.length === 0,

@@ -1,6 +1,6 @@
 import { isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
 import type { SandboxContext } from '../context.js';
-import { fail, ok } from '../envelope.js';
+import { ApiFailure, fail, ok } from '../envelope.js';
 import type { FileTree } from '../node/file-tree.js';
 import { treeOf } from '../node/server-files.js';
 import type { HandlerMap, HandlerRequest } from './types.js';
@@ -48,6 +48,13 @@ export function mergeProperties(text: string, changes: Map<string, string>): str
   return `${lines.join('\n')}\n`;
 }
 
+/** 02-endpoints-part-a.md "Properties": every operation answers 502 when the node fails. */
+function nodeOf(req: HandlerRequest, ctx: SandboxContext): FileTree {
+  const s = serverOf(req, ctx);
+  if (s.nodeUnreachable) throw new ApiFailure(502, 'upstream_error', 'The server\'s node did not answer');
+  return treeOf(ctx, s.id);
+}
+
 function propertiesFile(tree: FileTree): string {
   const e = tree.get(PROPERTIES);
   if (!e || e.type !== 'file') throw fail.notFound('server.properties does not exist on this server');
@@ -73,7 +80,7 @@ function configOf(req: HandlerRequest, ctx: SandboxContext): { type: string; pat
   const type = req.params.config_type ?? '';
   const path = CONFIGS[type];
   if (!path) throw fail.notFound(`Unknown config type ${type}; one of ${Object.keys(CONFIGS).join(', ')}`);
-  return { type, path, tree: treeOf(ctx, serverOf(req, ctx).id) };
+  return { type, path, tree: nodeOf(req, ctx) };
 }
 
 function yamlDoc(tree: FileTree, path: string): Document {
@@ -85,7 +92,7 @@ function yamlDoc(tree: FileTree, path: string): Document {
 }
 
 export const handlers: HandlerMap = {
-  'GET /servers/{server_id}/properties': (req, ctx) => ok(propertyList(propertiesFile(treeOf(ctx, serverOf(req, ctx).id)))),
+  'GET /servers/{server_id}/properties': (req, ctx) => ok(propertyList(propertiesFile(nodeOf(req, ctx)))),
 
   'PUT /servers/{server_id}/properties': (req, ctx) => {
     const s = serverOf(req, ctx);
@@ -99,14 +106,14 @@ export const handlers: HandlerMap = {
       if (s.plan === 'free' && cap !== undefined && Number(value) > cap) value = String(cap);
       changes.set(k, value);
     }
-    const tree = treeOf(ctx, s.id);
+    const tree = nodeOf(req, ctx);
     const text = mergeProperties(propertiesFile(tree), changes);
     tree.write(PROPERTIES, text);
     return ok(propertyList(text));
   },
 
   'GET /servers/{server_id}/properties/configs': (req, ctx) => {
-    const tree = treeOf(ctx, serverOf(req, ctx).id);
+    const tree = nodeOf(req, ctx);
     return ok(Object.entries(CONFIGS)
       .filter(([type, path]) => type !== 'server.properties' && tree.get(path)?.type === 'file')
       .map(([type, path]) => ({ object: 'server_config', type, path })));

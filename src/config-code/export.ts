@@ -1,0 +1,100 @@
+// `gsh config export`: one file per server, DIR/<server name>.yaml, with what the server has of
+// each declarable kind (README "Configuration as code"). A webhook's secret is never read back
+// (02 "Webhooks": returned only at creation), so the file holds a ${env:…} placeholder instead.
+
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Exit, GshError, InterruptedError, ownError, UsageError } from '../core/errors.js';
+import { parallelOption } from '../core/fleet.js';
+import { stdinFor } from '../core/fields.js';
+import type { Runtime } from '../core/runtime.js';
+import { resolveTargets, type Target, targetRefs } from '../core/targets.js';
+import type { Live } from './compare.js';
+import { type Kind, KINDS, kindList, SETTINGS_FIELDS } from './kinds.js';
+import { readLive, readSpecs } from './live.js';
+import { step } from '../core/plan.js';
+import { estimate, pool } from './run.js';
+import { declarationExists, writeDeclaration } from './write-file.js';
+
+export interface ExportOptions {
+  server?: string | string[];
+  dir?: string;
+  only?: string;
+  force?: boolean;
+  parallel?: string;
+}
+
+/** A name that is a plain file name: not empty, no separator, not . or .. */
+function fileNameOf(name: string): string | undefined {
+  return name && !/[/\\\0]/.test(name) && name !== '.' && name !== '..' ? `${name}.yaml` : undefined;
+}
+
+/** An environment variable name for a webhook's secret: LOBBY_1_HOOK_2_SECRET. */
+export function secretVariable(server: string, n: number): string {
+  const base = server.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'SERVER';
+  return `${/^[0-9]/.test(base) ? `S_${base}` : base}_HOOK_${n}_SECRET`;
+}
+
+/** The declaration text of one server's live state. */
+export async function declarationText(name: string, live: Live): Promise<string> {
+  const { Document } = await import('yaml');
+  const out: Record<string, unknown> = { version: 1, server: name };
+  if (live.settings) {
+    const s = Object.fromEntries(SETTINGS_FIELDS.filter((f) => f !== 'name' && typeof live.settings![f] === 'string').map((f) => [f, live.settings![f]]));
+    if (Object.keys(s).length) out.settings = s;
+  }
+  if (live.properties) out.properties = Object.fromEntries(live.properties);
+  if (live.variables) out.startup = { variables: Object.fromEntries(live.variables) };
+  if (live.configs?.size) {
+    out.configs = Object.fromEntries([...live.configs].map(([type, values]) => [type, Object.fromEntries(Object.entries(values).filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v)))]));
+  }
+  if (live.hooks) {
+    out.hooks = live.hooks.map((h, i) => ({ url: h.url, events: h.events, enabled: h.enabled, secret: `\${env:${secretVariable(name, i + 1)}}` }));
+  }
+  if (live.subusers) out.subusers = live.subusers.map((u) => ({ user_id: u.user_id, permissions: u.permissions }));
+  const doc = new Document(out);
+  doc.commentBefore = ` gsh config export of ${name}. Edit, then: gsh config diff FILE; gsh config apply FILE\n A webhook's secret is never read back: it is sent from the named variable when the webhook is created.`;
+  return doc.toString({ lineWidth: 0 });
+}
+
+export async function runExport(rt: Runtime, o: ExportOptions): Promise<number> {
+  const kinds: readonly Kind[] = kindList(o.only, '--only') ?? KINDS;
+  const parallel = parallelOption(o.parallel);
+  const dir = o.dir ?? '.';
+  const refs = targetRefs(o.server, undefined, rt.env);
+  const client = await rt.client();
+  const targets: Target[] = await resolveTargets(client, refs, await stdinFor(refs.refs, () => rt.ctx.stdin), rt.references);
+  // Every file is checked before anything is read: an export that would overwrite changes nothing.
+  if (!o.force) {
+    const there = targets.filter((t) => t.name !== undefined && fileNameOf(t.name) && declarationExists(join(dir, fileNameOf(t.name)!)));
+    if (there.length) throw new UsageError(`${there.map((t) => join(dir, fileNameOf(t.name!)!)).join(', ')} ${there.length === 1 ? 'exists' : 'exist'}; nothing was exported`, 'Give --force to replace them, or --dir another directory.');
+  }
+  // --dry-run: the reads it would make; no file is written.
+  if (rt.dryRun) return (await rt.submit({ requests: targets.flatMap((t) => readSpecs(t.id, kinds)), then: [step('local', `write ${targets.map((t) => join(dir, `${t.name ?? t.id}.yaml`)).join(', ')}`)] }, async () => {})) ?? Exit.ok;
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw new UsageError(`cannot create ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  estimate(rt, client, targets.length * kinds.length, 'Exporting');
+  const results = await pool(targets, parallel, async (t) => {
+    try {
+      const live = await readLive(client, t.id, kinds, undefined, { absentOk: true });
+      const name = t.name ?? (typeof live.settings?.name === 'string' ? live.settings.name : undefined);
+      const file = name === undefined ? undefined : fileNameOf(name);
+      if (!file) throw new GshError(`the server's name ${name === undefined ? 'is unknown' : `"${name}" is not a file name`}; export it with -s id:${t.id} after renaming it`);
+      const path = join(dir, file);
+      writeDeclaration(path, await declarationText(name!, live), o.force === true);
+      return { server_id: t.id, server_name: name!, ok: true, file: path };
+    } catch (caught) {
+      const err = ownError(caught);
+      if (err instanceof InterruptedError) throw err;
+      return { server_id: t.id, server_name: t.name ?? null, ok: false, error: (err as Error).message };
+    }
+  });
+  const list = results.filter((r) => r !== undefined);
+  await rt.out.show(list, { columns: ['server_name', 'ok', 'file', 'error'] });
+  const failed = list.filter((r) => !r.ok);
+  for (const f of failed) rt.warn(`${f.server_name ?? f.server_id}: not exported: ${f.error}`);
+  return failed.length ? Exit.someFailed : Exit.ok;
+}

@@ -1,0 +1,355 @@
+// `gsh config diff` and `gsh config apply` (README "Configuration as code"): the files say which
+// servers they manage (one listing of the servers), each server's declared kinds are read (only
+// those), compared (compare.ts), and apply makes exactly the writes diff shows, each with its
+// Idempotency-Key and outcome (core/outcome.ts), servers --parallel at once on the client's one
+// rate-limit budget (core/http.ts), as fleets do.
+
+import { ApiError, Exit, GshError, InterruptedError, ownError, UsageError } from '../core/errors.js';
+import { parallelOption } from '../core/fleet.js';
+import { type ApiClient, withIdempotencyKey } from '../core/http.js';
+import { OutcomeTracker, trackOutcomes } from '../core/outcome.js';
+import { fetchAll } from '../core/paging.js';
+import type { Runtime } from '../core/runtime.js';
+import type { ServerItem } from '../core/server-ref.js';
+import { type Change, compare, type Comparison } from './compare.js';
+import { type Declaration, declarationFor, declaredKinds, type DeclFile, expandPaths, loadFile, loadLibraries, matches, picomatchSync } from './files.js';
+import { type Kind, kindList, opSpec, PRUNABLE } from './kinds.js';
+import { readCost, readLive, readSpecs } from './live.js';
+import { lintReport } from './lint.js';
+
+export interface Server {
+  id: string;
+  name?: string;
+}
+
+export interface Managed extends Server {
+  file: string;
+  decl: Declaration;
+  kinds: Kind[];
+}
+
+export interface SelectOptions {
+  paths: string[];
+  server?: string | string[];
+  only?: string;
+  parallel?: string;
+}
+
+/** Files read and linted; any error in them stops the command before a request (exit 2). */
+export async function loadDeclarations(rt: Runtime, paths: string[]): Promise<DeclFile[]> {
+  await loadLibraries();
+  const files = expandPaths(paths).map(loadFile);
+  const bad = files.filter((f) => f.problems.some((p) => p.severity === 'error'));
+  if (bad.length) {
+    rt.io.stderr.write(await lintReport(files, 'stylish', rt.io.colorErr));
+    throw new UsageError(`${bad.length === 1 ? bad[0]!.path : `${bad.length} files`} ${bad.length === 1 ? 'has' : 'have'} problems; nothing was sent`, 'gsh config lint FILE shows them again.');
+  }
+  return files;
+}
+
+/** -s: names, ids and globs that narrow the servers the files manage. */
+function narrow(sel: string | string[] | undefined): ((s: Server) => boolean) | undefined {
+  const refs = [sel ?? []].flat().flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  if (!refs.length) return undefined;
+  const tests = refs.map((ref) => {
+    if (/[*?[\]{}]/.test(ref)) {
+      const isMatch = picomatchSync()(ref, { dot: true });
+      return (s: Server) => s.name !== undefined && isMatch(s.name);
+    }
+    const id = ref.startsWith('id:') ? ref.slice(3) : ref;
+    return (s: Server) => s.id === id || s.name === ref;
+  });
+  return (s) => tests.some((t) => t(s));
+}
+
+/**
+ * The servers the files manage (one listing), narrowed by -s. A server two files manage is a
+ * usage error; a one-server file whose server does not exist is listed as missing (exit 11).
+ */
+export async function managedServers(client: ApiClient, files: DeclFile[], o: SelectOptions): Promise<{ managed: Managed[]; missing: Array<{ ref: string; file: string }> }> {
+  const only = kindList(o.only, '--only');
+  const keep = narrow(o.server);
+  const { items } = await fetchAll(client, opSpec('listServers', {}));
+  const servers: Server[] = (items as ServerItem[]).filter((s) => s.id !== undefined).map((s) => ({ id: String(s.id), ...(typeof s.name === 'string' ? { name: s.name } : {}) }));
+  const managed = new Map<string, Managed>();
+  const missing: Array<{ ref: string; file: string }> = [];
+  for (const file of files) {
+    const found = servers.filter((s) => matches(file, s));
+    if (!file.fleet && !found.length) {
+      // A pinned id the listing does not show is still read by id (the list may show another form).
+      if (file.id !== undefined) found.push({ id: file.id, ...(file.server !== undefined ? { name: file.server } : {}) });
+      else missing.push({ ref: file.server ?? '?', file: file.path });
+    }
+    for (const s of found) {
+      if (keep && !keep(s)) continue;
+      const other = managed.get(s.id);
+      if (other) throw new UsageError(`${s.name ?? s.id} is managed by both ${other.file} and ${file.path}`, 'A server is declared in one file only: remove it from one of them (or narrow a glob).');
+      const decl = declarationFor(file, s);
+      managed.set(s.id, { ...s, file: file.path, decl, kinds: declaredKinds(decl, only) });
+    }
+  }
+  const list = [...managed.values()];
+  if (keep && !list.length && !missing.length) throw new UsageError('-s matches none of the servers the files manage');
+  return { managed: list, missing: keep ? missing.filter((m) => keep({ id: m.ref, name: m.ref })) : missing };
+}
+
+/** `N requests, about T at the key's limit`, printed first when a run will take more than a minute. */
+export function estimate(rt: Runtime, client: ApiClient, requests: number, what: string, already = false): boolean {
+  const limit = client.rateLimitState?.limit;
+  if (!limit || requests <= limit || already) return false;
+  const minutes = requests / limit;
+  rt.note(`${what}: about ${requests} requests, about ${minutes < 2 ? `${Math.ceil(minutes * 60)} s` : `${Math.ceil(minutes)} min`} at this key's limit of ${limit} a minute.`);
+  return true;
+}
+
+/** The reads of the managed servers' declared kinds. */
+function readsOf(managed: readonly Managed[]): number {
+  return managed.reduce((n, m) => n + readCost(m.kinds, Object.keys(m.decl.configs ?? {}).length), 0);
+}
+
+/** Runs `fn` over `items`, `parallel` at once, results in input order. */
+export async function pool<T, R>(items: readonly T[], parallel: number, fn: (item: T) => Promise<R>, stop: () => boolean = () => false): Promise<Array<R | undefined>> {
+  const out: Array<R | undefined> = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length && !stop()) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, items.length) }, worker));
+  return out;
+}
+
+export interface Compared {
+  server: Managed;
+  comparison?: Comparison;
+  error?: GshError | Error;
+}
+
+/** Reads every managed server's declared kinds and compares; a server that cannot be read is kept with its error. */
+export async function compareAll(rt: Runtime, client: ApiClient, managed: Managed[], parallel: number, opts: { prune: readonly Kind[]; replace: readonly string[]; secrets: boolean }): Promise<Compared[]> {
+  estimate(rt, client, 1 + readsOf(managed), 'This run reads');
+  const results = await pool(managed, parallel, async (server): Promise<Compared> => {
+    try {
+      const live = await readLive(client, server.id, server.kinds, Object.keys(server.decl.configs ?? {}));
+      return { server, comparison: compare(server.decl, live, { serverId: server.id, kinds: server.kinds, prune: opts.prune, replace: opts.replace, env: rt.env, secrets: opts.secrets }) };
+    } catch (caught) {
+      const err = ownError(caught);
+      if (err instanceof InterruptedError) throw err;
+      return { server, error: err as Error };
+    }
+  });
+  return results as Compared[];
+}
+
+const label = (s: Server) => s.name ?? s.id;
+const why = (err: unknown) => (err instanceof ApiError ? `${err.message} (HTTP ${err.status}${err.code ? ` ${err.code}` : ''})` : (err as Error).message);
+
+// ---------------------------------------------------------------------------------------------
+// diff
+
+export async function runDiff(rt: Runtime, o: SelectOptions): Promise<number> {
+  const files = await loadDeclarations(rt, o.paths);
+  const parallel = parallelOption(o.parallel);
+  kindList(o.only, '--only');
+  const client = await rt.client();
+  const { managed, missing } = await managedServers(client, files, o);
+  // --dry-run: the reads it would make (the listing that found the servers was sent).
+  if (rt.dryRun) return (await rt.submit({ requests: managed.flatMap((m) => readSpecs(m.id, m.kinds, Object.keys(m.decl.configs ?? {}))), then: [] }, async () => {})) ?? Exit.ok;
+  const compared = await compareAll(rt, client, managed, parallel, { prune: [], replace: [], secrets: false });
+  const report = compared.map((c) => ({
+    server_id: c.server.id,
+    server_name: c.server.name ?? null,
+    file: c.server.file,
+    in_sync: c.comparison ? c.comparison.changes.length === 0 : null,
+    ...(c.comparison ? { changes: c.comparison.changes.map(changeView), not_compared: c.comparison.notCompared } : {}),
+    ...(c.error ? { error: why(c.error) } : {}),
+  }));
+  const missed = missing.map((m) => ({ server_id: null, server_name: m.ref, file: m.file, in_sync: null, error: `no server is named ${m.ref}` }));
+  const all = [...report, ...missed];
+  if (rt.format === 'table') await rt.out.show(diffRows(all), { columns: ['server', 'change', 'path', 'live', 'declared'] });
+  else await rt.out.show(all);
+  const failed = all.filter((r) => r.error !== undefined);
+  const drifted = report.filter((r) => r.in_sync === false);
+  for (const f of failed) rt.warn(`${f.server_name ?? f.server_id}: could not be read, so not compared: ${f.error}`);
+  rt.note(`${managed.length} server${managed.length === 1 ? '' : 's'} compared: ${drifted.length} differ${failed.length ? `, ${failed.length} could not be read` : ''}.`);
+  return failed.length ? Exit.someFailed : drifted.length ? Exit.drift : Exit.ok;
+}
+
+function changeView(c: Change): Record<string, unknown> {
+  return { kind: c.kind, action: c.action, item: c.item, fields: c.fields, ...(c.held ? { held: c.held } : {}) };
+}
+
+const cell = (v: unknown) => (v === null || v === undefined ? '-' : Array.isArray(v) ? v.join(',') : String(v));
+
+function diffRows(all: Array<{ server_name: string | null; server_id: string | null; error?: string; in_sync: boolean | null; changes?: Array<Record<string, unknown>>; not_compared?: string[] }>): Array<Record<string, string>> {
+  const rows: Array<Record<string, string>> = [];
+  for (const r of all) {
+    const server = r.server_name ?? r.server_id ?? '?';
+    if (r.error !== undefined) {
+      rows.push({ server, change: 'not read', path: '-', live: '-', declared: r.error });
+      continue;
+    }
+    if (r.in_sync) rows.push({ server, change: 'in sync', path: '-', live: '-', declared: '-' });
+    for (const c of r.changes ?? []) {
+      const action = c.held ? `${String(c.action)} (held)` : String(c.action);
+      for (const f of c.fields as Array<{ path: string; live: unknown; declared: unknown }>) rows.push({ server, change: action, path: f.path, live: cell(f.live), declared: cell(f.declared) });
+    }
+    for (const p of r.not_compared ?? []) rows.push({ server, change: 'not compared', path: p, live: '(write-only)', declared: '(masked)' });
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------------------
+// apply
+
+export interface ApplyOptions extends SelectOptions {
+  prune?: string;
+  maxDeletes?: string;
+  replace?: string[];
+}
+
+type Status = 'applied' | 'failed' | 'skipped' | 'unknown' | 'not_started';
+
+interface ChangeResult {
+  server_id: string | null;
+  server_name: string | null;
+  kind: Kind | null;
+  action: Change['action'] | null;
+  item: string | null;
+  status: Status;
+  idempotency_key: string | null;
+  error?: string;
+}
+
+export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
+  const files = await loadDeclarations(rt, o.paths);
+  const parallel = parallelOption(o.parallel);
+  kindList(o.only, '--only');
+  const prune = kindList(o.prune, '--prune', PRUNABLE) ?? [];
+  const maxDeletes = o.maxDeletes === undefined ? 5 : Number(o.maxDeletes);
+  if (!/^\d+$/.test(o.maxDeletes ?? '5')) throw new UsageError(`--max-deletes takes a whole number (got "${o.maxDeletes}")`);
+  if (rt.globals.idempotencyKey !== undefined) throw new UsageError('--idempotency-key names one request; apply sends one per change', 'Leave it out: each change gets its own key, named in the output.');
+  const client = await rt.client();
+  const { managed, missing } = await managedServers(client, files, o);
+  for (const url of o.replace ?? []) {
+    if (!managed.some((m) => m.decl.hooks?.items.some((h) => h.url === url))) throw new UsageError(`--replace ${url}: no file declares that webhook for the servers this run manages`, 'Give the URL exactly as the file writes it.');
+  }
+  const compared = await compareAll(rt, client, managed, parallel, { prune, replace: o.replace ?? [], secrets: true });
+  const results: ChangeResult[] = [];
+  for (const m of missing) results.push({ server_id: null, server_name: m.ref, kind: null, action: null, item: null, status: 'failed', idempotency_key: null, error: `no server is named ${m.ref} (${m.file})` });
+  for (const c of compared.filter((x) => x.error)) {
+    results.push({ server_id: c.server.id, server_name: c.server.name ?? null, kind: null, action: null, item: null, status: 'failed', idempotency_key: null, error: `nothing changed: ${why(c.error)}` });
+  }
+  for (const r of results) rt.warn(`${r.server_name ?? r.server_id}: ${r.error}`);
+  const work = compared.filter((c) => c.comparison).map((c) => ({ server: c.server, changes: c.comparison!.changes.filter((ch) => !ch.held) }));
+  for (const c of compared) for (const ch of c.comparison?.changes ?? []) if (ch.held) rt.note(`${label(c.server)}: ${ch.item} ${ch.held}`);
+  const deletes = work.reduce((n, w) => n + w.changes.filter((c) => c.action === 'delete').length, 0);
+  if (deletes > maxDeletes) {
+    throw new GshError(`this run would delete ${deletes} items, more than --max-deletes ${maxDeletes}; nothing was changed`, Exit.error, `Check the plan with gsh config diff, then raise --max-deletes if that is what you mean.`);
+  }
+  const writes = work.flatMap((w) => w.changes);
+  // Keys fixed now: the dry run shows them, and an interrupt names them.
+  for (const ch of writes) ch.spec = await withIdempotencyKey(ch.spec);
+  if (!writes.length) {
+    if (!rt.dryRun) {
+      await show(rt, results);
+      rt.note(`Nothing to apply: ${work.length} server${work.length === 1 ? ' is' : 's are'} as declared${results.length ? `; ${results.length} could not be compared` : ''}.`);
+    } else await rt.submit({ requests: [], then: [] }, async () => {});
+    return results.length ? Exit.someFailed : Exit.ok;
+  }
+  if (!rt.dryRun) {
+    const { confirmDestructive } = await import('../core/confirm.js');
+    await confirmDestructive(rt, `apply ${writes.length} change${writes.length === 1 ? '' : 's'} to ${work.filter((w) => w.changes.length).length} server(s)${deletes ? `, ${deletes} of them deletes` : ''}`);
+  }
+  const reads = 1 + readsOf(managed);
+  estimate(rt, client, reads + writes.length, `This run reads and writes (${writes.length} writes)`, reads > (client.rateLimitState?.limit ?? Infinity));
+  let exit: number = Exit.ok;
+  const code = await rt.submit({ requests: writes.map((c) => c.spec), then: [] }, async () => {
+    exit = await execute(rt, client, work, parallel, results);
+  });
+  if (rt.dryRun) return typeof code === 'number' ? code : Exit.ok;
+  return exit;
+}
+
+async function execute(rt: Runtime, client: ApiClient, work: Array<{ server: Managed; changes: Change[] }>, parallel: number, results: ChangeResult[]): Promise<number> {
+  let stopped: 'SIGINT' | 'SIGTERM' | undefined;
+  const handlers = (['SIGINT', 'SIGTERM'] as const).map((signal) => {
+    const on = () => {
+      stopped ??= signal;
+      rt.cancelAll(signal);
+    };
+    rt.ctx.signals.on(signal, on);
+    return [signal, on] as const;
+  });
+  const perServer = new Map<Managed, ChangeResult[]>();
+  try {
+    await pool(work.filter((w) => w.changes.length), parallel, async ({ server, changes }) => {
+      const done: ChangeResult[] = [];
+      perServer.set(server, done);
+      const created = new Map<number, string>();
+      for (const [i, ch] of changes.entries()) {
+        const base = { server_id: server.id, server_name: server.name ?? null, kind: ch.kind, action: ch.action, item: ch.item, idempotency_key: ch.spec.idempotencyKey ?? null };
+        if (stopped) {
+          done.push({ ...base, status: 'not_started', idempotency_key: null });
+          continue;
+        }
+        const dep = ch.after === undefined ? undefined : done[ch.after];
+        if (dep && dep.status !== 'applied') {
+          done.push({ ...base, status: 'skipped', idempotency_key: null, error: `skipped: it needs ${dep.action} ${dep.item}, which was not applied` });
+          continue;
+        }
+        const spec = ch.pathFromCreated && ch.after !== undefined ? { ...ch.spec, path: ch.pathFromCreated(created.get(ch.after) ?? '') } : ch.spec;
+        const tracker = new OutcomeTracker();
+        try {
+          const res = await trackOutcomes(tracker, () => client.request<{ data?: Record<string, unknown> }>(spec));
+          const data = res.body?.data;
+          if (ch.action === 'create' && data && typeof data === 'object' && data.id !== undefined) created.set(i, String(data.id));
+          if (ch.kind === 'properties') clampNotes(rt, server, ch, data);
+          done.push({ ...base, status: 'applied' });
+        } catch (caught) {
+          const err = ownError(caught);
+          const outcome = (err instanceof GshError ? err.outcome : undefined) ?? tracker.last?.outcome ?? 'not_applied';
+          if (err instanceof InterruptedError) {
+            stopped ??= err.signal;
+            done.push({ ...base, status: outcome === 'applied' ? 'applied' : outcome === 'unknown' ? 'unknown' : 'not_started', ...(outcome === 'not_applied' ? { idempotency_key: null } : {}) });
+            continue;
+          }
+          done.push({ ...base, status: outcome === 'applied' ? 'applied' : outcome === 'unknown' ? 'unknown' : 'failed', error: why(err) });
+        }
+      }
+    }, () => stopped !== undefined);
+  } finally {
+    for (const [signal, on] of handlers) rt.ctx.signals.off(signal, on);
+  }
+  for (const w of work) {
+    const done = perServer.get(w.server);
+    if (done) results.push(...done);
+    else for (const ch of w.changes) results.push({ server_id: w.server.id, server_name: w.server.name ?? null, kind: ch.kind, action: ch.action, item: ch.item, status: 'not_started', idempotency_key: null });
+  }
+  await show(rt, results);
+  const applied = results.filter((r) => r.status === 'applied').length;
+  const unknown = results.filter((r) => r.status === 'unknown');
+  if (stopped) {
+    rt.note(`${stopped === 'SIGINT' ? 'Interrupted' : 'Terminated'}: ${applied} change${applied === 1 ? '' : 's'} applied${unknown.length ? `, ${unknown.length} may have been (${unknown.map((u) => `${u.server_name ?? u.server_id} ${u.item} key ${u.idempotency_key}`).join('; ')})` : ''}. Run the same gsh config apply again: it reads again and makes only what is left.`);
+    return stopped === 'SIGINT' ? Exit.interrupted : Exit.terminated;
+  }
+  const bad = results.filter((r) => r.status !== 'applied');
+  rt.note(`${applied} change${applied === 1 ? '' : 's'} applied${bad.length ? `, ${bad.length} not (failed, skipped or unknown)` : ''}. No restart was made: a running server reads some settings only when it starts.`);
+  return bad.length ? Exit.someFailed : Exit.ok;
+}
+
+function clampNotes(rt: Runtime, server: Managed, ch: Change, data: unknown): void {
+  if (!Array.isArray(data)) return;
+  const stored = new Map(data.filter((p): p is { key: string; value: unknown } => !!p && typeof p === 'object' && typeof (p as { key?: unknown }).key === 'string').map((p) => [p.key, String(p.value)]));
+  for (const f of ch.fields) {
+    const key = f.path.slice('properties.'.length);
+    const got = stored.get(key);
+    if (got !== undefined && got !== String(f.declared)) rt.warn(`${label(server)}: properties.${key} was sent as ${String(f.declared)} and stored as ${got} (the service clamps it on this plan)`);
+  }
+}
+
+async function show(rt: Runtime, results: ChangeResult[]): Promise<void> {
+  await rt.out.show(results, { columns: ['status', 'server_name', 'kind', 'action', 'item', 'idempotency_key', 'error'] });
+}

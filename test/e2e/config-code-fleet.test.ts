@@ -1,0 +1,168 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox, type ServerRecord } from '../../src/sandbox/index.js';
+import { runStepped, VirtualTime } from '../helpers/interrupt-steps.js';
+import { runGsh, testContext, virtualClock } from '../helpers/context.js';
+import { runEnv, STRICT } from './helpers.js';
+
+// Configuration as code over a fleet (README "Configuration as code"): a fleet file's defaults and
+// globs merged per server, within the key's rate limit (01-general-contract.md "Limits"), and
+// Ctrl-C / SIGTERM at every step of an apply (ARCHITECTURE.md "Tests", "Every step").
+
+let root: string;
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'gsh-config-fleet-'));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('a fleet file: defaults and three globs over 33 servers, at 60 requests a minute', () => {
+  let sb: Sandbox;
+  const clock = virtualClock();
+  let file: string;
+  const groups = ['lobby', 'survival', 'creative'];
+  beforeAll(async () => {
+    sb = await startSandbox({ strict: STRICT, servers: 36, rateLimit: 60, timeScale: 0.01, now: clock.now });
+    [...sb.state.servers.values()].forEach((s, i) => {
+      s.application = 'minecraft';
+      s.plan = 'paid';
+      s.name = i < 33 ? `${groups[i % 3]}-${String(i).padStart(2, '0')}` : `other-${i}`;
+    });
+    file = join(root, 'fleet.yaml');
+    writeFileSync(file, [
+      'version: 1',
+      'defaults:',
+      '  properties:',
+      '    motd: Welcome',
+      'servers:',
+      '  "lobby-*":',
+      '    properties:',
+      '      max-players: 60',
+      '  "survival-*":',
+      '    properties:',
+      '      difficulty: hard',
+      '  "creative-*":',
+      '    properties:',
+      '      gamemode: creative',
+      '  lobby-00:',
+      '    properties:',
+      '      motd: The first lobby',
+      '',
+    ].join('\n'));
+  });
+  afterAll(() => sb.close());
+
+  const gsh = (argv: string[]) => runGsh(argv, testContext({ env: runEnv({ GSH_BASE_URL: sb.baseUrl, GSH_API_KEY: sb.keys.all, GSH_CONFIG_DIR: root, NO_COLOR: '1' }), clock }));
+  const propertyReads = (from: number) => sb.log.slice(from).filter((e) => e.method === 'GET' && e.route === '/servers/{server_id}/properties');
+  const perServer = (entries: Array<{ path: string }>) => {
+    const n = new Map<string, number>();
+    for (const e of entries) n.set(e.path, (n.get(e.path) ?? 0) + 1);
+    return n;
+  };
+
+  it('diff 14, apply 0, diff 0: no 429, one properties write per matched server, at most one properties read per server per run', async () => {
+    const ids = (prefix: string) => [...sb.state.servers.values()].filter((s) => s.name.startsWith(prefix)).map((s) => s.id);
+    const matched = groups.flatMap((g) => ids(`${g}-`));
+    expect(matched).toHaveLength(33);
+    for (const argv of [['config', 'diff', file], ['config', 'apply', file, '--yes', '--parallel', '8'], ['config', 'diff', file]]) {
+      const mark = sb.log.length;
+      const r = await gsh(argv);
+      expect(r.exitCode, `${argv.join(' ')}\n${r.stderr}`).toBe(argv[1] === 'apply' ? 0 : mark === 0 ? 14 : 0);
+      const reads = perServer(propertyReads(mark));
+      expect(reads.size).toBe(33);
+      expect(Math.max(...reads.values())).toBe(1);
+      // The listing of the servers (one page) is the only other read.
+      expect(sb.log.slice(mark).filter((e) => e.method === 'GET' && e.route !== '/servers/{server_id}/properties').map((e) => e.path)).toEqual(['/servers']);
+      if (argv[1] === 'apply') {
+        expect(r.stderr).toMatch(/This run reads and writes \(33 writes\): about 67 requests, about 67 s at this key's limit of 60 a minute/);
+      }
+    }
+    const writes = sb.log.filter((e) => e.method !== 'GET');
+    expect(writes.every((w) => w.route === '/servers/{server_id}/properties' && w.status === 200)).toBe(true);
+    expect([...perServer(writes).keys()].sort()).toEqual(matched.map((id) => `/servers/${id}/properties`).sort());
+    expect(sb.log.filter((e) => e.status === 429)).toEqual([]);
+    const lobby0 = writes.find((w) => w.path === `/servers/${ids('lobby-00')[0]}/properties`)!;
+    expect(lobby0.body).toEqual({ motd: 'The first lobby', 'max-players': 60 });
+    const survival = writes.find((w) => w.path === `/servers/${ids('survival-')[0]}/properties`)!;
+    expect(survival.body).toEqual({ motd: 'Welcome', difficulty: 'hard' });
+    // -s narrows the servers the file manages; a server it does not manage is never added.
+    const mark = sb.log.length;
+    const narrowed = await gsh(['config', 'diff', file, '-s', 'lobby-*,other-33']);
+    expect(narrowed.exitCode, narrowed.stderr).toBe(0);
+    expect([...perServer(propertyReads(mark)).keys()].sort()).toEqual(ids('lobby-').map((id) => `/servers/${id}/properties`).sort());
+  });
+});
+
+describe('Ctrl-C and SIGTERM at every step of config apply on two servers', () => {
+  const time = new VirtualTime();
+  let sandbox: Sandbox;
+  let servers: ServerRecord[];
+  let dir: string;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ strict: STRICT, manualTime: true, now: () => time.now, servers: 2 });
+    time.attach(sandbox);
+    servers = [...sandbox.state.servers.values()];
+    servers.forEach((s, i) => {
+      s.application = 'minecraft';
+      s.plan = 'paid';
+      s.name = `steps-${i}`;
+    });
+    dir = join(root, 'steps');
+    mkdirSync(dir, { recursive: true });
+    for (const s of servers) {
+      writeFileSync(join(dir, `${s.name}.yaml`), `version: 1\nserver: ${s.name}\nproperties:\n  motd: Declared\nhooks:\n  - url: https://hooks.example.com/${s.name}\n    events: [server.crashed]\n`);
+    }
+  });
+  afterAll(() => sandbox.close());
+
+  const envOf = () => ({ GSH_BASE_URL: sandbox.baseUrl, GSH_API_KEY: sandbox.keys.all, NO_COLOR: '1' });
+  /** Both servers drifted: motd changed, their webhook gone; a fresh rate-limit window. */
+  const reset = async () => {
+    time.moveTo(time.now + 61_000);
+    for (const s of servers) {
+      const r = await runStepped(['properties', 'update', '-s', s.id, '-f', 'motd=Drifted'], envOf(), time);
+      expect(r.exitCode, r.stderr).toBe(0);
+      const list = await runStepped(['hooks', 'list', '-s', s.id, '--json'], envOf(), time);
+      for (const h of JSON.parse(list.stdout) as Array<{ id: string }>) expect((await runStepped(['hooks', 'delete', '-s', s.id, h.id, '--yes'], envOf(), time)).exitCode).toBe(0);
+    }
+  };
+  const argv = () => ['config', 'apply', dir, '--yes', '-o', 'json'];
+
+  it('-o json: every change named with its status and key; exit 130/143; a re-run finishes with no double effect', async () => {
+    await reset();
+    const counted = await runStepped(argv(), envOf(), time);
+    expect(counted.exitCode, counted.stderr).toBe(0);
+    expect(counted.steps.filter((x) => x.kind === 'send').length).toBeGreaterThanOrEqual(9);
+    for (let k = 1; k <= counted.steps.length; k++) {
+      await reset();
+      const mark = sandbox.effects.length;
+      const signal = k % 3 === 0 ? 'SIGTERM' : 'SIGINT';
+      const r = await runStepped(argv(), envOf(), time, { at: k, signal });
+      const why = `step ${k} (${r.delivered ? `${r.delivered.kind} ${r.delivered.what}` : 'not reached'})\n${r.stderr}`;
+      expect(r.stderr, why).not.toMatch(/internal error/);
+      if (r.delivered) {
+        expect(r.exitCode, why).toBe(signal === 'SIGINT' ? 130 : 143);
+        // Stopped while reading: no change was made and none is listed.
+        if (r.stdout !== '') {
+          const changes = JSON.parse(r.stdout) as Array<{ status: string; idempotency_key: string | null; item: string }>;
+          expect(changes.length, why).toBe(4);
+          for (const c of changes) {
+            expect(['applied', 'unknown', 'not_started'], why).toContain(c.status);
+            if (c.status !== 'not_started') expect(c.idempotency_key, why).toMatch(/^[0-9a-f-]{36}$/);
+            if (c.status === 'unknown') expect(r.stderr, why).toContain(c.idempotency_key!);
+          }
+          // Every change the service made in this run is named, with its key, as applied or unknown.
+          for (const e of sandbox.effects.slice(mark)) {
+            expect(changes.find((c) => c.idempotency_key === e.idempotencyKey)?.status, `${why}\n${e.method} ${e.path}`).toMatch(/^(applied|unknown)$/);
+          }
+        } else expect(sandbox.effects.length, why).toBe(mark);
+      }
+      const again = await runStepped(argv(), envOf(), time);
+      expect(again.exitCode, `${why}\nre-run: ${again.stderr}`).toBe(0);
+      // Each change acted once over both runs: one properties merge and one webhook per server.
+      const acted = sandbox.effects.slice(mark).map((e) => `${e.method} ${e.path}`).sort();
+      expect(acted, why).toEqual(servers.flatMap((s) => [`POST /servers/${s.id}/hooks`, `PUT /servers/${s.id}/properties`]).sort());
+    }
+  });
+});
