@@ -77,7 +77,7 @@ describe('names told apart in the NAME column', () => {
     const at = differAt(names);
     const cut = names.map((n) => fitName(n, 14, at.get(n)));
     expect(cut).toEqual(['golden-…le-101', 'golden-…le-102', 'golden…1-lobby', 'golden…2-lobby', 'gold…1-of-a-v…', 'golden-isle-2…', 'lobby         ']);
-    expect(fitName('aaaaaaaaaaaaaaaaaaaaa-1-bbbbbbbbbbbbbbbbbbbbbbbbbb', 14, 22)).toBe('aaaa…a-1-bbbb…');
+    expect(fitName('aaaaaaaaaaaaaaaaaaaaa-1-bbbbbbbbbbbbbbbbbbbbbbbbbb', 14, 22)).toBe('aaaa…-1-bbbbb…');
     for (const c of cut) expect(width(c)).toBe(14);
   });
 
