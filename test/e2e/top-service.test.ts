@@ -234,6 +234,10 @@ describe('--sort for scripts (issue 46)', () => {
     expect(cpu).toEqual([...cpu].sort((a, b) => b - a));
     // An absent value sorts last, never as 0.
     expect(rows.map((r) => r[3] === '')).toEqual(rows.map((_, i) => i >= cpu.length));
+    // --jq over the snapshot, written as csv.
+    const picked = await e.gsh(['top', '--once', '--sort', 'cpu', '--jq', '[.[] | {name, cpu_absolute}]', '-o', 'csv']);
+    expect(picked.exitCode, picked.stderr).toBe(0);
+    expect(picked.stdout.trim().split('\r\n').map((l) => l.split(','))).toEqual([['name', 'cpu_absolute'], ...rows.map((r) => [r[1], r[3]])]);
     const jsonl = await e.gsh(['top', '--once', '--sort', 'name', '-o', 'jsonl']);
     const names = jsonl.stdout.trim().split('\n').map((l) => JSON.parse(l).name as string);
     expect(names).toEqual([...names].sort());
