@@ -17,16 +17,21 @@ const SPARKS = '▁▂▃▄▅▆▇█';
  * nothing; every other control is shown inert (oneLine()) before anything is measured.
  */
 export function width(s: string): number {
-  // eslint-disable-next-line no-control-regex
-  return /^[\x20-\x7e]*$/.test(s) ? s.length : stringWidth(s);
+  return NARROW.test(s) ? s.length : stringWidth(s);
 }
+
+/**
+ * Text made only of characters that are one column and one grapheme each (printable ASCII and
+ * Latin, and the punctuation, arrows and block elements gsh draws with: `›`, `…`, `–`, `▁`…`█`):
+ * measured by its length, without segmenting (a frame is mostly such text).
+ */
+const NARROW = /^[\x20-\x7e\u00a0-\u00ac\u00ae-\u02ff\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u259f]*$/;
 
 const segmenter = new Intl.Segmenter();
 
 /** The text's graphemes (what a terminal draws as one character) with the columns of each. */
 export function graphemes(s: string): { g: string; w: number }[] {
-  // eslint-disable-next-line no-control-regex
-  if (/^[\x20-\x7e]*$/.test(s)) return [...s].map((g) => ({ g, w: 1 }));
+  if (NARROW.test(s)) return [...s].map((g) => ({ g, w: 1 }));
   return [...segmenter.segment(s)].map(({ segment }) => ({ g: segment, w: width(segment) }));
 }
 

@@ -215,7 +215,7 @@ function listFrame(state: TopState, total: number, height: number): string[] {
   else if (rows.length === 0) out.push(state.filter ? `  no server name contains "${oneLine(state.filter)}"` : '  no servers');
   const onScreen = rows.slice(start, start + visibleRows);
   // Where each name differs from the others, among every server (not only those on screen).
-  const differ = onScreen.some((s) => width(oneLine(s.name)) > name) ? differAt(state.servers.map((s) => oneLine(s.name))) : undefined;
+  const differ = onScreen.some((s) => width(oneLine(s.name)) > name) ? differOf(state.servers) : undefined;
   for (const s of onScreen) {
     const selected = s.id === state.selected;
     const cells = list.map((c) => paint(fit(c.cell(s), c.width, c.right), c.colour?.(s), state.color));
@@ -226,6 +226,14 @@ function listFrame(state: TopState, total: number, height: number): string[] {
   while (out.length < height - FOOTER_LINES) out.push('');
   out.push(footer(state, at, rows.length, total));
   return out;
+}
+
+/** differAt() once per refresh: a refresh replaces the list, keys and redraws keep it. */
+const differCache = new WeakMap<readonly ServerView[], Map<string, number>>();
+function differOf(servers: readonly ServerView[]): Map<string, number> {
+  let at = differCache.get(servers);
+  if (!at) differCache.set(servers, (at = differAt(servers.map((s) => oneLine(s.name)))));
+  return at;
 }
 
 function detailFrame(state: TopState, d: DetailView, total: number, height: number): string[] {
