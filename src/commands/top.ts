@@ -18,7 +18,7 @@ and limit, disk, network rates (from the counters of two refreshes), uptime and 
 and memory, with counts by state and totals on top. Keys: ↑/↓ (or j/k), PgUp/PgDn, Home/End
 move; c, m, n, s sort by CPU, memory, name, state (again: reverse); / filters by name (enter
 keeps, esc clears); enter opens a server: its stats every second and last lines from its console
-socket (esc goes back and closes the socket); q quits, Ctrl-C too (exit 130).
+socket (esc goes back and closes the socket); ? shows every key; q quits, Ctrl-C too (exit 130).
 
 Each refresh reads the list with statuses, 100 servers a request (237 servers: 3 requests),
 never one request per server. By default it refreshes as often as half of the key's rate limit
@@ -28,14 +28,16 @@ stretched, with a note. A server whose status the key may not see shows "no acce
 offline; a value the service did not send shows as – (null for scripts).
 
 For scripts (stdout not a terminal, --once, or -o/--json/--jq/--columns/-q): one snapshot in the
-chosen format, sorted by name, network rates null (they need two refreshes); -o jsonl without
---once writes a snapshot every interval, one line per server, until Ctrl-C.
+chosen format, sorted by name (or --sort), network rates null (they need two refreshes), uptime as
+the service sent it; -o jsonl without --once writes a snapshot every interval, one line per
+server, until Ctrl-C. On the screen, uptime shows ? until two refreshes have shown its unit.
 
 Examples:
   gsh top
   gsh top -s 'lobby-*' --interval 10s
   gsh top --once
   gsh top --once -o csv > fleet.csv
+  gsh top --once --sort cpu -o csv
   gsh top --once -o json --jq '[.[] | select(.state == "running")] | length'
   gsh top --once --columns name,state,cpu_absolute
   gsh top -o jsonl --interval 30s >> fleet.log
@@ -46,7 +48,11 @@ interface TopFlags {
   allServers?: boolean;
   interval?: string;
   once?: boolean;
+  sort?: string;
 }
+
+/** The orders of the screen's keys (src/top/state.ts SORT_KEYS; a test checks they agree). */
+export const SORT_KEYS = ['name', 'cpu', 'memory', 'state'] as const;
 
 export function register(cmd: Command): void {
   cmd
@@ -54,6 +60,7 @@ export function register(cmd: Command): void {
     .option('--all-servers', 'every server the key can reach (the default)')
     .option('--interval <duration>', 'time between refreshes, e.g. 10s (default: as often as half of the rate limit allows, at least 2s); stretched if it would take more')
     .option('--once', 'print one snapshot and exit (the default when stdout is not a terminal)')
+    .option('--sort <key>', `order of the rows: ${SORT_KEYS.join(', ')} (cpu and memory highest first; default name)`)
     .option('-q, --quiet', 'ids only, one per line (a snapshot)')
     .addHelpText('after', HELP)
     .action(async function (this: Command) {
@@ -72,6 +79,10 @@ async function top(rt: Runtime, o: TopFlags & { quiet?: boolean }): Promise<numb
   const [{ MIN_INTERVAL_MS }, { LIST_STATUS }] = await Promise.all([import('../top/budget.js'), import('../top/read.js')]);
   const live = isLive(rt, o.once === true, o.quiet === true);
   const streams = !live && o.once !== true && rt.format === 'jsonl' && rt.globals.jq === undefined && o.quiet !== true;
+  if (o.sort !== undefined && !(SORT_KEYS as readonly string[]).includes(o.sort)) {
+    throw new UsageError(`--sort must be one of ${SORT_KEYS.join(', ')} (got "${o.sort}")`);
+  }
+  const sort = o.sort as (typeof SORT_KEYS)[number] | undefined;
   let askedMs: number | undefined;
   if (o.interval !== undefined) {
     askedMs = parseDuration(o.interval, '--interval');
@@ -96,10 +107,10 @@ async function top(rt: Runtime, o: TopFlags & { quiet?: boolean }): Promise<numb
       : streams ? [step('wait', `write a snapshot (one line per server) ${pace}, until Ctrl-C`)] : [step('local', 'print one snapshot')]),
   ];
   return rt.submit({ requests: [{ ...LIST_STATUS, query: { ...LIST_STATUS.query, limit: 100, offset: 0 } }], then }, async () => {
-    if (live) return (await import('../top/live.js')).runLive(rt, { client, ...(only ? { only } : {}), ...(askedMs !== undefined ? { askedMs } : {}) });
+    if (live) return (await import('../top/live.js')).runLive(rt, { client, ...(only ? { only } : {}), ...(askedMs !== undefined ? { askedMs } : {}), ...(sort ? { sort } : {}) });
     const scripts = await import('../top/scripts.js');
-    if (streams) return scripts.stream(rt, client, only, askedMs);
-    await scripts.snapshot(rt, client, only);
+    if (streams) return scripts.stream(rt, client, only, askedMs, sort);
+    await scripts.snapshot(rt, client, only, sort);
   });
 }
 

@@ -28,7 +28,8 @@ export interface RunOptions {
 /** `quiet`: -q on a list command. */
 export function checkGlobals(globals: Globals, env: Context['env'], quiet: boolean): RunOptions {
   const format = resolveFormat(globals);
-  const shaping = { columns: checkShaping(globals, format, quiet), header: globals.header !== false, quiet };
+  const jqRows = globals.jq !== undefined && (globals.output === 'csv' || globals.output === 'tsv') ? (globals.output as 'csv' | 'tsv') : undefined;
+  const shaping = { columns: checkShaping(globals, jqRows ?? format, quiet), header: globals.header !== false, quiet, ...(jqRows ? { jqRows } : {}) };
   if (globals.idempotencyKey !== undefined) checkIdempotencyKey(globals.idempotencyKey);
   const waitLimitMs = globals.timeout ? parseDuration(globals.timeout, '--timeout') : DEFAULT_WAIT_MS;
   const retries = parseRetries(globals.retries);
@@ -61,8 +62,10 @@ function resolveFormat(g: Globals): Format {
  */
 function checkShaping(g: Globals, format: Format, quiet: boolean): string[] | undefined {
   const explicitFormat = g.output !== undefined || g.json === true;
-  if (g.jq !== undefined && (quiet || g.columns !== undefined || g.header === false || (g.output !== undefined && g.output !== 'json'))) {
-    throw new UsageError('--jq prints what the expression yields: it does not combine with -q, --columns, --no-header or -o other than json', 'Shape the output in the expression instead, e.g. --jq \'.[] | [.id, .name] | @csv\'.');
+  // --jq with -o csv|tsv writes the objects it yields as rows (--columns and --no-header shape them).
+  const jqRows = g.output === 'csv' || g.output === 'tsv';
+  if (g.jq !== undefined && (quiet || (!jqRows && (g.columns !== undefined || g.header === false || (g.output !== undefined && g.output !== 'json'))))) {
+    throw new UsageError('--jq prints what the expression yields: it does not combine with -q, nor with --columns, --no-header or -o other than json, csv or tsv', 'Shape the output in the expression instead, e.g. --jq \'.[] | [.id, .name] | @csv\', or make it yield objects and add -o csv.');
   }
   if (quiet && (explicitFormat || g.columns !== undefined || g.header === false)) {
     throw new UsageError('-q prints identifiers only: it does not combine with -o, --columns or --no-header');

@@ -19,6 +19,8 @@ export const COLUMN_FORMATS: readonly Format[] = ['table', 'csv', 'tsv'];
 export interface Shaping {
   /** --jq: the compiled filter; it replaces the format. */
   jq?: JqFilter;
+  /** --jq with -o csv or tsv: what the expression yields, objects, written as rows. */
+  jqRows?: 'csv' | 'tsv';
   /** --columns: dot paths that replace the command's default columns. */
   columns?: readonly string[];
   /** false with --no-header. */
@@ -51,6 +53,10 @@ export class Output {
     if (this.shaping.jq) {
       const { renderJq } = await import('./jq.js');
       const values = await this.shaping.jq.apply(data ?? null);
+      if (this.shaping.jqRows) {
+        const rows = jqRows(values);
+        return this.delimited(this.io.stdoutTTY ? (visibleDeep(rows) as unknown[]) : rows, this.shaping.columns ?? columnsOf(rows), this.shaping.jqRows);
+      }
       // Strings are printed raw: on a terminal, their control characters are shown (core/terminal-text.ts).
       this.io.stdout.write(renderJq(this.io.stdoutTTY ? values.map((v) => (typeof v === 'string' ? visible(v) : v)) : values, this.io.stdoutTTY));
       return;
@@ -123,10 +129,10 @@ export class Output {
   }
 
   /** csv (RFC 4180: quoted where needed, CRLF) or tsv (tabs, newlines and backslashes escaped), with a header row. */
-  private async delimited(items: readonly unknown[], columns: readonly string[]): Promise<void> {
+  private async delimited(items: readonly unknown[], columns: readonly string[], format: Format = this.format): Promise<void> {
     const rows = items.map((item) => columns.map((c) => formatCell(pick(item, c))));
     if (this.shaping.header) rows.unshift([...columns]);
-    if (this.format === 'tsv') {
+    if (format === 'tsv') {
       this.io.stdout.write(rows.map((r) => `${r.map(tsvEscape).join('\t')}\n`).join(''));
       return;
     }
@@ -211,6 +217,21 @@ export function idOf(item: unknown, idField = 'id'): string | undefined {
     if ((typeof v === 'string' && v !== '') || typeof v === 'number') return String(v);
   }
   return undefined;
+}
+
+/**
+ * What --jq yielded, as rows for -o csv|tsv: one array of objects, or objects one by one
+ * (`.[] | {id, name}`). Anything else cannot be rows: exit 1 naming what it was.
+ */
+function jqRows(values: readonly unknown[]): Record<string, unknown>[] {
+  const isRow = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const list = values.length === 1 && Array.isArray(values[0]) ? (values[0] as unknown[]) : values;
+  const bad = list.find((v) => !isRow(v));
+  if (bad !== undefined) {
+    const what = bad === null ? 'null' : Array.isArray(bad) ? 'an array' : typeof bad === 'object' ? 'an object' : `a ${typeof bad}`;
+    throw new GshError(`--jq with -o csv or tsv writes objects as rows: the expression yielded ${what}`, 1, 'Make it yield an array of objects, e.g. --jq \'[.[] | {id, name}]\', or use -o json.');
+  }
+  return list as Record<string, unknown>[];
 }
 
 /**

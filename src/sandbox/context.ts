@@ -59,7 +59,10 @@ export class SandboxContext {
       all: this.keys.create(['*'], { name: 'sandbox all scopes', rateLimit: this.defaultRateLimit, expiresAt: yearFromNow }),
       readOnly: this.keys.create([...readOnlyScopes], { name: 'sandbox read-only', rateLimit: this.defaultRateLimit, expiresAt: yearFromNow }),
     };
-    this.lifecycle = new Lifecycle(this.state, this.clock, this.rng, (id) => `${this.origin}/__sandbox/ad?server_id=${encodeURIComponent(id)}`);
+    this.lifecycle = new Lifecycle(this.state, this.clock, this.rng, (id) => `${this.origin}/__sandbox/ad?server_id=${encodeURIComponent(id)}`, {
+      now: this.now,
+      uptimePerSecond: opts.uptimeUnit === 'ms' ? 1000 : 1,
+    });
   }
 
   get baseUrl(): string {

@@ -46,13 +46,15 @@ export class Lifecycle {
     private readonly rng: Prng,
     /** Browser link that records an ad view for a server (admin API). */
     private readonly adUrl: (serverId: string) => string,
+    /** The wall clock uptime is counted on (the sandbox's `now`), and its unit (SandboxOptions.uptimeUnit). */
+    private readonly uptimeClock: { now: () => number; uptimePerSecond: number } = { now: Date.now, uptimePerSecond: 1 },
   ) {}
 
   private setState(s: ServerRecord, next: RuntimeState): void {
     const previous = s.state;
     if (previous === next) return;
     s.state = next;
-    if (next === 'running') s.runningSince = Date.now();
+    if (next === 'running') s.runningSince = this.uptimeClock.now();
     if (next === 'offline') delete s.runningSince;
     this.state.events.emit('server-state', s, previous);
   }
@@ -170,7 +172,9 @@ export class Lifecycle {
   status(s: ServerRecord): Record<string, unknown> {
     const running = s.state === 'running';
     const active = running || s.state === 'stopping';
-    const uptime = running && s.runningSince !== undefined ? Math.floor((Date.now() - s.runningSince) / 1000) : 0;
+    const { now, uptimePerSecond } = this.uptimeClock;
+    const seconds = running && s.runningSince !== undefined ? Math.floor((now() - s.runningSince) / 1000) : 0;
+    const uptime = uptimePerSecond === 1 ? seconds : running && s.runningSince !== undefined ? Math.max(0, now() - s.runningSince) : 0;
     const memLimit = s.limits.memory_mb * 1024 * 1024;
     return compact({
       object: 'server_status',
@@ -180,7 +184,7 @@ export class Lifecycle {
       memory_bytes: active ? Math.round(memLimit * (0.35 + this.rng.next() * 0.3)) : 0,
       memory_limit_bytes: memLimit,
       disk_bytes: s.diskBytes,
-      network: { rx_bytes: uptime * 2048, tx_bytes: uptime * 4096 },
+      network: { rx_bytes: seconds * 2048, tx_bytes: seconds * 4096 },
       uptime,
       lifecycle_status: s.lifecycleStatus,
     });

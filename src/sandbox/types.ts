@@ -38,6 +38,12 @@ export interface SandboxOptions {
   consoleTokenTtlMs?: number;
   /** Serve only what the contract shows; fill its gaps differently from the default (strict.ts). */
   strict?: boolean;
+  /**
+   * The unit of `uptime` in the server status and the console's `stats` (default 's'). The
+   * contract names none (01-general-contract.md "Server status", "Console socket"): a client must
+   * work with either.
+   */
+  uptimeUnit?: 's' | 'ms';
 }
 
 /** 500: the API itself fails after taking the request, so an Idempotency-Key stores (and replays) the failure. */

@@ -36,7 +36,11 @@ export function openDetail(client: ApiClient, id: string, name: string, now: () 
       const stats = parseStats(arg);
       if (!stats) return;
       applyStats(view, { ...usageOf(stats), ...(typeof stats.state === 'string' ? { state: stats.state } : {}) }, now());
-    } else if (f.event === 'status' && arg !== undefined && view.stats) view.stats.state = arg;
+    } else if (f.event === 'status' && arg !== undefined) {
+      // The state as the node said it (shown inert by frame.ts, like every service text); before the first stats too.
+      if (view.stats) view.stats.state = arg;
+      else view.stats = { state: arg, at: now() };
+    }
     else if (f.event === 'deleted') say('the server was deleted');
     else return;
     changed();

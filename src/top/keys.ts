@@ -44,8 +44,17 @@ export type Action = 'quit' | 'interrupt' | 'open' | 'close' | undefined;
 /** Applies one key to the state of a screen `height` lines high. */
 export function onKey(state: TopState, key: Key, height: number): Action {
   if (key === 'ctrl-c') return 'interrupt';
+  // The key overlay: any key goes back to what was under it.
+  if (state.help) {
+    state.help = false;
+    return undefined;
+  }
   if (state.typing !== undefined) return typing(state, key);
   const ch = typeof key === 'object' ? key.char : undefined;
+  if (ch === '?') {
+    state.help = true;
+    return undefined;
+  }
   if (ch === 'q' || ch === 'Q') return 'quit';
   if (state.detail) return key === 'escape' || key === 'left' || key === 'backspace' ? 'close' : undefined;
   const page = Math.max(1, listRows(height));

@@ -7,7 +7,7 @@ import { frame } from './frame.js';
 import { type Action, onKey, parseKeys } from './keys.js';
 import { refresh } from './read.js';
 import { Screen } from './screen.js';
-import { initialState } from './state.js';
+import { initialState, type SortKey } from './state.js';
 
 // `gsh top` on a terminal: refresh on the budget's interval (budget.ts), draw a frame after every
 // change (a refresh, a key, a resize, a stats frame of the opened server), and end on q (0),
@@ -21,10 +21,12 @@ export interface LiveOptions {
   only?: ReadonlySet<string>;
   /** --interval, when given. */
   askedMs?: number;
+  /** --sort: the order the view starts in. */
+  sort?: SortKey;
 }
 
 export async function runLive(rt: Runtime, o: LiveOptions): Promise<number> {
-  const state = initialState(rt.io.color);
+  const state = initialState(rt.io.color, o.sort);
   let opened: Opened | undefined;
   let stopped: number | undefined;
   let finish!: (code: number) => void;

@@ -1,4 +1,5 @@
 import { rate, type Sample, type Usage } from './sample.js';
+import { agreedUnit, nextMark, unitOf, type UptimeMark } from './uptime.js';
 
 // The model of `gsh top` (ARCHITECTURE.md "Layers", `src/top/`): refreshes and keys
 // change it, frame.ts draws it. Nothing here touches a terminal, a clock or the network.
@@ -8,7 +9,8 @@ export const HISTORY = 120;
 /** Console lines kept for an opened server. */
 export const CONSOLE_LINES = 200;
 
-export type SortKey = 'name' | 'cpu' | 'memory' | 'state';
+export const SORT_KEYS = ['name', 'cpu', 'memory', 'state'] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
 
 export interface ServerView extends Sample {
   /** Network bytes a second since the server's previous sample; absent without two readings. */
@@ -16,6 +18,8 @@ export interface ServerView extends Sample {
   tx?: number;
   cpuHistory: (number | undefined)[];
   memHistory: (number | undefined)[];
+  /** The sample uptime's growth is measured from (uptime.ts). */
+  uptimeMark?: UptimeMark;
 }
 
 /** An opened server: its console socket's per-second `stats` and its last console lines. */
@@ -32,6 +36,9 @@ export interface DetailView {
   lines: string[];
   /** What the session last said (a reconnect, a renewal, an error). */
   message?: string;
+  /** The `stats` uptime's units a second, once its growth showed them (uptime.ts); the socket's own. */
+  uptimePerSecond?: number;
+  uptimeMark?: UptimeMark;
 }
 
 export interface TopState {
@@ -57,10 +64,17 @@ export interface TopState {
   note?: string;
   color: boolean;
   detail?: DetailView;
+  /** The list's uptime units a second, once their growth showed them (uptime.ts); `?` until then. */
+  uptimePerSecond?: number;
+  /** The key overlay (`?`) is shown. */
+  help?: boolean;
 }
 
-export function initialState(color: boolean): TopState {
-  return { servers: [], sort: 'name', descending: false, filter: '', scroll: 0, refreshes: 0, color };
+/** Numbers sort high first, words from A. */
+const descendingFirst = (key: SortKey) => key === 'cpu' || key === 'memory';
+
+export function initialState(color: boolean, sort: SortKey = 'name'): TopState {
+  return { servers: [], sort, descending: descendingFirst(sort), filter: '', scroll: 0, refreshes: 0, color };
 }
 
 function push<T>(list: T[], v: T, max: number): T[] {
@@ -71,19 +85,25 @@ function push<T>(list: T[], v: T, max: number): T[] {
 /** A refresh's samples become the rows: rates from the previous sample, one more point per sparkline. */
 export function applySamples(state: TopState, samples: readonly Sample[]): void {
   const before = new Map(state.servers.map((s) => [s.id, s]));
+  const units: (number | undefined)[] = [];
   state.servers = samples.map((s) => {
     const prev = before.get(s.id);
     const seconds = prev ? (s.at - prev.at) / 1000 : 0;
     const rx = rate(prev?.rxTotal, s.rxTotal, seconds);
     const tx = rate(prev?.txTotal, s.txTotal, seconds);
+    units.push(unitOf(prev?.uptimeMark, s.uptime, s.at));
+    const uptimeMark = nextMark(prev?.uptimeMark, s.uptime, s.at);
     return {
       ...s,
       ...(rx !== undefined ? { rx } : {}),
       ...(tx !== undefined ? { tx } : {}),
       cpuHistory: push(prev?.cpuHistory ?? [], s.cpu, HISTORY),
       memHistory: push(prev?.memHistory ?? [], s.memory, HISTORY),
+      ...(uptimeMark ? { uptimeMark } : {}),
     };
   });
+  // The service's unit does not change: once the growths show one, it stays.
+  state.uptimePerSecond ??= agreedUnit(units);
   state.refreshes++;
   if (state.selected === undefined || !state.servers.some((s) => s.id === state.selected)) state.selected = shown(state)[0]?.id;
 }
@@ -153,7 +173,7 @@ export function move(state: TopState, delta: number, rows: number): void {
 
 /** Sorting by the key pressed; the same key again reverses the order. Numbers start high first. */
 export function sortBy(state: TopState, key: SortKey): void {
-  state.descending = state.sort === key ? !state.descending : key === 'cpu' || key === 'memory';
+  state.descending = state.sort === key ? !state.descending : descendingFirst(key);
   state.sort = key;
   keepSelection(state);
 }
@@ -180,6 +200,10 @@ export function applyStats(d: DetailView, usage: Usage & { state?: string }, at:
   else delete d.rx;
   if (tx !== undefined) d.tx = tx;
   else delete d.tx;
+  d.uptimePerSecond ??= unitOf(d.uptimeMark, usage.uptime, at);
+  const mark = nextMark(d.uptimeMark, usage.uptime, at);
+  if (mark) d.uptimeMark = mark;
+  else delete d.uptimeMark;
   d.stats = { ...usage, at };
   d.cpuHistory = push(d.cpuHistory, usage.cpu, HISTORY);
   d.memHistory = push(d.memHistory, usage.memory, HISTORY);

@@ -57,10 +57,25 @@ describe('--jq', () => {
   });
 
   it('does not combine with what it would silently override', async () => {
-    for (const extra of [['-q'], ['-o', 'csv'], ['--columns', 'id']]) {
+    for (const extra of [['-q'], ['-o', 'yaml'], ['--columns', 'id'], ['-o', 'jsonl'], ['-o', 'csv', '-q']]) {
       const r = await t.gsh(['servers', 'list', '--jq', '.', ...extra]);
       expect(r.exitCode, extra.join(' ')).toBe(2);
     }
+  });
+
+  it('with -o csv or tsv writes the objects it yields as rows (--columns, --no-header shape them); anything else is exit 1', async () => {
+    const csv = await t.gsh(['servers', 'list', '--all', '--jq', '[.[] | {id, name}] | sort_by(.name)', '-o', 'csv']);
+    expect(csv.exitCode, csv.stderr).toBe(0);
+    const lines = csv.stdout.trim().split('\r\n');
+    expect(lines[0]).toBe('id,name');
+    expect(lines).toHaveLength(ids.length + 1);
+    const tsv = await t.gsh(['servers', 'list', '--all', '--jq', '.[] | {id, name}', '-o', 'tsv', '--no-header', '--columns', 'name']);
+    expect(tsv.exitCode, tsv.stderr).toBe(0);
+    expect(tsv.stdout.trim().split('\n')).toHaveLength(ids.length);
+    expect(tsv.stdout).not.toContain('\t');
+    const bad = await t.gsh(['servers', 'list', '--jq', 'length', '-o', 'csv']);
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stderr).toContain('--jq with -o csv or tsv writes objects as rows: the expression yielded a number');
   });
 });
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { width } from '../../src/top/cells.js';
 import { GSH, setup, type E2E } from './helpers.js';
 
 // `gsh top` under a real pseudo-terminal (made by `script`, as console-tty.test.ts does): only a
@@ -24,7 +25,7 @@ afterAll(async () => {
 const ENTER_ALT = '\x1b[?1049h';
 const RESTORED = '\x1b[?25h\x1b[?1049l';
 
-function onTerminal(name: string) {
+function onTerminal(name: string, args: string[] = []) {
   const resize = join(dir, `${name}.resize`);
   const term = join(dir, `${name}.term`);
   const pid = join(dir, `${name}.pid`);
@@ -34,7 +35,7 @@ function onTerminal(name: string) {
     // Background jobs of a script read /dev/null: the size is set on the terminal itself.
     `(while [ ! -e '${resize}' ]; do sleep 0.05; done; stty cols 60 rows 14 < /dev/tty) &`,
     `(while [ ! -e '${term}' ]; do sleep 0.05; done; kill -"$(cat '${term}')" "$(cat '${pid}')") &`,
-    `sh -c 'echo $$ > "${pid}"; exec "${process.execPath}" "${GSH}" top --interval 2s'`,
+    `sh -c 'echo $$ > "${pid}"; exec "${process.execPath}" "${GSH}" top --interval 2s ${args.join(' ')}'`,
     'echo "exit=$?"',
     'stty -a',
   ].join('\n'));
@@ -95,6 +96,37 @@ describe('gsh top on a terminal', () => {
     // Input mode back: canonical and echoing (raw mode would show -icanon -echo).
     expect(rest).toMatch(/(^|\s)icanon(\s|;|$)/m);
     expect(rest).toMatch(/(^|\s)echo(\s|;|$)/m);
+  });
+
+  it('a hostile service (issue 44): its state and names reach the terminal as text, every line within 80 columns, the header first', async () => {
+    const list = [...e.sandbox.state.servers.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).slice(0, 4);
+    const before = list.map((s) => ({ name: s.name, state: s.state }));
+    const hostile = '\x1b]52;c;cm0gLXJmIH4=\x07\x1b]0;pwned\x07\x1bP+q544e\x1b\\\x9b2J\x1b[8m\r\x1b[?1049l';
+    (list[0] as { state: string }).state = `running${hostile}`;
+    list[1]!.name = '黄金の島サーバー第一ロビー番号';
+    list[2]!.name = 'line one\nline two\nline three';
+    list[3]!.name = 'tab\there\tand\tthere';
+    try {
+      const t = onTerminal('hostile');
+      await t.waitFor((s) => s.some((l) => l.startsWith('›')), 'the fleet');
+      // Two refreshes at least (every 2 s).
+      await new Promise((r) => setTimeout(r, 4500));
+      const screen = t.screen();
+      expect(screen).toHaveLength(24);
+      expect(screen[0]).toMatch(/^gsh top · 40 servers: /);
+      for (const line of screen) expect(width(line), line).toBeLessThanOrEqual(80);
+      t.proc.stdin!.write('q');
+      await t.proc;
+      const drawn = t.out.slice(t.out.indexOf(ENTER_ALT), t.out.lastIndexOf(RESTORED) + RESTORED.length);
+      // Only gsh's own: the alternate screen once each way, the cursor, home, clears, line ends (a pty adds a CR to each).
+      const own = /\x1b\[\?1049h|\x1b\[\?25[lh]|\x1b\[\?1049l$|\x1b\[[HKJ]|\x1b\[\d{1,2}m|\r+\n/g;
+      // eslint-disable-next-line no-control-regex
+      expect(drawn.replace(own, '').match(/[\x00-\x1f\x7f-\x9f]/g) ?? []).toEqual([]);
+      expect(drawn.split('\x1b[?1049l')).toHaveLength(2);
+      expect(drawn).toContain('^[]52;c;cm0g');
+    } finally {
+      list.forEach((s, i) => Object.assign(s, before[i]));
+    }
   });
 
   for (const [how, code] of [['Ctrl-C', 130], ['SIGTERM', 143], ['SIGHUP', 129], ['SIGQUIT', 131]] as const) {

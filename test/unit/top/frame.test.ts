@@ -58,11 +58,11 @@ describe('the list at 80 columns', () => {
       '  NAME           STATE        CPU trend MEM/LIMIT trend  DISK NET RX/TX/s     UP',
       '› creative       offline     0.0%     ▁   0B/2.0G     ▁  2.0G           –     0s',
       '  hidden         no access      –               –           –           –      –',
-      '  lobby          running    12.5%     ▂ 1.5G/4.0G     ▄  150M           –  1h02m',
+      '  lobby          running    12.5%     ▂ 1.5G/4.0G     ▄  150M           –      ?',
       '  partial        starting       –               –           –           –      –',
-      '  survival       running     150%     █ 3.0G/4.0G     ▆  150M           –  1h02m',
+      '  survival       running     150%     █ 3.0G/4.0G     ▆  150M           –      ?',
       '',
-      '1/5 · sort name↑ · q quit · ↑↓ move · enter open · / filter · c m n s sort',
+      '1/5 · sort name↑ · ? keys · q quit · enter open · / filter · c m n s sort',
     ].join('\n'));
     for (const line of lines(text)) expect([...line].length).toBeLessThanOrEqual(80);
   });
@@ -162,7 +162,7 @@ describe('keys', () => {
   it('/ filters by name as it is typed; enter keeps it, esc clears it', () => {
     const s = fleet();
     press(s, '/co');
-    expect(frame(s, 80, 10).split('\n').at(-1)).toBe('filter: co_   enter keep · esc clear');
+    expect(frame(s, 80, 10).split('\n').at(-1)).toBe('filter: co_ · enter keep · esc clear');
     expect(names(s)).toEqual(['c-cold']);
     press(s, '\x7fl');
     expect(s.filter).toBe('cl');
