@@ -168,7 +168,7 @@ export interface DirProblem {
 const CHECKS = process.platform !== 'win32' && typeof process.getuid === 'function';
 
 function octal(mode: number): string {
-  return `0${(mode & 0o7777).toString(8).padStart(3, '0')}`;
+  return (mode & 0o7777).toString(8).padStart(4, '0');
 }
 
 function writableBy(mode: number): string {
@@ -183,7 +183,8 @@ function writableBy(mode: number): string {
  * directory above it belongs to the user or to root and is not writable by group or others
  * unless it is sticky (/tmp), so no one else can put a file in `dir` or swap `dir` for another.
  * A `dir` that does not exist yet is no problem when everything above it that exists passes (no
- * one else can make it); whoever makes it checks it again. Links are followed and the
+ * one else can make it); whoever makes it checks it again. Nor is a file where a directory
+ * should be: nothing can be read from under it, nor written. Links are followed and the
  * directories they lead through are checked too.
  */
 export function privateDirProblem(dir: string): DirProblem | undefined {
@@ -201,7 +202,8 @@ function checkChain(abs: string, uid: number, depth: number): DirProblem | undef
       st = lstatSync(path);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return undefined;
+      // Nothing there, or a file where a directory should be: nothing can be read below it.
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
       return { path, why: `it cannot be checked (${code ?? (err as Error).message})`, fix: 'check its permissions' };
     }
     if (st.isSymbolicLink()) {
@@ -216,7 +218,8 @@ function checkChain(abs: string, uid: number, depth: number): DirProblem | undef
       return checkChain(join(real, ...parts.slice(i)), uid, depth + 1);
     }
     const last = i === parts.length;
-    if (!st.isDirectory()) return { path, why: 'it is not a directory', fix: 'remove it or choose another directory' };
+    // A file where a directory should be holds nothing to read (and nothing can be written there).
+    if (!st.isDirectory()) return undefined;
     if (last ? st.uid !== uid : st.uid !== uid && st.uid !== 0) {
       return { path, why: `it belongs to another user (uid ${st.uid}), not to you (uid ${uid})`, fix: last ? `remove it, or use a directory of your own` : 'use a directory under one of your own' };
     }

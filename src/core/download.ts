@@ -240,8 +240,12 @@ function checkSize(got: number, expected: number | undefined): void {
  * it points to gives no mode.
  */
 function replacedMode(path: string): number | undefined {
-  const st = lstatSync(path, { throwIfNoEntry: false });
-  return st?.isFile() ? st.mode & 0o7777 : undefined;
+  try {
+    const st = lstatSync(path);
+    return st.isFile() ? st.mode & 0o7777 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
