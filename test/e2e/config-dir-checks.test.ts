@@ -60,7 +60,7 @@ describe('the auth store is read only from a directory no one else can write to'
     expect(readFileSync(file, 'utf8')).toBe(text);
     // With no config file yet: the first login does not write one there.
     rmSync(file);
-    const first = await t.gsh(['auth', 'login', '--profile', 'other'], { env: fromStore(dir), input: `${t.sandbox.keys.all}\n` });
+    const first = await t.gsh(['auth', 'login', '--profile', 'other'], { env: { GSH_CONFIG_DIR: dir, GSH_API_KEY: undefined }, input: `${t.sandbox.keys.all}\n` });
     expect(first.exitCode).toBe(1);
     expect(first.stderr).toContain(`not writing ${file}: ${dir}: `);
     expect(first.stderr).toMatch(why);
