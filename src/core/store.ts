@@ -74,7 +74,7 @@ export function writePrivateCache(env: NodeJS.ProcessEnv, file: string, data: un
 /** The error for a config dir or file gsh will not use, with what fixes it. */
 function untrusted(path: string, problem: DirProblem, doing: string): GshError {
   const fix = problem.fix.replace(/^run: /, 'Run: ').replace(/^remove/, 'Remove');
-  return new GshError(`${doing} ${path}: ${problem.path}: ${problem.why}`, 1, `${fix} (gsh keeps credentials only where no one else can write, as ssh does).`);
+  return new GshError(`${doing} ${path}: ${problem.path}: ${problem.why}`, 1, `${fix}; credentials are read only from where no one else can write, as ssh does.`);
 }
 
 export function configPath(env: NodeJS.ProcessEnv): string {
