@@ -1,10 +1,10 @@
-import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, unlinkSync, writeSync, appendFileSync } from 'node:fs';
+import { appendFileSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 
 // The disk door (ARCHITECTURE.md "Doors"): every file gsh writes is written here, and every file
 // of its own it reads back (a kept help, a code cache, the auth store) is opened here.
-// `test/unit/structure.test.ts` fails when another module under src/ calls a file-system write.
+// `test/unit/disk-door.test.ts` fails when another module under src/ calls a file-system write.
 //
 // - A file is replaced atomically: written to a temporary file created new (O_CREAT|O_EXCL, so
 //   nothing that stands at that name, a planted symbolic link included, is ever opened) under a
