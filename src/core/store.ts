@@ -71,6 +71,15 @@ export function writePrivateCache(env: NodeJS.ProcessEnv, file: string, data: un
   }
 }
 
+/**
+ * Throws when the config dir may not hold the config file (a command about to save one checks
+ * before it asks for a key, not after).
+ */
+export function assertConfigDirUsable(env: NodeJS.ProcessEnv): void {
+  const problem = configDirProblem(env);
+  if (problem) throw untrusted(configPath(env), problem, 'not writing');
+}
+
 /** The error for a config dir or file gsh will not use, with what fixes it. */
 function untrusted(path: string, problem: DirProblem, doing: string): GshError {
   const fix = problem.fix.replace(/^run: /, 'Run: ').replace(/^remove/, 'Remove');

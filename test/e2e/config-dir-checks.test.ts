@@ -58,10 +58,12 @@ describe('the auth store is read only from a directory no one else can write to'
     expect(login.exitCode).toBe(1);
     expect(login.stderr).toContain(`not reading ${file}: ${dir}: `);
     expect(readFileSync(file, 'utf8')).toBe(text);
-    // With no config file yet: the first login does not write one there.
+    // With no config file yet: the first login stops before the key is sent, and writes nothing.
     rmSync(file);
+    const mark = t.sandbox.log.length;
     const first = await t.gsh(['auth', 'login', '--profile', 'other'], { env: { GSH_CONFIG_DIR: dir, GSH_API_KEY: undefined }, input: `${t.sandbox.keys.all}\n` });
     expect(first.exitCode).toBe(1);
+    expect(t.sandbox.log.slice(mark)).toEqual([]);
     expect(first.stderr).toContain(`not writing ${file}: ${dir}: `);
     expect(first.stderr).toMatch(why);
     expect(existsSync(file)).toBe(false);
