@@ -1,8 +1,8 @@
-import { fstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { fstatSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { Script } from 'node:vm';
+import { describeProblem, makePrivateDir, privateDirProblem, readPrivateFile, removeOld, replaceFile } from '../core/disk.js';
 import { V8_FLAGS_EVENT } from '../core/v8-flags.js';
-import { replaceFile } from './cache-file.js';
 import { buildId, COMMAND_WORD, helpCacheFile, keepHelp, readHelp } from './help-cache.js';
 
 // Loads the bundle (bin/dist/*.cjs, CommonJS chunks) the way Node's own CommonJS loader would, plus a
@@ -118,13 +118,10 @@ export function createBundleLoader(cacheDir: string | undefined, { setFlags = se
     const pending = toWrite;
     toWrite = [];
     try {
-      mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+      // A directory someone else made or can write to meanwhile is left alone (core/disk.ts).
+      if (makePrivateDir(cacheDir) !== undefined) return;
       for (const compiled of pending) write(compiled);
-      const now = Date.now();
-      for (const name of readdirSync(cacheDir)) {
-        const path = join(cacheDir, name);
-        if (now - statSync(path).mtimeMs > STALE_MS) rmSync(path, { force: true });
-      }
+      removeOld(cacheDir, Date.now() - STALE_MS);
     } catch {
       // A read-only or full disk only means the next run compiles again.
     }
@@ -203,12 +200,9 @@ function external(id: string): unknown {
  * (missing, unreadable, or of another source). Its first line is `<key>\t<kind>,<kind>…`.
  */
 function readCache(cacheFile: string, key: string): { data: Buffer; kinds: string[] } | undefined {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(cacheFile);
-  } catch {
-    return undefined;
-  }
+  // Compiled code runs as gsh: only a plain file of the user's own, in the checked directory.
+  const bytes = readPrivateFile(cacheFile);
+  if (bytes === undefined) return undefined;
   const newline = bytes.indexOf(10);
   if (newline === -1) return undefined;
   const [head, kinds] = bytes.toString('latin1', 0, newline).split('\t');
@@ -256,13 +250,31 @@ function helpWidth(): number {
  * (src/boot/help-cache.ts); any other, and the first, runs the CLI, which hands a help back to keep.
  */
 export function runCli(dist: string, argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const cacheDir = compileCacheDir(env);
+  const cacheDir = checkedCacheDir(compileCacheDir(env));
   const build = cacheDir === undefined ? undefined : buildId(dist);
   const helpFile = helpCacheFile(argv, build, cacheDir, helpWidth);
   const kept = helpFile === undefined ? undefined : readHelp(helpFile);
   if (kept !== undefined) return Promise.resolve(printKept(kept));
   const cli = loadCli(`${dist}${sep}cli.cjs`, cacheDir, { kind: runKind(argv), build });
   return cli.main(argv, helpFile === undefined ? undefined : { keepOutput: (text) => keepHelp(helpFile, text) });
+}
+
+/**
+ * The cache directory when it may be used: the user's own, written by no one else, as ssh wants
+ * ~/.ssh (core/disk.ts privateDirProblem). Another user who can put files in it could have a help
+ * print escape sequences, or have gsh run compiled code of theirs; so it is not used, with one
+ * line on stderr, and gsh runs without its caches.
+ */
+function checkedCacheDir(cacheDir: string | undefined): string | undefined {
+  if (cacheDir === undefined) return undefined;
+  const problem = privateDirProblem(cacheDir);
+  if (problem === undefined) return cacheDir;
+  try {
+    writeSync(2, `gsh: warning: caches not used: ${describeProblem(problem)}\n`);
+  } catch {
+    // stderr gone: the warning with it.
+  }
+  return undefined;
 }
 
 /** Writes a kept help to stdout as the CLI would: a reader that went away is no error (exit 0). */

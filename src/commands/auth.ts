@@ -5,7 +5,7 @@ import { promptHidden, promptLine, readAllStdin } from '../core/prompt.js';
 import type { RequestSpec } from '../core/http.js';
 import { step } from '../core/plan.js';
 import { type Runtime, withRuntime } from '../core/runtime.js';
-import { DEFAULT_PROFILE, profileName } from '../core/store.js';
+import { assertConfigDirUsable, DEFAULT_PROFILE, profileName } from '../core/store.js';
 import type { AgentLoginOptions } from '../core/agent-login.js';
 
 // `gsh auth …` (issue: "Auth store"). API keys are read from stdin or a hidden prompt, never
@@ -168,6 +168,8 @@ async function readApiKey(rt: Runtime): Promise<string> {
 
 async function login(rt: Runtime): Promise<number | void> {
   const data = rt.store.read();
+  // A config dir others can write to fails now, before the key is asked for and sent.
+  assertConfigDirUsable(rt.env);
   const name = profileName(rt.globals.profile, rt.env, data);
   let baseUrl = rt.globals.baseUrl || rt.env.GSH_BASE_URL || data.profiles[name]?.base_url;
   if (!baseUrl && rt.interactive) baseUrl = await promptLine(rt.io, 'Base URL (ends in /api/v2): ');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { Clock, Context } from '../core/context.js';
 import { resolveAuth } from '../core/credentials.js';
-import { configDir, writePrivateCache } from '../core/store.js';
+import { configDir, configDirProblem, writePrivateCache } from '../core/store.js';
 
 // `gsh __complete servers [--profile P] [--base-url U] [--prefix WORD]`: server names for the
 // shells' `-s <TAB>` (hidden: run() answers it before commander, so it is in no help, reference or
@@ -72,7 +72,8 @@ async function serverNames({ prefix = '', ...globals }: { profile?: string; base
   });
   const key = createHash('sha256').update([auth.baseUrl, auth.profile, auth.source, ctx.env.GSH_TOKEN ?? ctx.env.GSH_API_KEY ?? ''].join('\0')).digest('hex');
   const file = join(configDir(ctx.env), CACHE_FILE);
-  const cached = readCache(file);
+  // A config dir others can write to is not read (core/disk.ts); completion stays silent.
+  const cached = configDirProblem(ctx.env) ? undefined : readCache(file);
   const now = ctx.clock.now();
   const fresh = cached?.key === key ? cached.entries.filter((e) => e.at <= now && now - e.at < CACHE_MS) : [];
   const hit = fresh.find((e) => e.search === prefix || (e.complete && matches(prefix, e.search)));

@@ -1,6 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Argument, type Command } from 'commander';
+import { makeDir, replaceFile } from '../core/disk.js';
 import { UsageError } from '../core/errors.js';
 import type { FromProgram } from './hand-written.js';
 import { offline } from './offline.js';
@@ -39,8 +39,9 @@ export function register(cmd: Command, program: FromProgram): void {
           ctx.stdout.write(completionScript(shell as 'bash', tree));
           return;
         }
-        mkdirSync(dir, { recursive: true });
-        for (const s of shell ? [shell] : SHELLS) writeFileSync(join(dir, COMPLETION_FILES[s]), completionScript(s, tree));
+        // Scripts anyone may read (0644), each replaced whole (core/disk.ts).
+        makeDir(dir);
+        for (const s of shell ? [shell] : SHELLS) replaceFile(join(dir, COMPLETION_FILES[s]), completionScript(s, tree), { mode: 0o644 });
       });
     });
 }

@@ -1,6 +1,7 @@
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { makeDir, removeFile, replaceFile } from '../core/disk.js';
 import { UsageError } from '../core/errors.js';
 import type { FromProgram } from './hand-written.js';
 import { offline } from './offline.js';
@@ -34,9 +35,10 @@ export function register(cmd: Command, program: FromProgram): void {
           ctx.stdout.write(page);
           return;
         }
-        mkdirSync(dir, { recursive: true });
-        for (const file of readdirSync(dir)) if (/^gsh(-.*)?\.1$/.test(file) && !pages.has(file)) rmSync(join(dir, file));
-        for (const [file, page] of pages) writeFileSync(join(dir, file), page);
+        // Pages anyone may read (0644), each replaced whole (core/disk.ts).
+        makeDir(dir);
+        for (const file of readdirSync(dir)) if (/^gsh(-.*)?\.1$/.test(file) && !pages.has(file)) removeFile(join(dir, file));
+        for (const [file, page] of pages) replaceFile(join(dir, file), page, { mode: 0o644 });
       });
     });
 }

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { accessSync, constants, statSync } from 'node:fs';
-import { type FileHandle, open, rename, rm } from 'node:fs/promises';
+import { accessSync, constants, lstatSync, statSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { looksBinary } from './binary.js';
+import { createBeside } from './disk.js';
 import { Exit, GshError, UsageError } from './errors.js';
 import type { ApiClient, RequestSpec } from './http.js';
 import type { Streams } from './io.js';
@@ -234,37 +234,36 @@ function checkSize(got: number, expected: number | undefined): void {
   throw new GshError(`the download sent ${got} bytes, more than the ${expected} announced`, Exit.error);
 }
 
-/** The mode of the file a download replaces (kept), or undefined for a new file (0644 less the umask). */
+/**
+ * The mode of the file a download replaces (kept), or undefined for a new file (0644 less the
+ * umask). A symbolic link at the target is replaced, not written through (core/disk.ts), so what
+ * it points to gives no mode.
+ */
 function replacedMode(path: string): number | undefined {
   try {
-    return statSync(path).mode & 0o7777;
+    const st = lstatSync(path);
+    return st.isFile() ? st.mode & 0o7777 : undefined;
   } catch {
     return undefined;
   }
 }
 
 /**
- * Streams to a temporary file in the target's directory, renamed over the target at the end. The
- * temporary name takes only the start of the target's, so a name that fits fits with it too.
+ * Streams to a temporary file in the target's directory (core/disk.ts createBeside: created new
+ * under a random name), renamed over the target at the end.
  */
 async function toFile(path: string, body: AsyncIterable<Uint8Array>, bar: Progress, expected: number | undefined): Promise<number> {
-  const tmp = join(dirname(path), `.${[...basename(path)].slice(0, 40).join('')}.gsh-${randomBytes(6).toString('hex')}.part`);
-  const mode = replacedMode(path);
-  const fh = await open(tmp, 'wx', 0o644).catch((err: unknown) => {
+  const file = await createBeside(path, { mode: replacedMode(path) }).catch((err: unknown) => {
     throw saveError(path, err);
   });
   try {
     // A replaced file keeps its mode (a 0600 secret stays 0600), set exactly, not through the umask.
-    if (mode !== undefined) await fh.chmod(mode);
-    const written = await writeAll(fh, body, (n) => bar.update(n));
+    const written = await writeAll(file.handle, body, (n) => bar.update(n));
     checkSize(written, expected);
-    await fh.sync();
-    await fh.close();
-    await rename(tmp, path);
+    await file.commit();
     return written;
   } catch (err) {
-    await fh.close().catch(() => {});
-    await rm(tmp, { force: true });
+    await file.discard();
     throw saveError(path, err);
   }
 }

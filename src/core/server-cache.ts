@@ -1,11 +1,12 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crypto } from './builtin.js';
+import { describeProblem, removeFile } from './disk.js';
 import { ApiError } from './errors.js';
 import type { ApiClient } from './http.js';
 import type { Runtime } from './runtime.js';
 import { findByName, type LookedUp, lookUpServer, UnknownServerError } from './server-ref.js';
-import { configDir, writePrivateCache } from './store.js';
+import { configDir, configDirProblem, writePrivateCache } from './store.js';
 
 // Resolve once (README "Remembered servers"): a server reference that resolved to an id is kept
 // in the config dir (mode 0600), per base URL and credential (a hash of them, never the secret),
@@ -83,7 +84,15 @@ function readCache(file: string): CacheFile {
   return { version: 1, scopes: {} };
 }
 
+/** Remembers nothing: the config dir is not the user's alone, so what is in it may be planted. */
+const NO_MEMORY: ServerMemory = { get: () => undefined, remember: () => {}, forget: () => {} };
+
 function open(rt: Runtime, scope: string): ServerMemory {
+  const problem = configDirProblem(rt.env);
+  if (problem) {
+    rt.warn(`remembered servers not used: ${describeProblem(problem)}`);
+    return NO_MEMORY;
+  }
   const file = cachePath(rt.env);
   const isId = (ref: string, id: string) => ref === id;
   const fresh = (ref: string, e: Entry | undefined, now: number): e is Entry =>
@@ -125,14 +134,7 @@ function open(rt: Runtime, scope: string): ServerMemory {
 
 /** Forgets every remembered server (`gsh cache clear`); true when there was a file. */
 export function clearCache(env: NodeJS.ProcessEnv): boolean {
-  const file = cachePath(env);
-  try {
-    rmSync(file);
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw err;
-  }
+  return removeFile(cachePath(env));
 }
 
 export interface ResolvedServer {

@@ -1,11 +1,15 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { os } from './builtin.js';
+import { type DirProblem, makePrivateDir, privateDirProblem, privateFileProblem, releaseLock, replaceFile, takeLock } from './disk.js';
 import { GshError } from './errors.js';
 
 // The auth store (ARCHITECTURE.md "Auth store"): one JSON file, mode 0600, with named profiles.
 // Reads check its shape (a wrong one is an error, and the file is left alone); every write is a
 // locked read-modify-write that replaces the file atomically, so concurrent logins lose nothing.
+// The config dir is used as ssh uses ~/.ssh (core/disk.ts privateDirProblem): the store is read
+// only from a directory that is the user's own and that no one else can write to (else anyone who
+// can could swap in credentials and a service of their own), and only a file of the user's own.
 
 export interface AgentIdentity {
   method: 'service_auth' | 'anonymous' | 'identity_assertion';
@@ -49,24 +53,37 @@ export function configDir(env: NodeJS.ProcessEnv): string {
   return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'gsh');
 }
 
-let tmpCount = 0;
+/** Why the config dir may not hold gsh's files (caches are then neither read nor written), or undefined. */
+export function configDirProblem(env: NodeJS.ProcessEnv): DirProblem | undefined {
+  return privateDirProblem(configDir(env));
+}
 
 /**
  * Writes a cache beside the config (remembered servers, completion answers) as JSON: replaced
- * atomically (a temporary file renamed over it), mode 0600, in a 0700 directory. A cache that
- * cannot be written is left as it was: it only costs the next run a request.
+ * atomically (core/disk.ts replaceFile), mode 0600, in a 0700 directory that passes the check.
+ * A cache that cannot be written is left as it was: it only costs the next run a request.
  */
 export function writePrivateCache(env: NodeJS.ProcessEnv, file: string, data: unknown): void {
-  // Unique among the processes writing at once, and within this one; created new ('wx'), never
-  // written through whatever may already stand at that name.
-  const tmp = `${file}.${process.pid}.${++tmpCount}.tmp`;
   try {
-    mkdirSync(configDir(env), { recursive: true, mode: 0o700 });
-    writeFileSync(tmp, `${JSON.stringify(data)}\n`, { mode: 0o600, flag: 'wx' });
-    renameSync(tmp, file);
+    if (makePrivateDir(configDir(env)) === undefined) replaceFile(file, `${JSON.stringify(data)}\n`);
   } catch {
-    rmSync(tmp, { force: true });
+    // Left as it was.
   }
+}
+
+/**
+ * Throws when the config dir may not hold the config file (a command about to save one checks
+ * before it asks for a key, not after).
+ */
+export function assertConfigDirUsable(env: NodeJS.ProcessEnv): void {
+  const problem = configDirProblem(env);
+  if (problem) throw untrusted(configPath(env), problem, 'not writing');
+}
+
+/** The error for a config dir or file gsh will not use, with what fixes it. */
+function untrusted(path: string, problem: DirProblem, doing: string): GshError {
+  const fix = problem.fix.replace(/^run: /, 'Run: ').replace(/^remove/, 'Remove');
+  return new GshError(`${doing} ${path}: ${problem.path}: ${problem.why}`, 1, `${fix}; credentials are read only from where no one else can write, as ssh does.`);
 }
 
 export function configPath(env: NodeJS.ProcessEnv): string {
@@ -76,11 +93,22 @@ export function configPath(env: NodeJS.ProcessEnv): string {
 function readStore(env: NodeJS.ProcessEnv): StoreData {
   const path = configPath(env);
   let text: string;
+  let fd: number;
   try {
-    text = readFileSync(path, 'utf8');
+    fd = openSync(path, 'r');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
     throw new GshError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+  try {
+    const problem = configDirProblem(env) ?? privateFileProblem(fd, path);
+    if (problem) throw untrusted(path, problem, 'not reading');
+    text = readFileSync(fd, 'utf8');
+  } catch (err) {
+    if (err instanceof GshError) throw err;
+    throw new GshError(`cannot read ${path}: ${(err as Error).message}`);
+  } finally {
+    closeSync(fd);
   }
   let data: unknown;
   try {
@@ -123,21 +151,22 @@ async function withLock<T>(path: string, fn: () => T): Promise<T> {
   const lock = `${path}.lock`;
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
+    let taken: boolean;
     try {
-      mkdirSync(lock);
-      break;
+      taken = takeLock(lock);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new GshError(`cannot lock ${path}: ${(err as Error).message}`);
-      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true });
-      else if (Date.now() > deadline) throw new GshError(`${path} stayed locked for ${LOCK_WAIT_MS / 1000} s`, 1, `If no other gsh is running, remove ${lock}.`);
-      else await new Promise((r) => setTimeout(r, 10 + Math.random() * 40));
+      throw new GshError(`cannot lock ${path}: ${(err as Error).message}`);
     }
+    if (taken) break;
+    const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    if (age > STALE_LOCK_MS) releaseLock(lock);
+    else if (Date.now() > deadline) throw new GshError(`${path} stayed locked for ${LOCK_WAIT_MS / 1000} s`, 1, `If no other gsh is running, remove ${lock}.`);
+    else await new Promise((r) => setTimeout(r, 10 + Math.random() * 40));
   }
   try {
     return fn();
   } finally {
-    rmSync(lock, { recursive: true, force: true });
+    releaseLock(lock);
   }
 }
 
@@ -147,13 +176,21 @@ async function withLock<T>(path: string, fn: () => T): Promise<T> {
  */
 async function updateStore(change: (data: StoreData) => void, env: NodeJS.ProcessEnv): Promise<StoreData> {
   const path = configPath(env);
-  mkdirSync(configDir(env), { recursive: true, mode: 0o700 });
+  let problem: DirProblem | undefined;
+  try {
+    problem = makePrivateDir(configDir(env));
+  } catch (err) {
+    throw new GshError(`cannot create ${configDir(env)}: ${(err as Error).message}`);
+  }
+  if (problem) throw untrusted(path, problem, 'not writing');
   return withLock(path, () => {
     const data = readStore(env);
     change(data);
-    const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    writeFileSync(temp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
-    renameSync(temp, path);
+    try {
+      replaceFile(path, `${JSON.stringify(data, null, 2)}\n`);
+    } catch (err) {
+      throw new GshError(`cannot write ${path}: ${(err as Error).message}`);
+    }
     return data;
   });
 }

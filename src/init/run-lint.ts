@@ -2,8 +2,8 @@
 // it without a process. Exit codes (ARCHITECTURE.md "Exit codes"): 0 clean (warnings alone do not
 // fail unless --max-warnings is exceeded), 1 problems found, 2 usage or I/O error.
 
-import { appendFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { appendToFile } from '../core/disk.js';
 import { Exit, UsageError } from '../core/errors.js';
 import { DEFAULT_TIER, TIERS, type Tier } from './caps.js';
 import { choice } from './choice.js';
@@ -128,7 +128,7 @@ export async function runLint(opts: LintOptions, io: LintIo): Promise<number> {
  */
 function appendSummary(io: LintIo, markdown: string): void {
   try {
-    appendFileSync(io.stepSummary as string, markdown);
+    appendToFile(io.stepSummary as string, markdown);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     io.stderr(`gsh init lint: cannot append the job summary to ${io.stepSummary as string} (${code}); the annotations above still stand\n`);

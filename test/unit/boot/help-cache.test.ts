@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildId, helpCacheFile, keepHelp, readHelp } from '../../../src/boot/help-cache.js';
+import { buildId, helpCacheFile, isPlainHelp, keepHelp, readHelp } from '../../../src/boot/help-cache.js';
+import { visible } from '../../../src/core/terminal-text.js';
 
 // The launcher's help cache (README "Speed", src/ARCHITECTURE.md "Start-up"): which command lines
 // may be answered from it, what its files are named after, and that keeping one can fail quietly.
@@ -76,6 +77,29 @@ describe('keeping a help', () => {
     writeFileSync(join(root, 'file'), '');
     const file = join(root, 'file', 'help-0123456789abcdef-80-gsh.txt');
     expect(() => keepHelp(file, 'text')).not.toThrow();
+    expect(readHelp(file)).toBeUndefined();
+  });
+});
+
+describe('a kept help is printed only when it is plain text (ARCHITECTURE.md "Doors")', () => {
+  it('the launcher refuses every character the terminal sanitiser would change (it cannot load the sanitiser), and tab and \\r besides', () => {
+    const missed: string[] = [];
+    for (let code = 0; code <= 0xffff; code++) {
+      const c = String.fromCharCode(code);
+      if (c === '\n' || (code >= 0xd800 && code <= 0xdfff)) continue;
+      if (visible(c) !== c && isPlainHelp(c)) missed.push(code.toString(16));
+    }
+    expect(missed).toEqual([]);
+    for (const c of ['\t', '\r', '\x1b', '\x9b', '\u202e']) expect(isPlainHelp(`Usage: gsh ${c}`), JSON.stringify(c)).toBe(false);
+    expect(isPlainHelp('Usage: gsh servers [options] [command]\n\n  –  ü  …\n')).toBe(true);
+  });
+
+  it('a kept help with an escape sequence is not read back, and such text is never kept', () => {
+    const file = helpCacheFile(['--help'], buildId(dist), cache, () => 80)!;
+    keepHelp(file, 'Usage: gsh \x1b]52;c;aGk=\x07\n');
+    expect(readdirSync(root)).not.toContain('cache');
+    mkdirSync(cache, { mode: 0o700 });
+    writeFileSync(file, 'Usage: gsh \x1b]52;c;aGk=\x07\n', { mode: 0o600 });
     expect(readHelp(file)).toBeUndefined();
   });
 });
