@@ -2,7 +2,7 @@
 // each declarable kind (README "Configuration as code"). A webhook's secret is never read back
 // (02 "Webhooks": returned only at creation), so the file holds a ${env:…} placeholder instead.
 
-import { mkdirSync } from 'node:fs';
+import { makeDir } from '../core/disk.js';
 import { join } from 'node:path';
 import { Exit, GshError, InterruptedError, ownError, UsageError } from '../core/errors.js';
 import { parallelOption } from '../core/fleet.js';
@@ -72,7 +72,7 @@ export async function runExport(rt: Runtime, o: ExportOptions): Promise<number> 
   // --dry-run: the reads it would make; no file is written.
   if (rt.dryRun) return (await rt.submit({ requests: targets.flatMap((t) => readSpecs(t.id, kinds)), then: [step('local', `write ${targets.map((t) => join(dir, `${t.name ?? t.id}.yaml`)).join(', ')}`)] }, async () => {})) ?? Exit.ok;
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDir(dir);
   } catch (err) {
     throw new UsageError(`cannot create ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }

@@ -1,4 +1,4 @@
-import { appendFileSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 
@@ -42,6 +42,32 @@ export interface ReplaceOptions {
  * temporary file is removed on any failure.
  */
 export function replaceFile(file: string, data: string | Uint8Array, { mode = 0o600 }: ReplaceOptions = {}): void {
+  const tmp = writeBeside(file, data, mode);
+  try {
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/**
+ * Creates `file` with `data`, whole or not at all, only where nothing stands at that name (a link
+ * included): the bytes go to a temporary file first, which is then linked at the name (link()
+ * fails with EEXIST instead of replacing). Throws what the file system said (EEXIST: something
+ * stands there).
+ */
+export function createFile(file: string, data: string | Uint8Array, { mode = 0o600 }: ReplaceOptions = {}): void {
+  const tmp = writeBeside(file, data, mode);
+  try {
+    linkSync(tmp, file);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+
+/** Writes `data` to a new temporary file beside `file` (mode exact, fsynced); returns its name. */
+function writeBeside(file: string, data: string | Uint8Array, mode: number): string {
   const tmp = tempBeside(file);
   const fd = openSync(tmp, CREATE_NEW, mode);
   try {
@@ -60,12 +86,7 @@ export function replaceFile(file: string, data: string | Uint8Array, { mode = 0o
     rmSync(tmp, { force: true });
     throw err;
   }
-  try {
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
+  return tmp;
 }
 
 /** A file being written beside its target (a download): commit() renames it over the target. */
