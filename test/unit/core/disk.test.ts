@@ -2,7 +2,7 @@ import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, r
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createBeside, makePrivateDir, privateDirProblem, readPrivateFile, replaceFile } from '../../../src/core/disk.js';
+import { createBeside, createFile, makePrivateDir, privateDirProblem, readPrivateFile, replaceFile } from '../../../src/core/disk.js';
 
 // The disk door (src/core/disk.ts, ARCHITECTURE.md "Doors"): how gsh replaces a file (never
 // through a link, at the temporary name or the final one) and which directories it trusts with
@@ -59,6 +59,25 @@ describe('replaceFile', () => {
 
   it('fails, writing nothing, when it cannot create its temporary file', () => {
     expect(() => replaceFile(join(root, 'missing', 'f'), 'x')).toThrow(/ENOENT/);
+  });
+});
+
+describe('createFile (config export without --force)', () => {
+  it('creates a new file whole with the mode asked for, and leaves no temporary file', () => {
+    const file = join(root, 'lobby.yaml');
+    createFile(file, 'version: 1\n', { mode: 0o644 });
+    expect(readFileSync(file, 'utf8')).toBe('version: 1\n');
+    expect(statSync(file).mode & 0o777).toBe(0o644);
+    expect(readdirSync(root).sort()).toEqual(['lobby.yaml', 'victim']);
+  });
+
+  it('refuses (EEXIST) where a file or a link stands, writing through neither', () => {
+    expect(() => createFile(victim, 'other\n')).toThrow(expect.objectContaining({ code: 'EEXIST' }));
+    const link = join(root, 'link.yaml');
+    symlinkSync(victim, link);
+    expect(() => createFile(link, 'other\n')).toThrow(expect.objectContaining({ code: 'EEXIST' }));
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(readdirSync(root).sort()).toEqual(['link.yaml', 'victim']);
   });
 });
 
