@@ -142,3 +142,19 @@ function inCidr(host: string, cidr: string): boolean {
   const size = 2 ** (32 - bits);
   return Math.floor(addr / size) === Math.floor(net / size);
 }
+
+/** Marks a failure of a reused connection before any byte of the answer: the attempt may be sent again at once. */
+export const STALE = Symbol('stale connection');
+
+/** Failures that say a connection was closed under a request before its answer began. */
+const CLOSED_UNDER = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+export function closedBeforeAnswer(err: unknown): boolean {
+  return CLOSED_UNDER.has(String((err as { code?: unknown } | undefined)?.code));
+}
+
+/** The Proxy-Authorization a proxy URL's user and password give (curl's behaviour), if any. */
+export function proxyAuthorization(proxy: URL): string | undefined {
+  if (!proxy.username) return undefined;
+  return `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`;
+}

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { IDLE_KEEPALIVE_MS, STALE_RESENDS } from './transport-policy.js';
+import { closedBeforeAnswer, IDLE_KEEPALIVE_MS, proxyAuthorization, STALE, STALE_RESENDS } from './transport-policy.js';
 import type { ProxyChoice, WireAnswer, WireRequest } from './wire.js';
 
 export type { ProxyChoice, WireAnswer, WireRequest } from './wire.js';
@@ -25,16 +25,6 @@ export interface Transport {
   send(req: WireRequest): Promise<WireAnswer>;
   /** Closes the connections this transport opened (not a dispatcher it was handed). */
   close(): Promise<void>;
-}
-
-/** Marks a failure of a reused connection before any byte of the answer: the attempt may be sent again at once. */
-export const STALE = Symbol('stale connection');
-
-/** Failures that say a connection was closed under a request before its answer began. */
-const CLOSED_UNDER = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
-
-export function closedBeforeAnswer(err: unknown): boolean {
-  return CLOSED_UNDER.has(String((err as { code?: unknown } | undefined)?.code));
 }
 
 /**
@@ -99,12 +89,6 @@ export function nodeTransport(): Transport {
       for (const agent of agents.values()) agent.destroy();
     },
   };
-}
-
-/** The Proxy-Authorization a proxy URL's user and password give (curl's behaviour), if any. */
-export function proxyAuthorization(proxy: URL): string | undefined {
-  if (!proxy.username) return undefined;
-  return `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`;
 }
 
 function sendWith(request: typeof import('node:http').request, agent: import('node:http').Agent, req: WireRequest): Promise<WireAnswer> {

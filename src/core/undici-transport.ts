@@ -3,8 +3,7 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import apiRequest from 'undici/lib/api/api-request.js';
-import { closedBeforeAnswer, proxyAuthorization, STALE } from './transport.js';
-import { IDLE_KEEPALIVE_MS } from './transport-policy.js';
+import { closedBeforeAnswer, IDLE_KEEPALIVE_MS, proxyAuthorization, STALE } from './transport-policy.js';
 import type { ProxyChoice, WireAnswer, WireRequest } from './wire.js';
 
 // undici's side of core/transport.ts, loaded on its first request (wasm-flags.js first: undici's
