@@ -237,7 +237,10 @@ export class ApiClient {
             ...(seen.proxy ? { proxy: { name: proxyName(seen.proxy), from: seen.proxy.from } } : {}),
           })
           : undefined;
-        if (record?.inFlight) record.attempt(proofOfFailure(words, seen));
+        if (record?.inFlight) {
+          record.attempt(proofOfFailure(words, seen));
+          record.inFlight = false;
+        }
         // Ctrl-C / SIGTERM cancelled the attempt: whatever undici calls that, it is the interrupt, never a retry.
         const run = spec.afterInterrupt ? undefined : this.opts.signal;
         if (run?.aborted) throw run.reason;

@@ -168,6 +168,21 @@ describe.each<Path>(['node:http', 'undici'])('the transport policy on %s', (path
   });
 });
 
+describe('an https:// target goes through CONNECT (undici)', () => {
+  it('a proxy that refuses the tunnel is named, with its answer; not retried, not sent', async () => {
+    const p = await proxy({ refuseConnect: true });
+    const sleeps: number[] = [];
+    const c = new ApiClient({ baseUrl: 'https://127.0.0.1:9/api/v2', credential: staticCredential('k', 'test'), env: { HTTPS_PROXY: p.url }, retries: 3, sleep: async (ms) => void sleeps.push(ms) });
+    clients.push(c);
+    const err = await failure(c.request(POST));
+    expect(err.message).toBe(`the proxy ${p.url} (from HTTPS_PROXY) refused to open a tunnel to 127.0.0.1:9 (HTTP 403 to CONNECT)`);
+    expect(err.message).not.toMatch(FOREIGN);
+    expect(err.outcome).toBe('not_applied');
+    expect(p.seen).toEqual(['CONNECT 127.0.0.1:9']);
+    expect(sleeps).toEqual([]);
+  });
+});
+
 describe('which proxy (curl\'s rules, README "Authentication and configuration")', () => {
   const http = new URL('http://127.0.0.1:8080/api/v2');
   const https = new URL('https://api.example.com/api/v2');
