@@ -9,7 +9,7 @@ import { decideRetry, parseRetryAfter } from './retry.js';
 import { redactBody, redactHeaders, redactSignedUrls, truncateForTrace } from './redact.js';
 import { VERSION } from './version.js';
 import { sleep, untilAborted } from './sleep.js';
-import { checkHeaderValues, describeFailure, isTransportFailure } from './transport-errors.js';
+import { checkHeaderValues, describeFailure, failureCode, isTransportFailure } from './transport-errors.js';
 import { proxyFor, proxyName } from './transport-policy.js';
 import { nodeCarries, nodeTransport, type ProxyChoice, type Transport, undiciTransport } from './transport.js';
 
@@ -248,7 +248,7 @@ export class ApiClient {
         const code = (err as { code?: string }).code;
         // Node's and undici's own words, under --debug only.
         this.trace(`! ${String((err as Error).message ?? err)}${code ? ` (${code})` : ''}`);
-        failure = new NetworkError(words.message, code ?? words.kind, words.hint);
+        failure = new NetworkError(words.message, failureCode(err, words.kind), words.hint);
         if (!words.transient) throw outcomeOf(failure, record);
       } finally {
         if (record) record.inFlight = false;

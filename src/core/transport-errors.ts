@@ -82,6 +82,18 @@ function tunnelStatus(err: unknown): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
+/**
+ * The code a failure carries (the --json error's `code`): the system's error name (ECONNREFUSED,
+ * ENOTFOUND, …) or gsh's own, never undici's.
+ */
+export function failureCode(err: unknown, kind: FailureKind): string {
+  const code = codeOf(err);
+  if (!code) return kind === 'malformed' ? 'malformed_answer' : 'network_error';
+  if (!code.startsWith('UND_ERR')) return code;
+  if (kind === 'proxy-refused') return 'proxy_refused';
+  return ({ UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT', UND_ERR_SOCKET: 'ECONNRESET', UND_ERR_CLOSED: 'ECONNRESET', UND_ERR_HEADERS_TIMEOUT: 'GSH_ATTEMPT_TIMEOUT', UND_ERR_BODY_TIMEOUT: 'GSH_ATTEMPT_TIMEOUT' } as Record<string, string>)[code] ?? 'network_error';
+}
+
 /** Whether a failure is one gsh words (a network failure), as opposed to a bug or an interrupt. */
 export function isTransportFailure(err: unknown): boolean {
   const code = codeOf(err);

@@ -155,6 +155,8 @@ describe.each<Path>(['node:http', 'undici'])('the transport policy on %s', (path
     expect(err.message).toBe(`could not ${path === 'undici' ? 'download from' : 'read the answer of'} ${o.base}: the connection closed after the request was sent, before any answer; the request may have been applied`);
     expect(err.message).not.toMatch(FOREIGN);
     expect(o.closed).toBe(1);
+    // The --json error's code: the system's name for it, never undici's.
+    expect(err.causeCode).toBe('ECONNRESET');
   });
 
   it('a 2xx whose body is cut: the service answered, so not "could not reach"; Node\'s words only under --debug', async () => {
@@ -178,6 +180,7 @@ describe('an https:// target goes through CONNECT (undici)', () => {
     expect(err.message).toBe(`the proxy ${p.url} (from HTTPS_PROXY) refused to open a tunnel to 127.0.0.1:9 (HTTP 403 to CONNECT)`);
     expect(err.message).not.toMatch(FOREIGN);
     expect(err.outcome).toBe('not_applied');
+    expect(err.causeCode).toBe('proxy_refused');
     expect(p.seen).toEqual(['CONNECT 127.0.0.1:9']);
     expect(sleeps).toEqual([]);
   });
