@@ -64,6 +64,18 @@ describe('a reference that names no server', () => {
     expect(requests).toEqual(['GET /servers', `GET /servers/${TYPO}`, 'GET /servers']);
   });
 
+  it('an id-shaped reference no server has: its check, the search, one page of names; no POST, no 404 on the line', async () => {
+    const typo = meant.id.replace(/^./, (c) => (c === '0' ? '1' : '0'));
+    const { r, requests } = await sent(['power', 'start', typo]);
+    expect(r.exitCode, r.stderr).toBe(5);
+    expect(r.stderr).toMatch(new RegExp(`^error: no server has the name or id "${typo}"$`, 'm'));
+    expect(r.stderr).not.toMatch(/HTTP 404|request_id/);
+    expect(requests).toEqual([`GET /servers/${typo}`, 'GET /servers', 'GET /servers']);
+    // --debug keeps the lookup's request id.
+    const debug = await sent(['power', 'start', typo, '--debug']);
+    expect(debug.r.stderr).toMatch(/x-request-id: req_\w+/);
+  });
+
   it('a partial name (the start of one) is not sent either, and suggests the name it begins', async () => {
     const { r, requests } = await sent(['power', 'start', '-s', 'amber-bastion']);
     expect(r.exitCode).toBe(5);
