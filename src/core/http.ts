@@ -10,7 +10,7 @@ import { redactBody, redactHeaders, redactSignedUrls, truncateForTrace } from '.
 import { VERSION } from './version.js';
 import { sleep, untilAborted } from './sleep.js';
 import { checkHeaderValues, describeFailure, failureCode, isTransportFailure } from './transport-errors.js';
-import { proxyFor, proxyName } from './transport-policy.js';
+import { checkProxiedPlainHttp, proxyFor, proxyName } from './transport-policy.js';
 import { nodeCarries, nodeTransport, type ProxyChoice, type Transport, undiciTransport } from './transport.js';
 
 // The one request core (ARCHITECTURE.md "Requests"): every command, hand-written or generated,
@@ -331,6 +331,7 @@ export class ApiClient {
     const { url, headers, body } = this.wire(spec, bearer);
     checkHeaderValues(headers, this.opts.credential?.source);
     const proxy = proxyFor(url, this.opts.env);
+    if (bearer !== undefined) checkProxiedPlainHttp(url, proxy, this.opts.env);
     seen.url = url;
     seen.proxy = proxy;
     this.trace(() => `> ${spec.method} ${url.href}`);

@@ -95,6 +95,19 @@ export function proxyFor(target: URL, env: NodeJS.ProcessEnv): ProxyChoice | und
 }
 
 /**
+ * A credential for an http:// target through an http:// proxy elsewhere would cross the network
+ * unencrypted, to the proxy: refused as plain http to a remote host is (issue 28), unless
+ * GSH_INSECURE_HTTP=1. An https:// target goes through a tunnel, encrypted end to end.
+ */
+export function checkProxiedPlainHttp(target: URL, proxy: ProxyChoice | undefined, env: NodeJS.ProcessEnv): void {
+  if (!proxy || target.protocol !== 'http:' || proxy.url.protocol !== 'http:' || isLoopbackHost(proxy.url.hostname) || env.GSH_INSECURE_HTTP === '1') return;
+  throw new UsageError(
+    `refusing to send the credential over plain http through the proxy ${proxyName(proxy)} (from ${proxy.from}): it would cross the network unencrypted`,
+    `List ${target.hostname} in no_proxy (e.g. no_proxy=localhost,127.0.0.1), use an https:// base URL, or set GSH_INSECURE_HTTP=1 to allow it.`,
+  );
+}
+
+/**
  * curl's no_proxy rules: a comma- or space-separated list; `*` alone matches every host; a name
  * matches itself and every name under it (`example.com` and `.example.com` both match
  * `api.example.com` and `example.com`); `name:port` matches that port only; an IPv4 address may be

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { staticCredential } from '../../../src/core/credentials.js';
 import { NetworkError } from '../../../src/core/errors.js';
 import { ApiClient, type RequestSpec } from '../../../src/core/http.js';
-import { bypassesProxy, proxyFor } from '../../../src/core/transport-policy.js';
+import { bypassesProxy, checkProxiedPlainHttp, proxyFor } from '../../../src/core/transport-policy.js';
 import { deadProxy, type ProxyOptions, startProxy, type TestProxy } from '../../helpers/test-proxy.js';
 
 // One transport policy for both request paths (issue 45; core/transport-policy.ts): the same
@@ -167,6 +167,16 @@ describe.each<Path>(['node:http', 'undici'])('the transport policy on %s', (path
     expect(err.message).not.toMatch(/could not reach/);
     expect(err.message).toMatch(/answered \(HTTP 200\)|closed|ended/);
     expect(trace.some((l) => l.startsWith('! ') && FOREIGN.test(l))).toBe(true);
+  });
+});
+
+describe('the credential and plain http through a proxy', () => {
+  it('an http:// target through an http:// proxy elsewhere is refused before anything is sent, unless GSH_INSECURE_HTTP=1', async () => {
+    // 192.0.2.0/24 is TEST-NET-1: nothing answers there, and nothing is sent.
+    const c = client('http://127.0.0.1:9/api/v2', { http_proxy: 'http://192.0.2.1:3128' });
+    await expect(c.request(GET)).rejects.toThrow(/refusing to send the credential over plain http through the proxy http:\/\/192\.0\.2\.1:3128 \(from http_proxy\)/);
+    expect(() => checkProxiedPlainHttp(new URL('http://127.0.0.1:9'), proxyFor(new URL('http://127.0.0.1:9'), { http_proxy: 'http://192.0.2.1:3128', GSH_INSECURE_HTTP: '1' }), { GSH_INSECURE_HTTP: '1' })).not.toThrow();
+    expect(() => checkProxiedPlainHttp(new URL('https://api.example.com'), proxyFor(new URL('https://api.example.com'), { https_proxy: 'http://192.0.2.1:3128' }), {})).not.toThrow();
   });
 });
 
