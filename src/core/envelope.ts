@@ -16,10 +16,21 @@ export function envelopeData(res: ApiResponse<unknown>): unknown {
   throw notTheApi(res);
 }
 
+/**
+ * An answer that is not the API's. When it answered a mutation with 2xx, the change was applied
+ * and the answer is what is missing: its ending gives the replay line, as a cut answer's does.
+ */
+export class NotTheApiError extends GshError {
+  constructor(message: string, hint: string, readonly status: number) {
+    super(message, Exit.error, hint);
+    this.name = 'NotTheApiError';
+  }
+}
+
 export function notTheApi(res: ApiResponse<unknown>): GshError {
   const baseUrlHint = 'This looks like a website or a login page, not the API: check --base-url (or GSH_BASE_URL, or the profile), which ends in /api/v2.';
   if (res.status >= 300 && res.status < 400) {
-    return new GshError(`the answer is not the API's: HTTP ${res.status}, a redirect to ${res.headers.location ?? 'nowhere'}`, Exit.error, baseUrlHint);
+    return new NotTheApiError(`the answer is not the API's: HTTP ${res.status}, a redirect to ${res.headers.location ?? 'nowhere'}`, baseUrlHint, res.status);
   }
   const type = res.headers['content-type'] ?? 'no content type';
   const text = Buffer.isBuffer(res.body) ? res.body.toString('utf8') : typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
@@ -28,7 +39,7 @@ export function notTheApi(res: ApiResponse<unknown>): GshError {
   const malformed = typeof res.body === 'string' && /json/i.test(type);
   const what = html ? 'an HTML page' : malformed ? 'malformed JSON (it does not parse)' : /json/i.test(type) ? 'JSON without the API envelope (no "data")' : 'not the API\'s JSON';
   const hint = html ? baseUrlHint : 'The service (or something in front of it) answered with something else; --debug shows the whole answer.';
-  return new GshError(`the answer is not the API's: HTTP ${res.status}, ${type}, ${what}: ${firstBytes(text, html)}`, Exit.error, hint);
+  return new NotTheApiError(`the answer is not the API's: HTTP ${res.status}, ${type}, ${what}: ${firstBytes(text, html)}`, hint, res.status);
 }
 
 /** One line from an answer's text: an HTML page's title (or its text without markup), else the first line. */

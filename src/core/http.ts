@@ -9,8 +9,9 @@ import { decideRetry, parseRetryAfter } from './retry.js';
 import { redactBody, redactHeaders, redactSignedUrls, truncateForTrace } from './redact.js';
 import { VERSION } from './version.js';
 import { sleep, untilAborted } from './sleep.js';
-import { checkHeaderValues, describeMalformedAnswer, isMalformedAnswer } from './transport-errors.js';
-import { nodeTransport, proxyOf, type Transport, undiciTransport } from './transport.js';
+import { checkHeaderValues, describeFailure, failureCode, isTransportFailure } from './transport-errors.js';
+import { checkProxiedPlainHttp, proxyFor, proxyName } from './transport-policy.js';
+import { nodeCarries, nodeTransport, type ProxyChoice, type Transport, undiciTransport } from './transport.js';
 
 // The one request core (ARCHITECTURE.md "Requests"): every command, hand-written or generated,
 // sends through ApiClient.request, which owns auth, retries, idempotency keys, envelope parsing and
@@ -60,23 +61,17 @@ export interface ClientOptions {
 }
 
 const MUTATIONS = new Set<Method>(['POST', 'PUT', 'PATCH', 'DELETE']);
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND',
-  'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
-  // A download whose body ended before the size its headers or its answer announced (core/download.ts).
-  'ETRUNCATED',
-  // --request-timeout ran out for a whole attempt (AttemptTimeout below).
-  'GSH_ATTEMPT_TIMEOUT',
-]);
 
 /** The reason an attempt is aborted when --request-timeout runs out (the body included). */
 class AttemptTimeout extends Error {
   readonly code = 'GSH_ATTEMPT_TIMEOUT';
 }
 
-/** What one attempt got before it failed: the status, when the service answered before the body stalled or broke. */
+/** What one attempt was before it failed: its URL and proxy, and the status when the service answered before the body stalled or broke. */
 interface AttemptSeen {
   status?: number;
+  url?: URL;
+  proxy?: ProxyChoice;
 }
 
 /** The contract's limit: printable ASCII, at most 200 characters ("Limits": idempotency key). */
@@ -233,19 +228,28 @@ export class ApiClient {
         // The service stored this failure under the key: every retry would get it back.
         if (res.status >= 500 && res.replayed) throw storedFailure(failure as ApiError);
       } catch (err) {
-        if (record?.inFlight) record.attempt(proofOfFailure(err, seen));
+        const transportFailure = isTransportFailure(err) && seen.url !== undefined;
+        // A signed node URL is named without its query (its signature is a credential).
+        const where = /^https?:\/\//.test(spec.path) ? new URL(spec.path).origin + new URL(spec.path).pathname : this.baseUrl;
+        const words = transportFailure
+          ? describeFailure(err, {
+            where, target: seen.url as URL, status: seen.status, timeoutMs: this.opts.attemptTimeoutMs, download: spec.sink !== undefined,
+            ...(seen.proxy ? { proxy: { name: proxyName(seen.proxy), from: seen.proxy.from } } : {}),
+          })
+          : undefined;
+        if (record?.inFlight) {
+          record.attempt(proofOfFailure(words, seen));
+          record.inFlight = false;
+        }
         // Ctrl-C / SIGTERM cancelled the attempt: whatever undici calls that, it is the interrupt, never a retry.
         const run = spec.afterInterrupt ? undefined : this.opts.signal;
         if (run?.aborted) throw run.reason;
-        if (!isNetworkError(err) || spec.signal?.aborted) throw err;
-        // A signed node URL is named without its query (its signature is a credential).
-        const where = /^https?:\/\//.test(spec.path) ? new URL(spec.path).origin + new URL(spec.path).pathname : this.baseUrl;
-        const what = describeNetworkError(err, this.opts.attemptTimeoutMs, seen);
+        if (!words || spec.signal?.aborted) throw err;
         const code = (err as { code?: string }).code;
-        // The service was reached and answered: the base URL is not the problem, the answer's body is.
-        failure = seen.status === undefined || spec.sink
-          ? new NetworkError(`could not ${spec.sink ? 'download from' : 'reach'} ${where}: ${what}`, code)
-          : new NetworkError(`could not read the answer of ${where}: ${what}`, code, 'The service answered and then stopped sending; try again, or raise --request-timeout for a large answer (--debug shows each attempt).');
+        // Node's and undici's own words, under --debug only.
+        this.trace(`! ${String((err as Error).message ?? err)}${code ? ` (${code})` : ''}`);
+        failure = new NetworkError(words.message, failureCode(err, words.kind), words.hint);
+        if (!words.transient) throw outcomeOf(failure, record);
       } finally {
         if (record) record.inFlight = false;
       }
@@ -326,19 +330,26 @@ export class ApiClient {
     const bearer = this.sendsCredential(spec) ? await this.opts.credential?.bearer() : undefined;
     const { url, headers, body } = this.wire(spec, bearer);
     checkHeaderValues(headers, this.opts.credential?.source);
+    const proxy = proxyFor(url, this.opts.env);
+    if (bearer !== undefined) checkProxiedPlainHttp(url, proxy, this.opts.env);
+    seen.url = url;
+    seen.proxy = proxy;
     this.trace(() => `> ${spec.method} ${url.href}`);
+    if (proxy) this.trace(`> through the proxy ${proxyName(proxy)} (from ${proxy.from})`);
     this.traceHeaders('>', headers);
     if (body !== undefined) this.trace(() => `> ${truncateForTrace(spec.form ? '[form body]' : String(body))}`);
     if (spec.streamBody) this.trace(`> [${spec.streamBody.length} bytes, streamed]`);
 
     const started = Date.now();
-    const res = await this.transport(spec).send({
+    const res = await this.transport(spec, url, proxy).send({
       url,
       method: spec.method,
       headers,
       body: spec.streamBody ? spec.streamBody.open() : body,
       timeoutMs: this.opts.attemptTimeoutMs,
       ...(signal ? { signal } : {}),
+      ...(proxy ? { proxy } : {}),
+      ...(this.opts.trace ? { note: (line: string) => this.trace(line) } : {}),
     });
     seen.status = res.statusCode;
     const resHeaders = headerRecord(res.headers);
@@ -384,9 +395,9 @@ export class ApiClient {
   }
 
   /** What carries this request: see core/transport.ts for which and why. */
-  private transport(spec: RequestSpec): Transport {
-    if (spec.sink || spec.streamBody || this.opts.dispatcher || proxyOf(this.opts.env)) {
-      return (this.undici ??= undiciTransport(this.opts.env, this.opts.attemptTimeoutMs, this.opts.dispatcher));
+  private transport(spec: RequestSpec, url: URL, proxy: ProxyChoice | undefined): Transport {
+    if (spec.sink || spec.streamBody || this.opts.dispatcher || !nodeCarries(url, proxy)) {
+      return (this.undici ??= undiciTransport(this.opts.attemptTimeoutMs, this.opts.dispatcher));
     }
     return (this.light ??= nodeTransport());
   }
@@ -465,16 +476,14 @@ function parseBody(text: string, contentType: string | undefined): unknown {
 /** Waits longer than this are said on stderr, so a pipe that goes quiet does not look like a hang. */
 const ANNOUNCED_WAIT_MS = 2000;
 
-/** Network failures that happen before a request reaches the service: it was certainly not applied. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'ECONNABORTED']);
-
 /**
- * What a failed attempt proves: nothing when it never left (refused, no such host), what its
- * status says when the service answered before the body broke, else that it may have acted.
+ * What a failed attempt proves: nothing when it never left (refused, no such host, a proxy that
+ * would not connect), what its status says when the service answered before the body broke, else
+ * that it may have acted.
  */
-function proofOfFailure(err: unknown, seen: AttemptSeen): AttemptProof {
+function proofOfFailure(words: { notSent: boolean } | undefined, seen: AttemptSeen): AttemptProof {
   if (seen.status !== undefined) return proofOfStatus(seen.status);
-  return NOT_SENT.has((err as { code?: string } | undefined)?.code ?? '') ? 'nothing' : 'maybe';
+  return words?.notSent ? 'nothing' : 'maybe';
 }
 
 /** A mutation whose last attempt got no answer, and which any attempt may have applied: say so, with its key. */
@@ -517,22 +526,4 @@ function oauthError(body: unknown): ApiErrorBody | undefined {
   const { error, error_description: description, ...rest } = body as Record<string, unknown>;
   if (typeof error !== 'string' || !error) return undefined;
   return { ...rest, code: error, message: typeof description === 'string' && description ? description : error };
-}
-
-function isNetworkError(err: unknown): boolean {
-  const code = (err as { code?: string } | undefined)?.code;
-  return (typeof code === 'string' && (NETWORK_CODES.has(code) || code.startsWith('UND_ERR'))) || isMalformedAnswer(err);
-}
-
-function describeNetworkError(err: unknown, timeoutMs: number, seen: AttemptSeen): string {
-  if (isMalformedAnswer(err)) return describeMalformedAnswer(err);
-  const e = err as { code?: string; message?: string };
-  const timedOut = e.code === 'GSH_ATTEMPT_TIMEOUT' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT';
-  if (timedOut && seen.status !== undefined) {
-    return `the service answered (HTTP ${seen.status}) and then stalled: the body did not arrive within ${timeoutMs / 1000} s (--request-timeout)`;
-  }
-  if (timedOut) {
-    return `no answer within ${timeoutMs / 1000} s (--request-timeout)${e.code === 'GSH_ATTEMPT_TIMEOUT' ? '' : ` (${e.code})`}`;
-  }
-  return e.code ? `${e.message ?? ''} (${e.code})`.trim() : String(e.message ?? err);
 }

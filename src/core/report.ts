@@ -1,4 +1,5 @@
 import { ApiError, Exit, GshError, InterruptedError, NetworkError, WaitStoppedError } from './errors.js';
+import { NotTheApiError } from './envelope.js';
 import { ansi, type Streams } from './io.js';
 import { REPLAY_WINDOW_HOURS } from './outcome.js';
 import { redactSignedUrls } from './redact.js';
@@ -23,6 +24,11 @@ export interface ErrorObject {
   /** The step that failed after the change was accepted (`wait`). */
   step?: string;
   [k: string]: unknown;
+}
+
+/** An error from gsh's own lookup of a server reference (core/server-ref.ts UnknownServerError). */
+function isLookup(err: GshError): boolean {
+  return (err as { lookup?: boolean }).lookup === true;
 }
 
 export function errorObject(err: unknown): ErrorObject {
@@ -74,7 +80,9 @@ export function reportError(err: unknown, io: Streams, opts: { json: boolean; de
   const c = io.colorErr;
   // A signed URL's signature is a credential: never in an error line.
   let line = `${ansi.red('error:', c)} ${t(redactSignedUrls(err.message))}`;
-  if (err instanceof ApiError) {
+  // A lookup's 404 (server-ref.ts UnknownServerError) is gsh's finding, not the service refusing
+  // the command: its status and request_id are under --debug only.
+  if (err instanceof ApiError && !isLookup(err)) {
     const bits = [err.code, `HTTP ${err.status}`, err.requestId ? `request_id ${err.requestId}` : ''].filter(Boolean);
     line += ansi.dim(t(` (${bits.join(', ')})`), c);
   }
@@ -120,7 +128,8 @@ export function outcomeHint(err: GshError, argv: readonly string[] | undefined):
   if (err.outcome === 'applied' && !err.step && err instanceof InterruptedError) {
     return `The change was applied (Idempotency-Key ${key}); the interrupt came before its answer was read. Replay it safely ${window} to get the answer${replay}`;
   }
-  if (err.outcome === 'applied' && !err.step && err instanceof NetworkError) {
+  // A 2xx whose body was cut or is not the API's (malformed JSON): applied, its answer missing.
+  if (err.outcome === 'applied' && !err.step && (err instanceof NetworkError || (err instanceof NotTheApiError && err.status < 300))) {
     return `The change was applied (Idempotency-Key ${key}) but its answer did not arrive whole. Replay it safely ${window} to get the answer${replay}`;
   }
   // Accepted, then something after it failed (a wait, a download): that failure's own next step.

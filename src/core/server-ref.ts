@@ -3,14 +3,17 @@ import { pathIdProblem } from './checks.js';
 import { envelopeData } from './envelope.js';
 import { ApiError, UsageError } from './errors.js';
 import type { ApiClient } from './http.js';
-import { fetchAll, fetchPage, MAX_PAGE } from './paging.js';
+import { fetchPage, MAX_PAGE } from './paging.js';
 import type { ServerReference } from './plan.js';
 
 // -s/--server takes an id or a name (ARCHITECTURE.md "Command grammar"). A name is resolved with
 // GET /servers?search= and must match exactly one server; a value no name matches is checked once
 // as an id (GET /servers/{ref}), and one that is neither stops the command before it sends
-// anything else, naming the servers it may have meant. `id:…` marks an id that is never looked
-// up; server-cache.ts remembers what a lookup found.
+// anything else, naming the servers it may have meant. A value shaped like an id (8 hex digits,
+// as the service's ids are) is checked as an id first and searched by name only on a 404, so a
+// first mutation by id costs 2 requests (issue 45). `id:…` marks an id that is never looked up;
+// server-cache.ts remembers what a lookup found. A typo costs at most 3 requests: the two checks
+// and one page of names for the suggestion.
 
 export interface ServerItem {
   id?: string | number;
@@ -20,6 +23,8 @@ export interface ServerItem {
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The shape of the service's server ids (8 hex digits): checked as an id before any search. */
+export const ID_SHAPE = /^[0-9a-f]{8}$/i;
 
 /**
  * The server a command names: -s, or the positional argument of commands whose object is the
@@ -82,6 +87,14 @@ export async function lookUpServer(client: ApiClient, ref: string, opts: { ownRe
   if (marked !== undefined) return { id: marked, is: 'id', confirmed: false, known: 'id:' };
   // A UUID is only ever an id, copied rather than typed: used as it is, as `id:…` is.
   if (UUID_RE.test(ref)) return { id: ref, is: 'id', confirmed: false, known: 'uuid' };
+  if (ID_SHAPE.test(ref) && !opts.ownRequestChecks) {
+    const checked = await serverById(client, ref);
+    if (!(checked instanceof ApiError)) return { id: ref, is: 'id', ...nameOf(checked), confirmed: true };
+    // No server has that id: a server may still be named so.
+    const named = await findByName(client, ref);
+    if (named) return named;
+    throw await unknownServers(client, [ref], checked);
+  }
   const found = await findByName(client, ref);
   if (found) return found;
   if (opts.ownRequestChecks) return { id: ref, is: 'id', confirmed: false, unchecked: true };
@@ -128,11 +141,15 @@ export async function serverById(client: ApiClient, id: string): Promise<ServerI
 const nameOf = (s: ServerItem): { name?: string } => (typeof s.name === 'string' ? { name: s.name } : {});
 
 /**
- * References that name no server: exit 5, before anything else is sent. It is the service's 404
- * (its code, status and request_id stay on the error line) in words that name the references.
+ * References that name no server: exit 5, before anything else is sent. It is gsh's own finding
+ * from its lookup, not the service refusing the command: the error line names the references and
+ * the nearest names, without the lookup's HTTP 404 or its request_id (they are under --debug;
+ * core/report.ts). The --json error object keeps its status and request_id fields for scripts.
  */
 export class UnknownServerError extends ApiError {
   override readonly hint: string;
+  /** The 404 came from gsh's lookup, not from the command's own request. */
+  readonly lookup = true;
   constructor(readonly references: ServerReference[], answer: ApiError) {
     const quoted = references.map((r) => `"${r.ref}"`);
     super(answer.status, { ...answer.body, code: answer.code || 'not_found', message: `no server has the name or id ${orList(quoted)}` }, answer.requestId);
@@ -155,7 +172,8 @@ export async function unknownServers(client: ApiClient, refs: readonly string[],
   let known = names;
   if (known === undefined) {
     try {
-      const { items } = await fetchAll(client, { method: 'GET', path: '/servers' });
+      // One page: a typo costs at most 3 requests (the search, the check as an id, these names).
+      const { items } = await fetchPage(client, { method: 'GET', path: '/servers' }, MAX_PAGE);
       known = (items as ServerItem[]).flatMap((s) => (typeof s.name === 'string' ? [s.name] : []));
     } catch (err) {
       // The 404 is the answer; the suggestions are a courtesy a refused listing does not prevent.

@@ -13,6 +13,10 @@ export interface WireRequest {
   timeoutMs: number;
   /** Aborting rejects the attempt, or ends its body's reading, with the signal's reason. */
   signal?: AbortSignal;
+  /** The proxy it goes through (core/transport-policy.ts proxyFor), if any. */
+  proxy?: ProxyChoice;
+  /** Says under --debug what the transport did on its own (a stale connection's resend). */
+  note?: (line: string) => void;
 }
 
 /** The answer's head, and its body to read (or to hand to a sink). */
@@ -22,8 +26,9 @@ export interface WireAnswer {
   body: Readable;
 }
 
-/** The proxies the environment names (core/transport.ts proxyOf). */
-export interface Proxy {
-  httpProxy?: string;
-  httpsProxy?: string;
+/** The proxy one request goes through (core/transport-policy.ts proxyFor). */
+export interface ProxyChoice {
+  url: URL;
+  /** The variable that named it (`http_proxy`, `HTTPS_PROXY`, …). */
+  from: string;
 }

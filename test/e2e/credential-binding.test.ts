@@ -211,7 +211,9 @@ describe('transport oddities are clear errors, never "internal error"', () => {
   it('an answer with a malformed header', async () => {
     const r = await t.gsh(['servers', 'list', '--retries', '0'], { env: { GSH_BASE_URL: rawBase } });
     expect(r.exitCode).toBe(9);
-    expect(r.stderr).toContain(`could not reach ${rawBase}: the answer is not valid HTTP/1.1 (Invalid header value char)`);
+    expect(r.stderr).toContain(`bad answer from ${rawBase}: the answer is not valid HTTP/1.1 (Invalid header value char)`);
+    // Something answered: "could not reach" is for when nothing did (issue 45).
+    expect(r.stderr).not.toContain("could not reach");
     expect(r.stderr).not.toMatch(/internal error/);
   });
 

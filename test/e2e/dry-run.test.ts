@@ -71,7 +71,8 @@ const isIdCheck = (e: RequestLogEntry) => e.method === 'GET' && /^\/servers\/[^/
 const isIdCheckLine = (line: string) => /^GET \/api\/v2\/servers\/[^/?]+$/.test(line);
 /** What a dry run sent besides the lookups. */
 function beyondLookups<T>(sent: T[], lookup: (x: T) => boolean, check: (x: T) => boolean): T[] {
-  return sent.filter((x, i) => !lookup(x) && !(check(x) && i > 0 && lookup(sent[i - 1] as T)));
+  // The id's check comes first for a reference shaped like an id, else right after the search.
+  return sent.filter((x, i) => !lookup(x) && !(check(x) && (i === 0 || lookup(sent[i - 1] as T))));
 }
 
 /** Everything in the config dir, to see that a dry run leaves the auth store as it was. */
@@ -166,8 +167,9 @@ describe('--dry-run sends nothing (every leaf of gsh reference --json)', () => {
     expect(r.stdout).not.toContain(t.sandbox.keys.all);
     lookup.verify();
 
-    // Nor by the dry runs by id below: their lookups only (the search, then the id's check).
-    expectRequests(t.sandbox, [{ method: 'GET', path: '/servers' }, { method: 'GET', path: `/servers/${s.id}` }], { only: 'all' });
+    // Nor by the dry runs by id below: their lookups only (the id's check: an id-shaped reference
+    // is checked first, and found, so no search).
+    expectRequests(t.sandbox, [{ method: 'GET', path: `/servers/${s.id}` }], { only: 'all' });
     const keyed = JSON.parse((await t.gsh(['servers', 'delete', '-s', s.id, '--idempotency-key', 'dry-key-1', '--dry-run', '-o', 'json'])).stdout);
     expect(keyed.requests[0]).toMatchObject({ method: 'DELETE', headers: { 'idempotency-key': 'dry-key-1' } });
     const read = JSON.parse((await t.gsh(['servers', 'get', '-s', s.id, '--dry-run', '-o', 'json'])).stdout);

@@ -15,6 +15,9 @@ beforeAll(async () => {
   t = await setup({ servers: 4, clock: 'fast' });
   const s = [...t.sandbox.state.servers.values()][0]!;
   server = { id: s.id, name: s.name };
+  // Remembered, so each mutation goes on a new connection: a loss on a kept-alive one (after a
+  // lookup) would be resent at once without spending a retry (core/transport.ts resending).
+  await t.gsh(['servers', 'get', server.id, '--json']);
 });
 afterAll(() => t.close());
 

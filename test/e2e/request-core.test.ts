@@ -27,6 +27,9 @@ describe('lost answers', () => {
   it('say the mutation may have been applied, name its key and the exact replay command; the replay acts once', async () => {
     setOffline();
     const before = powerActions();
+    // The name is remembered first, so the mutation goes on a new connection: a loss on a
+    // kept-alive one (after a lookup) is resent at once without spending a retry (chaos.test.ts).
+    await t.gsh(['servers', 'get', server.name, '--json']);
     t.sandbox.inject({ kind: 'lost', method: 'POST', path: `/servers/${server.id}/power`, count: 3 });
     const r = await t.gsh(['power', 'start', server.name, '--retries', '2']);
     expect(r.exitCode).toBe(9);

@@ -55,11 +55,25 @@ describe('a reference that names no server', () => {
   it('power start -s amber-nope: exit 5 naming the reference and the name meant; the POST is never sent', async () => {
     const { r, requests } = await sent(['power', 'start', '-s', TYPO]);
     expect(r.exitCode).toBe(5);
-    // The service's 404 in words naming the reference: its code, status and request_id stay.
-    expect(r.stderr).toMatch(/^error: no server has the name or id "amber-nope" \(not_found, HTTP 404, request_id req_\w+\)$/m);
+    // gsh's finding in its own words: the lookup's 404 and request_id are not the service refusing
+    // the command, so they are not on the error line (issue 46; --debug shows them).
+    expect(r.stderr).toMatch(/^error: no server has the name or id "amber-nope"$/m);
+    expect(r.stderr).not.toMatch(/HTTP 404|request_id/);
     expect(r.stderr).toMatch(/^Did you mean amber-bastion-110\?$/m);
     // The search, the check as an id, and the listing the suggestion comes from.
     expect(requests).toEqual(['GET /servers', `GET /servers/${TYPO}`, 'GET /servers']);
+  });
+
+  it('an id-shaped reference no server has: its check, the search, one page of names; no POST, no 404 on the line', async () => {
+    const typo = meant.id.replace(/^./, (c) => (c === '0' ? '1' : '0'));
+    const { r, requests } = await sent(['power', 'start', typo]);
+    expect(r.exitCode, r.stderr).toBe(5);
+    expect(r.stderr).toMatch(new RegExp(`^error: no server has the name or id "${typo}"$`, 'm'));
+    expect(r.stderr).not.toMatch(/HTTP 404|request_id/);
+    expect(requests).toEqual([`GET /servers/${typo}`, 'GET /servers', 'GET /servers']);
+    // --debug keeps the lookup's request id.
+    const debug = await sent(['power', 'start', typo, '--debug']);
+    expect(debug.r.stderr).toMatch(/x-request-id: req_\w+/);
   });
 
   it('a partial name (the start of one) is not sent either, and suggests the name it begins', async () => {
@@ -110,11 +124,12 @@ describe('a reference that names no server', () => {
 });
 
 describe('an id is checked once, then remembered (README "Remembered servers")', () => {
-  it('a mutation by id: the search, the check, the request; the next command sends only its own request', async () => {
+  it('a mutation by id: the check as an id, the request; the next command sends only its own request', async () => {
     const dir = freshDir();
     const first = await sent(['settings', 'update', '-s', other.id, '--description', 'checked'], dir);
     expect(first.r.exitCode, first.r.stderr).toBe(0);
-    expect(first.requests).toEqual(['GET /servers', `GET /servers/${other.id}`, `PATCH /servers/${other.id}/settings`]);
+    // Shaped like an id (8 hex digits): checked with GET /servers/{ref} first, no search (issue 45).
+    expect(first.requests).toEqual([`GET /servers/${other.id}`, `PATCH /servers/${other.id}/settings`]);
     const again = await sent(['settings', 'update', '-s', other.id, '--description', 'remembered'], dir);
     expect(again.requests).toEqual([`PATCH /servers/${other.id}/settings`]);
   });

@@ -114,7 +114,9 @@ describe('the live view', () => {
       clock: {
         now: clock.now,
         sleep: async (ms) => {
-          if (sleeps++ === 0) small.sandbox.inject({ kind: 'drop', method: 'GET', path: '/servers', count: 1 });
+          // Two drops: the first comes on a kept-alive connection and is resent at once on a new
+          // one (core/transport.ts resending), which the second drops.
+          if (sleeps++ === 0) small.sandbox.inject({ kind: 'drop', method: 'GET', path: '/servers', count: 2 });
           await clock.sleep(ms);
         },
       },

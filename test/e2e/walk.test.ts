@@ -34,13 +34,14 @@ function keyIdOf(secret: string): string {
 }
 
 /**
- * The server lookup `-s` does first (ARCHITECTURE.md "Command grammar") and, as no name matches
- * an id, the id's check right after it (`GET /servers/{id}`, unless that is the command's own
- * request): not the command's own requests.
+ * The server lookup `-s` does first (ARCHITECTURE.md "Command grammar"): the id's check
+ * (`GET /servers/{id}`, unless that is the command's own request), first for a reference shaped
+ * like an id or right after the name search otherwise, and the search: not the command's own
+ * requests.
  */
 const isSearch = (e: RequestLogEntry | undefined) => e !== undefined && e.method === 'GET' && e.path === '/servers' && e.query.search !== undefined;
 function withoutResolution(entries: RequestLogEntry[], step: Pick<Step, 'method' | 'path'>): RequestLogEntry[] {
-  const isCheck = (e: RequestLogEntry, i: number) => e.method === 'GET' && /^\/servers\/[^/]+$/.test(e.path) && isSearch(entries[i - 1]) && !(step.method === 'GET' && step.path === e.path);
+  const isCheck = (e: RequestLogEntry, i: number) => e.method === 'GET' && /^\/servers\/[^/]+$/.test(e.path) && (i === 0 || isSearch(entries[i - 1])) && !(step.method === 'GET' && step.path === e.path);
   return entries.filter((e, i) => !isSearch(e) && !isCheck(e, i));
 }
 

@@ -6,8 +6,9 @@ import { ApiClient } from '../../../src/core/http.js';
 import { staticCredential } from '../../../src/core/credentials.js';
 import { nodeTransport } from '../../../src/core/transport.js';
 
-// Which transport carries a request (core/transport.ts): node:http for plain requests, undici for
-// streamed bodies and answers, proxies and a handed-in dispatcher; the request core above them is
+// Which transport carries a request (core/transport.ts): node:http for plain requests (direct or
+// to an http:// proxy), undici for streamed bodies and answers, CONNECT tunnels and a handed-in
+// dispatcher; the request core above them is
 // the same. The two tell themselves apart on the wire: node:http sends its own `Host` header
 // capitalised, undici in lower case (the raw header names the server receives).
 
@@ -65,11 +66,10 @@ describe('the transport of a request', () => {
     }
   });
 
-  it('a proxy in the environment takes undici (its proxy agent applies NO_PROXY)', async () => {
+  it('a host NO_PROXY lists goes direct, through node:http (core/transport-policy.ts proxyFor)', async () => {
     const { base, hosts } = await serve();
-    // The loopback target is in NO_PROXY: undici's proxy agent sends it direct.
     await client(base, { env: { HTTP_PROXY: 'http://127.0.0.1:9', NO_PROXY: '127.0.0.1' } }).request({ method: 'GET', path: '/servers' });
-    expect(hosts).toEqual(['host']);
+    expect(hosts).toEqual(['Host']);
   });
 });
 

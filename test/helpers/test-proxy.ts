@@ -1,0 +1,109 @@
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+
+// A tiny forward proxy on loopback (issue 45), in the ways real ones behave: it forwards
+// absolute-URI requests (`GET http://host/path`) and tunnels CONNECT, and it can
+// - refuse CONNECT (squid's default outside port 443: 403),
+// - close a kept-alive connection as a client reuses it, without forwarding the request (what a
+//   server's idle timeout does when it fires just as the client writes),
+// - cut the body of a mutation's 2xx answer (the head, then half the body, then the connection
+//   closes), or send a body that is not JSON,
+// - be dead: `deadProxy()` gives a loopback address nothing listens on.
+
+export interface ProxyOptions {
+  refuseConnect?: boolean;
+  closeOnReuse?: boolean;
+  /** The 2xx answers to POST/PUT/PATCH/DELETE arrive cut (`cut`) or malformed (`malformed`). */
+  mutationAnswer?: 'cut' | 'malformed';
+}
+
+export interface TestProxy {
+  url: string;
+  /** What came in: `GET http://…`, `CONNECT host:port`, `closed on reuse`. */
+  seen: string[];
+  close(): Promise<void>;
+}
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export async function startProxy(opts: ProxyOptions = {}): Promise<TestProxy> {
+  const seen: string[] = [];
+  const sockets = new Set<Socket>();
+  const served = new WeakMap<Socket, number>();
+  const srv: Server = createServer((req: IncomingMessage, res) => {
+    const socket = req.socket;
+    const count = served.get(socket) ?? 0;
+    served.set(socket, count + 1);
+    if (opts.closeOnReuse && count > 0) {
+      seen.push('closed on reuse');
+      socket.destroy();
+      return;
+    }
+    seen.push(`${req.method} ${req.url}`);
+    const up = httpRequest(req.url ?? '', { method: req.method, headers: req.headers, agent: false }, (r) => {
+      const status = r.statusCode ?? 502;
+      if (opts.mutationAnswer && MUTATING.has(req.method ?? '') && status < 300) {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => {
+          const body = Buffer.concat(chunks);
+          if (opts.mutationAnswer === 'malformed') {
+            const bad = Buffer.from('{"data": {"object": "power_action", ');
+            res.writeHead(status, { 'content-type': 'application/json', 'content-length': bad.length });
+            res.end(bad);
+            return;
+          }
+          res.writeHead(status, { 'content-type': 'application/json', 'content-length': body.length });
+          res.write(body.subarray(0, Math.floor(body.length / 2)));
+          setImmediate(() => socket.destroy());
+        });
+        return;
+      }
+      res.writeHead(status, r.headers);
+      r.pipe(res);
+    });
+    up.on('error', () => {
+      res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end('bad gateway');
+    });
+    req.pipe(up);
+  });
+  srv.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  srv.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+    seen.push(`CONNECT ${req.url}`);
+    if (opts.refuseConnect) {
+      client.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = connect(Number(port), host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise((r) => {
+      for (const s of sockets) s.destroy();
+      srv.close(() => r());
+    }),
+  };
+}
+
+/** A loopback address nothing listens on (a port that was just freed). */
+export async function deadProxy(): Promise<string> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise((r) => srv.close(r));
+  return `http://127.0.0.1:${port}`;
+}

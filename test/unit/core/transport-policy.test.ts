@@ -1,0 +1,244 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { staticCredential } from '../../../src/core/credentials.js';
+import { NetworkError } from '../../../src/core/errors.js';
+import { ApiClient, type RequestSpec } from '../../../src/core/http.js';
+import { bypassesProxy, checkProxiedPlainHttp, proxyFor } from '../../../src/core/transport-policy.js';
+import { deadProxy, type ProxyOptions, startProxy, type TestProxy } from '../../helpers/test-proxy.js';
+
+// One transport policy for both request paths (issue 45; core/transport-policy.ts): the same
+// table of cases runs on node:http (a plain request) and on undici (a request whose answer goes
+// to a sink, as a download does). Proxies are chosen as curl chooses them, a kept-alive
+// connection found closed before any byte of its answer is sent again at once (no pause, no
+// retry spent), and every failure is said in gsh's words, never Node's or undici's.
+
+const servers: Server[] = [];
+const proxies: TestProxy[] = [];
+const clients: ApiClient[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await Promise.all(proxies.splice(0).map((p) => p.close()));
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); })));
+});
+
+interface Origin {
+  base: string;
+  /** Requests answered, and connections closed under a request instead. */
+  answered: number;
+  closed: number;
+}
+
+/** The service: answers `{data: …}`; `closeOnReuse` closes a kept-alive connection as it is reused; `reset` closes every one under its request. */
+async function origin(opts: { closeOnReuse?: boolean; reset?: boolean; cut?: boolean } = {}): Promise<Origin> {
+  const o: Origin = { base: '', answered: 0, closed: 0 };
+  const served = new WeakMap<Socket, number>();
+  const srv = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const n = served.get(req.socket) ?? 0;
+    served.set(req.socket, n + 1);
+    if (opts.reset || (opts.closeOnReuse && n > 0)) {
+      o.closed++;
+      req.socket.destroy();
+      return;
+    }
+    req.resume();
+    req.on('end', () => {
+      o.answered++;
+      const body = JSON.stringify({ data: { method: req.method, n: o.answered } });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      if (opts.cut) {
+        res.write(body.slice(0, 5));
+        setImmediate(() => req.socket.destroy());
+      } else {
+        res.end(body);
+      }
+    });
+  });
+  servers.push(srv);
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  o.base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/api/v2`;
+  return o;
+}
+
+async function proxy(opts: ProxyOptions = {}): Promise<TestProxy> {
+  const p = await startProxy(opts);
+  proxies.push(p);
+  return p;
+}
+
+type Path = 'node:http' | 'undici';
+
+function client(base: string, env: NodeJS.ProcessEnv, extra: { sleeps?: number[]; trace?: string[] } = {}): ApiClient {
+  const c = new ApiClient({
+    baseUrl: base, credential: staticCredential('k', 'test'), env, retries: 0,
+    sleep: async (ms) => void extra.sleeps?.push(ms),
+    ...(extra.trace ? { trace: (l: string) => void extra.trace!.push(l) } : {}),
+  });
+  clients.push(c);
+  return c;
+}
+
+/** One request on the given path: node:http for a plain one, undici for one whose answer goes to a sink. */
+async function send(c: ApiClient, path: Path, spec: RequestSpec): Promise<unknown> {
+  if (path === 'node:http') return (await c.request(spec)).body;
+  let text = '';
+  await c.request({ ...spec, sink: async (body) => { for await (const chunk of body) text += String(chunk); } });
+  return JSON.parse(text);
+}
+
+const GET: RequestSpec = { method: 'GET', path: '/servers' };
+const POST: RequestSpec = { method: 'POST', path: '/servers/3f2a9c1e/power', body: { action: 'start' } };
+/** Node's and undici's words, which only --debug may show. */
+const FOREIGN = /socket hang up|UND_ERR|Proxy response \(|ECONNRESET|ECONNREFUSED|other side closed|aborted/;
+
+async function failure(p: Promise<unknown>): Promise<NetworkError> {
+  const err = await p.then(() => undefined, (e: unknown) => e);
+  expect(err).toBeInstanceOf(NetworkError);
+  return err as NetworkError;
+}
+
+describe.each<Path>(['node:http', 'undici'])('the transport policy on %s', (path) => {
+  it('a kept-alive connection closed as it is reused: sent again at once, no pause, no retry spent', async () => {
+    const o = await origin({ closeOnReuse: true });
+    const sleeps: number[] = [];
+    const c = client(o.base, {}, { sleeps });
+    await send(c, path, GET);
+    // Each request after the first reuses a connection, which the service closes: resent on a new one.
+    expect(await send(c, path, GET)).toMatchObject({ data: { method: 'GET' } });
+    expect(await send(c, path, POST)).toMatchObject({ data: { method: 'POST' } });
+    expect(o.answered).toBe(3);
+    expect(o.closed).toBeGreaterThanOrEqual(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('through a proxy that closes idle connections as they are reused: the same', async () => {
+    const o = await origin();
+    const p = await proxy({ closeOnReuse: true });
+    const sleeps: number[] = [];
+    const c = client(o.base, { HTTP_PROXY: p.url });
+    for (let i = 0; i < 3; i++) await send(c, path, i === 1 ? GET : POST);
+    expect(o.answered).toBe(3);
+    expect(p.seen.filter((l) => l === 'closed on reuse').length).toBeGreaterThan(0);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('an http:// target through HTTP_PROXY is an absolute-URI request: a proxy that refuses CONNECT passes it', async () => {
+    const o = await origin();
+    const p = await proxy({ refuseConnect: true });
+    const trace: string[] = [];
+    expect(await send(client(o.base, { HTTP_PROXY: p.url }, { trace }), path, GET)).toMatchObject({ data: { method: 'GET' } });
+    expect(p.seen).toEqual([`GET ${o.base}/servers`]);
+    // --debug names the proxy the request goes through and where it came from.
+    expect(trace).toContain(`> through the proxy ${p.url} (from HTTP_PROXY)`);
+  });
+
+  it('a host NO_PROXY lists goes direct', async () => {
+    const o = await origin();
+    const p = await proxy();
+    await send(client(o.base, { http_proxy: p.url, no_proxy: 'example.com, 127.0.0.1' }), path, GET);
+    expect(p.seen).toEqual([]);
+    expect(o.answered).toBe(1);
+  });
+
+  it('a dead proxy is named with where it came from, never taken for the base URL', async () => {
+    const o = await origin();
+    const dead = await deadProxy();
+    const err = await failure(send(client(o.base, { http_proxy: dead }), path, GET));
+    expect(err.message).toBe(`could not reach the proxy ${dead} (from http_proxy): ${dead.slice('http://'.length)} refused the connection (nothing listens there)`);
+    expect(err.hint).not.toMatch(/base URL/);
+    expect(err.exitCode).toBe(9);
+  });
+
+  it('a reset after sending on a new connection: said in gsh\'s words, not "could not reach", not resent', async () => {
+    const o = await origin({ reset: true });
+    const err = await failure(send(client(o.base, {}), path, POST));
+    expect(err.message).toBe(`could not ${path === 'undici' ? 'download from' : 'read the answer of'} ${o.base}: the connection closed after the request was sent, before any answer; the request may have been applied`);
+    expect(err.message).not.toMatch(FOREIGN);
+    expect(o.closed).toBe(1);
+    // The --json error's code: the system's name for it, never undici's.
+    expect(err.causeCode).toBe('ECONNRESET');
+  });
+
+  it('a 2xx whose body is cut: the service answered, so not "could not reach"; Node\'s words only under --debug', async () => {
+    const o = await origin({ cut: true });
+    const trace: string[] = [];
+    const err = await failure(send(client(o.base, {}, { trace }), path, GET));
+    expect(err.message).not.toMatch(FOREIGN);
+    expect(err.message).not.toMatch(/could not reach/);
+    expect(err.message).toMatch(/answered \(HTTP 200\)|closed|ended/);
+    expect(trace.some((l) => l.startsWith('! ') && FOREIGN.test(l))).toBe(true);
+  });
+});
+
+describe('the credential and plain http through a proxy', () => {
+  it('an http:// target through an http:// proxy elsewhere is refused before anything is sent, unless GSH_INSECURE_HTTP=1', async () => {
+    // 192.0.2.0/24 is TEST-NET-1: nothing answers there, and nothing is sent.
+    const c = client('http://127.0.0.1:9/api/v2', { http_proxy: 'http://192.0.2.1:3128' });
+    await expect(c.request(GET)).rejects.toThrow(/refusing to send the credential over plain http through the proxy http:\/\/192\.0\.2\.1:3128 \(from http_proxy\)/);
+    expect(() => checkProxiedPlainHttp(new URL('http://127.0.0.1:9'), proxyFor(new URL('http://127.0.0.1:9'), { http_proxy: 'http://192.0.2.1:3128', GSH_INSECURE_HTTP: '1' }), { GSH_INSECURE_HTTP: '1' })).not.toThrow();
+    expect(() => checkProxiedPlainHttp(new URL('https://api.example.com'), proxyFor(new URL('https://api.example.com'), { https_proxy: 'http://192.0.2.1:3128' }), {})).not.toThrow();
+  });
+});
+
+describe('an https:// target goes through CONNECT (undici)', () => {
+  it('a proxy that refuses the tunnel is named, with its answer; not retried, not sent', async () => {
+    const p = await proxy({ refuseConnect: true });
+    const sleeps: number[] = [];
+    const c = new ApiClient({ baseUrl: 'https://127.0.0.1:9/api/v2', credential: staticCredential('k', 'test'), env: { HTTPS_PROXY: p.url }, retries: 3, sleep: async (ms) => void sleeps.push(ms) });
+    clients.push(c);
+    const err = await failure(c.request(POST));
+    expect(err.message).toBe(`the proxy ${p.url} (from HTTPS_PROXY) refused to open a tunnel to 127.0.0.1:9 (HTTP 403 to CONNECT)`);
+    expect(err.message).not.toMatch(FOREIGN);
+    expect(err.outcome).toBe('not_applied');
+    expect(err.causeCode).toBe('proxy_refused');
+    expect(p.seen).toEqual(['CONNECT 127.0.0.1:9']);
+    expect(sleeps).toEqual([]);
+  });
+});
+
+describe('which proxy (curl\'s rules, README "Authentication and configuration")', () => {
+  const http = new URL('http://127.0.0.1:8080/api/v2');
+  const https = new URL('https://api.example.com/api/v2');
+  it.each<[string, URL, NodeJS.ProcessEnv, string | undefined]>([
+    ['http_proxy for http://', http, { http_proxy: 'http://p:1' }, 'http://p:1 http_proxy'],
+    ['HTTP_PROXY for http:// too (curl reads only the lowercase one)', http, { HTTP_PROXY: 'http://p:2' }, 'http://p:2 HTTP_PROXY'],
+    ['lowercase before uppercase', http, { HTTP_PROXY: 'http://up:1', http_proxy: 'http://low:1' }, 'http://low:1 http_proxy'],
+    ['https_proxy for https://', https, { https_proxy: 'http://p:3', HTTPS_PROXY: 'http://q:3' }, 'http://p:3 https_proxy'],
+    ['HTTPS_PROXY for https://', https, { HTTPS_PROXY: 'http://q:3' }, 'http://q:3 HTTPS_PROXY'],
+    ['http_proxy is not for https://', https, { http_proxy: 'http://p:1' }, undefined],
+    ['https_proxy is not for http://', http, { https_proxy: 'http://p:1' }, undefined],
+    ['all_proxy for either', https, { ALL_PROXY: 'http://a:4' }, 'http://a:4 ALL_PROXY'],
+    ['no scheme is http://', http, { http_proxy: 'p:5' }, 'http://p:5 http_proxy'],
+    ['an empty value is no proxy', http, { http_proxy: '' }, undefined],
+    ['no_proxy before NO_PROXY', http, { http_proxy: 'http://p:1', no_proxy: 'example.com', NO_PROXY: '*' }, 'http://p:1 http_proxy'],
+    ['NO_PROXY=*', https, { https_proxy: 'http://p:1', NO_PROXY: '*' }, undefined],
+  ])('%s', (_what, target, env, expected) => {
+    const p = proxyFor(target, env);
+    expect(p ? `${p.url.protocol}//${p.url.host} ${p.from}` : undefined).toBe(expected);
+  });
+
+  it.each<[string, string, boolean]>([
+    ['https://api.example.com', 'example.com', true],
+    ['https://example.com', 'example.com', true],
+    ['https://api.example.com', '.example.com', true],
+    ['https://notexample.com', 'example.com', false],
+    ['https://example.com.evil', 'example.com', false],
+    ['https://api.example.com', 'other.org, example.com', true],
+    ['https://api.example.com', 'other.org example.com', true],
+    ['http://127.0.0.1:8080', '127.0.0.1:8080', true],
+    ['http://127.0.0.1:8080', '127.0.0.1:9090', false],
+    ['https://api.example.com', 'api.example.com:443', true],
+    ['http://10.1.2.3', '10.0.0.0/8', true],
+    ['http://11.1.2.3', '10.0.0.0/8', false],
+    ['http://[::1]:3000', '::1', true],
+    ['http://[::1]:3000', '[::1]:3000', true],
+    ['https://API.Example.COM', 'api.example.com', true],
+  ])('%s with no_proxy=%s: %s', (target, list, bypass) => {
+    expect(bypassesProxy(new URL(target), list)).toBe(bypass);
+  });
+
+  it('a proxy that is not a URL, or not http(s), is a usage error naming the variable', () => {
+    expect(() => proxyFor(new URL('http://x'), { http_proxy: 'http://[bad' })).toThrow(/http_proxy is not a URL/);
+    expect(() => proxyFor(new URL('http://x'), { http_proxy: 'socks5://p:1' })).toThrow(/http_proxy names a socks5 proxy/);
+  });
+});
