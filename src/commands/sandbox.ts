@@ -18,6 +18,7 @@ interface SandboxFlags {
   timeScale?: string;
   rateLimit?: string;
   strict?: boolean;
+  hostile?: boolean;
   quiet?: boolean;
 }
 
@@ -40,6 +41,7 @@ export function sandboxOptions(flags: SandboxFlags): SandboxOptions {
   if (seed !== undefined) opts.seed = seed;
   if (rateLimit !== undefined) opts.rateLimit = rateLimit;
   if (flags.strict) opts.strict = true;
+  if (flags.hostile) opts.hostile = true;
   if (flags.timeScale !== undefined) {
     const x = Number(flags.timeScale);
     if (flags.timeScale.trim() === '' || !Number.isFinite(x) || x < 0) {
@@ -67,7 +69,8 @@ function addCommonOptions(cmd: Command): Command {
     .option('--seed <n>', 'seed for demo data and probabilistic faults (default 1)')
     .option('--time-scale <x>', 'multiplier for simulated delays; 0.1 is ten times faster (default 1)')
     .option('--rate-limit <n>', 'requests per minute of the demo keys (default 1000)')
-    .option('--strict', 'serve only what the contract shows: unshown fields absent or shaped otherwise');
+    .option('--strict', 'serve only what the contract shows: unshown fields absent or shaped otherwise')
+    .option('--hostile', 'every name, message and console line carries escape sequences, bidi, zero-width and wide characters, CR, LF and TAB');
 }
 
 /** Exit code of a child as a shell reports it: its code, or 128 + signal number. */
@@ -128,7 +131,7 @@ export async function runExec(ctx: Context, opts: SandboxOptions, command: strin
 async function serve(ctx: Context, options: SandboxOptions, quiet: boolean): Promise<void> {
   const sandbox = await start(options);
   const out = ctx.stdout;
-  out.write(`gsh sandbox listening on ${sandbox.baseUrl}${options.strict ? ' (strict: only what the contract shows)' : ''}\n`);
+  out.write(`gsh sandbox listening on ${sandbox.baseUrl}${options.strict ? ' (strict: only what the contract shows)' : ''}${options.hostile ? ' (hostile: service text carries escape sequences)' : ''}\n`);
   out.write(`  all-scopes key: ${sandbox.keys.all}\n`);
   out.write(`  read-only key:  ${sandbox.keys.readOnly}\n`);
   out.write(`  admin API:      ${sandbox.origin}/__sandbox\n\n`);
@@ -176,7 +179,8 @@ Examples:
   gsh sandbox start --port 8765 --servers 10 --seed 42
   gsh sandbox start --time-scale 0.1     # ten times faster jobs and power transitions
   gsh sandbox start --strict             # only what the contract shows (ids named id, no backup status,
-                                         # application and plan as objects): try scripts against it`)
+                                         # application and plan as objects): try scripts against it
+  gsh sandbox start --hostile            # names, messages and console lines carry escape sequences`)
     .action(async function (this: Command, flags: SandboxFlags) {
       const options = sandboxOptions(flags);
       await local(this, `start a sandbox on 127.0.0.1:${options.port ?? '(a free port)'} until Ctrl-C`, (ctx) => serve(ctx, options, flags.quiet === true));
