@@ -123,12 +123,22 @@ export function displayWidth(text: string): number {
 }
 
 /**
- * Service text made safe and cut to at most `cols` columns: never inside a grapheme, a wide
+ * Service text made safe for one line of a layout (a table cell, a key/value row, a label):
+ * visible(), and the newline and tab it keeps are shown too (`^J`, `^I`), so a name cannot end a
+ * row early, forge the next one or push the columns after it out of place.
+ */
+export function oneLine(text: string): SafeText {
+  const shown = visible(text);
+  return (/[\n\t]/.test(shown) ? shown.replace(/\r\n|[\n\t]/g, (c) => (c === '\t' ? '^I' : c === '\n' ? '^J' : '^M^J')) : shown) as SafeText;
+}
+
+/**
+ * Service text made safe for one line (oneLine()) and cut to at most `cols` columns: never inside a grapheme, a wide
  * character counted as 2, `…` where it was cut. Safe text passes through visible() unchanged, so
  * gsh's own text may be fitted too (without colours: fit first, colour after).
  */
 export function fitWidth(text: string, cols: number, ellipsis = '…'): SafeText {
-  const shown = visible(text);
+  const shown = oneLine(text);
   if (displayWidth(shown) <= cols) return shown;
   if (cols <= 0) return '' as SafeText;
   const room = cols - displayWidth(ellipsis);
