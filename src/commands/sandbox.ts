@@ -1,3 +1,4 @@
+import { outputStream } from '../core/io.js';
 import { spawn } from 'node:child_process';
 import type { Stream } from 'node:stream';
 import { constants as osConstants } from 'node:os';
@@ -130,7 +131,7 @@ export async function runExec(ctx: Context, opts: SandboxOptions, command: strin
 /** `sandbox start`: serves until SIGINT or SIGTERM. */
 async function serve(ctx: Context, options: SandboxOptions, quiet: boolean): Promise<void> {
   const sandbox = await start(options);
-  const out = ctx.stdout;
+  const out = outputStream(ctx.stdout);
   out.write(`gsh sandbox listening on ${sandbox.baseUrl}${options.strict ? ' (strict: only what the contract shows)' : ''}${options.hostile ? ' (hostile: service text carries escape sequences)' : ''}\n`);
   out.write(`  all-scopes key: ${sandbox.keys.all}\n`);
   out.write(`  read-only key:  ${sandbox.keys.readOnly}\n`);
@@ -139,7 +140,7 @@ async function serve(ctx: Context, options: SandboxOptions, quiet: boolean): Pro
   out.write('Press Ctrl-C to stop.\n');
   if (!quiet) {
     sandbox.onRequest((e) => {
-      ctx.stderr.write(`${e.method} ${e.path} → ${e.status ?? 'dropped'}${e.fault ? ` [${e.fault}]` : ''}${e.replayed ? ' [replayed]' : ''}\n`);
+      outputStream(ctx.stderr).write(`${e.method} ${e.path} → ${e.status ?? 'dropped'}${e.fault ? ` [${e.fault}]` : ''}${e.replayed ? ' [replayed]' : ''}\n`);
     });
   }
   await new Promise<void>((resolve) => {
@@ -152,7 +153,7 @@ async function serve(ctx: Context, options: SandboxOptions, quiet: boolean): Pro
     ctx.signals.on('SIGTERM', stop);
   });
   await sandbox.close();
-  ctx.stderr.write('sandbox stopped\n');
+  outputStream(ctx.stderr).write('sandbox stopped\n');
 }
 
 export function register(cmd: Command): void {

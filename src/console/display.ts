@@ -1,8 +1,8 @@
 import { stripAnsi } from '../core/io.js';
-import { visible } from '../core/terminal-text.js';
+import { RESET as SGR_RESET, type SafeText, term, visible } from '../core/terminal-text.js';
 
 /** SGR 0: every colour and attribute off. */
-export const RESET = '\x1b[0m';
+export const RESET = SGR_RESET;
 
 /**
  * A console line as printed: ANSI kept when colour is on, stripped otherwise. A kept line ends
@@ -18,8 +18,8 @@ export function displayLine(line: string, color: boolean): string {
  * What `console attach` writes to a terminal when it ends after passing escape sequences on (a
  * game's colours, `--raw` lines): a reset, so the shell prompt comes back as the user left it.
  */
-export function resetOnExit(stdoutTTY: boolean, escapesShown: boolean): string {
-  return stdoutTTY && escapesShown ? RESET : '';
+export function resetOnExit(stdoutTTY: boolean, escapesShown: boolean): SafeText {
+  return stdoutTTY && escapesShown ? RESET : term``;
 }
 
 /** Foreground colours told apart on dark and light terminals (red is left to the game's errors). */

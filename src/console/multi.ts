@@ -3,7 +3,7 @@ import { Exit } from '../core/errors.js';
 import { ansi, type Streams } from '../core/io.js';
 import { describeEvent } from './describe-event.js';
 import { displayLine, labelledLine, resetOnExit } from './display.js';
-import { visible } from '../core/terminal-text.js';
+import { door, visible } from '../core/terminal-text.js';
 import type { ConsoleSessionInfo, Frame } from './protocol.js';
 import { ConsoleSession, type ReconnectPolicy } from './session.js';
 import { LineSink } from './sink.js';
@@ -156,7 +156,7 @@ export async function attachMany(opts: MultiOptions): Promise<number> {
     piped?.close();
     io.stdin.pause();
     await out.drain();
-    io.rawStdout.write(resetOnExit(io.stdoutTTY, escapesShown));
+    door(io.rawStdout).write(resetOnExit(io.stdoutTTY, escapesShown));
   }
 
   /** Each line to every server that is connected; resolves once every frame is written. */
