@@ -139,7 +139,8 @@ describe('column formats and ids', () => {
     const s = streams(false);
     await new Output(s, 'csv').show([{ id: 'a1', name: 'evil\rb9,forged' }, { id: 'b2', name: 'cr\r' }], { columns: ['id', 'name'] });
     expect(s.text()).toBe('id,name\r\na1,"evil\rb9,forged"\r\nb2,"cr\r"\r\n');
-    const rows = parse(s.text()) as string[][];
+    // A reader that takes CR, LF or CRLF as a line end (Python's csv module) throws on a row of another width.
+    const rows = parse(s.text(), { record_delimiter: ['\r\n', '\n', '\r'] }) as string[][];
     expect(rows).toEqual([['id', 'name'], ['a1', 'evil\rb9,forged'], ['b2', 'cr\r']]);
   });
 
