@@ -11,6 +11,7 @@ import { HOSTILE, HOSTILE_BARE_CR } from '../../src/sandbox/hostile.js';
 import { agent, asProfile, until } from '../agent/helpers.js';
 import { nodes } from '../helpers/examples.js';
 import { type E2E, ensureRunning, type GshResult, setup } from './helpers.js';
+import { leaks } from '../helpers/terminal-leaks.js';
 import { type Step, makeFixtures, planOf, reference, registryOps } from './walk-plan.js';
 
 // The terminal door (issue #44; src/ARCHITECTURE.md "Doors"): against a hostile sandbox
@@ -20,41 +21,11 @@ import { type Step, makeFixtures, planOf, reference, registryOps } from './walk-
 // terminal with colour on, and only gsh's own sequences reach it: the SGR colours gsh emits, and
 // the cursor and erase sequences of its spinners and progress lines (ALLOWED below). Also `gsh top
 // --once`, `console attach` and the approval notice; and csv with the service's CR parses to rows
-// of the header's width.
+// of the header's width. What counts as gsh's own: test/helpers/terminal-leaks.ts.
 
 const TTY = { stdout: true, stderr: true, columns: 100 };
 const COLOUR = { NO_COLOR: undefined, TERM: 'xterm' };
 const CONCURRENCY = 6;
-
-/** SGR parameters gsh itself writes: reset, bold, dim, normal intensity, its foreground colours, default colour. */
-const GSH_SGR = new Set(['', '0', '1', '2', '22', '31', '32', '33', '34', '35', '36', '39', '90', '91', '92', '93', '94', '95', '96', '97']);
-// eslint-disable-next-line no-control-regex
-const SEQUENCE = /\x1b\[([0-9;:?]*)([ -/]*)([@-~])|\x1b[\s\S]?|[\x80-\x9f]|[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\r(?!\n|\x1b\[)|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
-
-/**
- * What in `text` is not gsh's own: an escape sequence other than gsh's SGR colours and its
- * cursor and erase sequences (`\x1b[K`, `\x1b[2K`, `\x1b[<n>G`, `\x1b[?25l/h`), a C1 or other
- * control character, a bare CR not starting a redraw, a bidi or zero-width character. With
- * `gameColours` (`console attach`, which shows a game's colours by design) an SGR of the
- * service's passes when a full reset follows it.
- */
-export function leaks(text: string, gameColours = false): string[] {
-  const found: string[] = [];
-  for (const m of text.matchAll(SEQUENCE)) {
-    const [all, params, inter, final] = m;
-    if (final !== undefined) {
-      const ok =
-        (final === 'm' && inter === '' && (params ?? '').split(';').every((p) => GSH_SGR.has(p))) ||
-        (final === 'm' && gameColours && text.indexOf('\x1b[0m', (m.index ?? 0) + all.length) >= 0) ||
-        (final === 'K' && /^[02]?$/.test(params ?? '')) ||
-        (final === 'G' && /^\d*$/.test(params ?? '')) ||
-        ((final === 'l' || final === 'h') && params === '?25');
-      if (ok) continue;
-    }
-    found.push(JSON.stringify(text.slice(Math.max(0, (m.index ?? 0) - 20), (m.index ?? 0) + all.length + 10)));
-  }
-  return found;
-}
 
 let t: E2E;
 let dir: string;
@@ -101,6 +72,15 @@ afterAll(async () => {
 });
 
 describe('a hostile service reaches the terminal only through the door', () => {
+  it('leaks() passes gsh\'s own sequences and names every other', () => {
+    expect(leaks('\x1b[1mID\x1b[22m \x1b[36mx\x1b[39m\r\x1b[2Kdone\x1b[K\r\n\x1b[?25l')).toEqual([]);
+    for (const bad of ['\x1b[8mx', '\x1b]8;;https://e/\x07', '\x1b]52;c;QQ==\x07', '\x1bP+q\x1b\\', '\u009b2J', 'a\u202eb', 'a\u200bb', 'x\ry', '\x1b[2J', '\x1b[1;1H']) {
+      expect(leaks(bad).length, JSON.stringify(bad)).toBeGreaterThan(0);
+    }
+    expect(leaks('\x1b[8mhidden\x1b[0m', true)).toEqual([]);
+    expect(leaks('\x1b[8mhidden', true)).toHaveLength(1);
+  });
+
   it('the sandbox is hostile: names carry the escapes', async () => {
     const r = await t.gsh(['servers', 'list', '-o', 'json']);
     const names = (JSON.parse(r.stdout) as { name: string }[]).map((s) => s.name);
