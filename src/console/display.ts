@@ -1,5 +1,5 @@
 import { stripAnsi } from '../core/io.js';
-import { RESET as SGR_RESET, type SafeText, term, visible } from '../core/terminal-text.js';
+import { displayWidth, RESET as SGR_RESET, type SafeText, term, visible } from '../core/terminal-text.js';
 
 /** SGR 0: every colour and attribute off. */
 export const RESET = SGR_RESET;
@@ -27,11 +27,12 @@ const PALETTE = [36, 35, 33, 32, 34, 96, 95, 93, 92, 94];
 
 /**
  * A console line of one of several servers (`console attach` on many): the server's name first,
- * in its own colour when colour is on, then the line as displayLine prints it.
+ * in its own colour when colour is on, padded to `width` columns (display width: a wide character
+ * takes two), then the line as displayLine prints it.
  */
 export function labelledLine(name: string, index: number, line: string, color: boolean, width = 0, raw = false): string {
   // The name is service text beside gsh's own colour: shown inert, so it cannot colour or move anything.
   const shown = visible(name);
   const label = color ? `\x1b[${PALETTE[index % PALETTE.length]}m${shown}\x1b[39m` : shown;
-  return `${label}${' '.repeat(Math.max(0, width - name.length))} | ${raw ? line : displayLine(line, color)}`;
+  return `${label}${' '.repeat(Math.max(0, width - displayWidth(shown)))} | ${raw ? line : displayLine(line, color)}`;
 }
