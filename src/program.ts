@@ -6,7 +6,7 @@ import { findWord, wordsAfter } from './core/argv.js';
 import { Exit } from './core/errors.js';
 import type { Context } from './core/context.js';
 import { flagsOf, GLOBAL_FLAG_TABLE, type GlobalFlag } from './core/global-flags.js';
-import { colorWhenIn, streamsFor } from './core/io.js';
+import { colorWhenIn, outputStream, streamsFor } from './core/io.js';
 import { bindRun } from './core/run-state.js';
 import { similar } from './common/suggest.js';
 import { VERSION } from './core/version.js';
@@ -105,7 +105,7 @@ function inheritSettings(cmd: Command): void {
 
 /** Commander's own help and errors go to the run's streams, not process. */
 function writeTo(ctx: Context): (cmd: Command) => void {
-  const output = { writeOut: (s: string) => void ctx.stdout.write(s), writeErr: (s: string) => void ctx.stderr.write(s) };
+  const output = { writeOut: (s: string) => void outputStream(ctx.stdout).write(s), writeErr: (s: string) => void outputStream(ctx.stderr).write(s) };
   return (cmd) => void cmd.configureOutput(output);
 }
 

@@ -1,3 +1,4 @@
+import { outputStream } from '../core/io.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,7 +42,7 @@ export async function complete(args: readonly string[], ctx: Context): Promise<n
     // --dry-run sends nothing here either; a completion has no plan to show.
     if (args[0] !== 'servers' || args.includes('--dry-run')) return 0;
     const names = await serverNames(globalsIn(args.slice(1)), ctx);
-    ctx.stdout.write(names.map((n) => `${n}\n`).join(''));
+    outputStream(ctx.stdout).write(names.map((n) => `${n}\n`).join(''));
   } catch {
     // Silent by design: a completion that fails offers nothing and says nothing.
   }

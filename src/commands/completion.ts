@@ -1,3 +1,4 @@
+import { outputStream } from '../core/io.js';
 import { join } from 'node:path';
 import { Argument, type Command } from 'commander';
 import { makeDir, replaceFile } from '../core/disk.js';
@@ -36,7 +37,7 @@ export function register(cmd: Command, program: FromProgram): void {
       await offline(this, dir ? `write the ${shell ?? 'bash, zsh and fish'} completion scripts into ${dir}` : `print the ${shell} completion script`, async (ctx) => {
         const [tree, { completionScript, COMPLETION_FILES, SHELLS }] = await Promise.all([program.docTree(), import('../docs/generated-files.js')]);
         if (!dir) {
-          ctx.stdout.write(completionScript(shell as 'bash', tree));
+          outputStream(ctx.stdout).write(completionScript(shell as 'bash', tree));
           return;
         }
         // Scripts anyone may read (0644), each replaced whole (core/disk.ts).

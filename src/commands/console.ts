@@ -4,7 +4,7 @@ import { Exit, GshError, UsageError } from '../core/errors.js';
 import { withIdempotencyKey } from '../core/http.js';
 import { type Plan, step, type Step } from '../core/plan.js';
 import { type Runtime, withRuntime } from '../core/runtime.js';
-import { visible } from '../core/terminal-text.js';
+import { door, fitWidth, term } from '../core/terminal-text.js';
 import { attach, LINGER_MS, QUIET_MS } from '../console/attach.js';
 import { displayLine } from '../console/display.js';
 import { awaitAnswer, endedError, openSession } from '../console/exchange.js';
@@ -370,7 +370,7 @@ Examples:
               const stats = parseStats(arg);
               if (!stats) return;
               if (rt.format !== 'table') io.stdout.write(`${JSON.stringify(stats)}\n`);
-              else if (live) io.rawStdout.write(`\r\x1b[2K${visible(statsLine(stats))}`);
+              else if (live) door(io.rawStdout).write(term`\r\x1b[2K${fitWidth(statsLine(stats), Math.max(0, io.columns - 1))}`);
               else io.stdout.write(`${statsLine(stats)}\n`);
             };
             session.send('send stats');

@@ -1,3 +1,4 @@
+import { outputStream } from '../core/io.js';
 import { readFileSync, statSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import type { Context } from '../core/context.js';
@@ -121,10 +122,10 @@ async function verify(plan: VerifyPlan, ctx: Context): Promise<number> {
   const body = plan.payload === undefined ? await readAll(ctx.stdin) : readFileSync(plan.payload);
   const verdict = verifySignature(plan.secret, body, plan.signature);
   if (!verdict.valid) {
-    ctx.stderr.write(`gsh: invalid webhook signature: ${verdict.reason}\n`);
+    outputStream(ctx.stderr).write(`gsh: invalid webhook signature: ${verdict.reason}\n`);
     return 1;
   }
-  ctx.stderr.write(`gsh: valid webhook signature (${body.length} bytes)\n`);
+  outputStream(ctx.stderr).write(`gsh: valid webhook signature (${body.length} bytes)\n`);
   return 0;
 }
 

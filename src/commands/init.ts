@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { colorEnabled, colorWhen } from '../core/io.js';
+import { colorEnabled, colorWhen, outputStream } from '../core/io.js';
 import { TIERS } from '../init/caps.js';
 import { FORMAT_NAMES } from '../init/format/names.js';
 import type { Runtime } from '../core/runtime.js';
@@ -142,8 +142,8 @@ export function register(cmd: Command): void {
         const { runLint } = await import('../init/run-lint.js');
         const isTTY = ctx.stdout.isTTY === true;
         return runLint({ inputs, ...this.opts<LintFlags>() }, {
-          stdout: (text) => ctx.stdout.write(text),
-          stderr: (text) => ctx.stderr.write(text),
+          stdout: (text) => outputStream(ctx.stdout, colorEnabled(ctx.env, isTTY, color)).write(text),
+          stderr: (text) => outputStream(ctx.stderr, colorEnabled(ctx.env, ctx.stderr.isTTY === true, color)).write(text),
           isTTY,
           color: colorEnabled(ctx.env, isTTY, color),
           readStdin: () => readAll(ctx.stdin),
@@ -173,7 +173,7 @@ Examples:
       }
       await offline(this, 'print the lint rules', (ctx) => {
         for (const id of RULE_IDS.filter((r) => wanted.length === 0 || wanted.includes(r))) {
-          ctx.stdout.write(`${id} (${RULES[id].severity})\n  ${RULES[id].summary}\n  ${RULES[id].help}\n\n`);
+          outputStream(ctx.stdout).write(`${id} (${RULES[id].severity})\n  ${RULES[id].summary}\n  ${RULES[id].help}\n\n`);
         }
       });
     });

@@ -1,3 +1,4 @@
+import { outputStream } from '../core/io.js';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
@@ -32,7 +33,7 @@ export function register(cmd: Command, program: FromProgram): void {
           const file = word ? `gsh-${word}.1` : 'gsh.1';
           const page = pages.get(file);
           if (!page) throw new UsageError(`no command named "${word}"`, 'See gsh --help for the commands.');
-          ctx.stdout.write(page);
+          outputStream(ctx.stdout).write(page);
           return;
         }
         // Pages anyone may read (0644), each replaced whole (core/disk.ts).

@@ -1,3 +1,4 @@
+import { outputStream } from '../core/io.js';
 import type { Command } from 'commander';
 import { GshError, UsageError } from '../core/errors.js';
 import { contextOf } from '../core/run-state.js';
@@ -46,7 +47,7 @@ async function play(cmd: Command, flag: string | undefined, method: 'GET' | 'POS
   const base = origin(flag, contextOf(cmd).env);
   await offline(cmd, `${method} ${base}${path} (the sandbox's admin API)`, async (ctx) => {
     const text = await admin(base, method, path, body);
-    ctx.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    outputStream(ctx.stdout).write(text.endsWith('\n') ? text : `${text}\n`);
   });
 }
 

@@ -1,3 +1,4 @@
+import { outputStream } from '../core/io.js';
 import { spawn } from 'node:child_process';
 import type { Stream } from 'node:stream';
 import { constants as osConstants } from 'node:os';
@@ -18,6 +19,7 @@ interface SandboxFlags {
   timeScale?: string;
   rateLimit?: string;
   strict?: boolean;
+  hostile?: boolean;
   quiet?: boolean;
 }
 
@@ -40,6 +42,7 @@ export function sandboxOptions(flags: SandboxFlags): SandboxOptions {
   if (seed !== undefined) opts.seed = seed;
   if (rateLimit !== undefined) opts.rateLimit = rateLimit;
   if (flags.strict) opts.strict = true;
+  if (flags.hostile) opts.hostile = true;
   if (flags.timeScale !== undefined) {
     const x = Number(flags.timeScale);
     if (flags.timeScale.trim() === '' || !Number.isFinite(x) || x < 0) {
@@ -67,7 +70,8 @@ function addCommonOptions(cmd: Command): Command {
     .option('--seed <n>', 'seed for demo data and probabilistic faults (default 1)')
     .option('--time-scale <x>', 'multiplier for simulated delays; 0.1 is ten times faster (default 1)')
     .option('--rate-limit <n>', 'requests per minute of the demo keys (default 1000)')
-    .option('--strict', 'serve only what the contract shows: unshown fields absent or shaped otherwise');
+    .option('--strict', 'serve only what the contract shows: unshown fields absent or shaped otherwise')
+    .option('--hostile', 'every name, message and console line carries escape sequences, bidi, zero-width and wide characters, CR, LF and TAB');
 }
 
 /** Exit code of a child as a shell reports it: its code, or 128 + signal number. */
@@ -127,8 +131,8 @@ export async function runExec(ctx: Context, opts: SandboxOptions, command: strin
 /** `sandbox start`: serves until SIGINT or SIGTERM. */
 async function serve(ctx: Context, options: SandboxOptions, quiet: boolean): Promise<void> {
   const sandbox = await start(options);
-  const out = ctx.stdout;
-  out.write(`gsh sandbox listening on ${sandbox.baseUrl}${options.strict ? ' (strict: only what the contract shows)' : ''}\n`);
+  const out = outputStream(ctx.stdout);
+  out.write(`gsh sandbox listening on ${sandbox.baseUrl}${options.strict ? ' (strict: only what the contract shows)' : ''}${options.hostile ? ' (hostile: service text carries escape sequences)' : ''}\n`);
   out.write(`  all-scopes key: ${sandbox.keys.all}\n`);
   out.write(`  read-only key:  ${sandbox.keys.readOnly}\n`);
   out.write(`  admin API:      ${sandbox.origin}/__sandbox\n\n`);
@@ -136,7 +140,7 @@ async function serve(ctx: Context, options: SandboxOptions, quiet: boolean): Pro
   out.write('Press Ctrl-C to stop.\n');
   if (!quiet) {
     sandbox.onRequest((e) => {
-      ctx.stderr.write(`${e.method} ${e.path} → ${e.status ?? 'dropped'}${e.fault ? ` [${e.fault}]` : ''}${e.replayed ? ' [replayed]' : ''}\n`);
+      outputStream(ctx.stderr).write(`${e.method} ${e.path} → ${e.status ?? 'dropped'}${e.fault ? ` [${e.fault}]` : ''}${e.replayed ? ' [replayed]' : ''}\n`);
     });
   }
   await new Promise<void>((resolve) => {
@@ -149,7 +153,7 @@ async function serve(ctx: Context, options: SandboxOptions, quiet: boolean): Pro
     ctx.signals.on('SIGTERM', stop);
   });
   await sandbox.close();
-  ctx.stderr.write('sandbox stopped\n');
+  outputStream(ctx.stderr).write('sandbox stopped\n');
 }
 
 export function register(cmd: Command): void {
@@ -176,7 +180,8 @@ Examples:
   gsh sandbox start --port 8765 --servers 10 --seed 42
   gsh sandbox start --time-scale 0.1     # ten times faster jobs and power transitions
   gsh sandbox start --strict             # only what the contract shows (ids named id, no backup status,
-                                         # application and plan as objects): try scripts against it`)
+                                         # application and plan as objects): try scripts against it
+  gsh sandbox start --hostile            # names, messages and console lines carry escape sequences`)
     .action(async function (this: Command, flags: SandboxFlags) {
       const options = sandboxOptions(flags);
       await local(this, `start a sandbox on 127.0.0.1:${options.port ?? '(a free port)'} until Ctrl-C`, (ctx) => serve(ctx, options, flags.quiet === true));

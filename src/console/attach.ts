@@ -1,7 +1,7 @@
 import type { Clock, SignalName, Signals } from '../core/context.js';
 import { ansi, type Streams } from '../core/io.js';
 import { Exit, GshError } from '../core/errors.js';
-import { forTerminal } from '../core/terminal-text.js';
+import { door, forTerminal } from '../core/terminal-text.js';
 import { describeEvent } from './describe-event.js';
 import { displayLine, resetOnExit } from './display.js';
 import type { ConsoleSessionInfo, Frame } from './protocol.js';
@@ -134,7 +134,7 @@ export async function attach(opts: AttachOptions): Promise<number> {
     piped?.close();
     io.stdin.pause();
     await out.drain();
-    io.rawStdout.write(resetOnExit(io.stdoutTTY, escapesShown));
+    door(io.rawStdout).write(resetOnExit(io.stdoutTTY, escapesShown));
   }
 
   /** `send command`; resolves true once the frame is written to the socket, false if it was not. */

@@ -1,8 +1,8 @@
 import { stripAnsi } from '../core/io.js';
-import { visible } from '../core/terminal-text.js';
+import { displayWidth, RESET as SGR_RESET, type SafeText, term, visible } from '../core/terminal-text.js';
 
 /** SGR 0: every colour and attribute off. */
-export const RESET = '\x1b[0m';
+export const RESET = SGR_RESET;
 
 /**
  * A console line as printed: ANSI kept when colour is on, stripped otherwise. A kept line ends
@@ -18,8 +18,8 @@ export function displayLine(line: string, color: boolean): string {
  * What `console attach` writes to a terminal when it ends after passing escape sequences on (a
  * game's colours, `--raw` lines): a reset, so the shell prompt comes back as the user left it.
  */
-export function resetOnExit(stdoutTTY: boolean, escapesShown: boolean): string {
-  return stdoutTTY && escapesShown ? RESET : '';
+export function resetOnExit(stdoutTTY: boolean, escapesShown: boolean): SafeText {
+  return stdoutTTY && escapesShown ? RESET : term``;
 }
 
 /** Foreground colours told apart on dark and light terminals (red is left to the game's errors). */
@@ -27,11 +27,12 @@ const PALETTE = [36, 35, 33, 32, 34, 96, 95, 93, 92, 94];
 
 /**
  * A console line of one of several servers (`console attach` on many): the server's name first,
- * in its own colour when colour is on, then the line as displayLine prints it.
+ * in its own colour when colour is on, padded to `width` columns (display width: a wide character
+ * takes two), then the line as displayLine prints it.
  */
 export function labelledLine(name: string, index: number, line: string, color: boolean, width = 0, raw = false): string {
   // The name is service text beside gsh's own colour: shown inert, so it cannot colour or move anything.
   const shown = visible(name);
   const label = color ? `\x1b[${PALETTE[index % PALETTE.length]}m${shown}\x1b[39m` : shown;
-  return `${label}${' '.repeat(Math.max(0, width - name.length))} | ${raw ? line : displayLine(line, color)}`;
+  return `${label}${' '.repeat(Math.max(0, width - displayWidth(shown)))} | ${raw ? line : displayLine(line, color)}`;
 }

@@ -3,7 +3,7 @@ import { Exit } from '../core/errors.js';
 import { ansi, type Streams } from '../core/io.js';
 import { describeEvent } from './describe-event.js';
 import { displayLine, labelledLine, resetOnExit } from './display.js';
-import { visible } from '../core/terminal-text.js';
+import { displayWidth, door, visible } from '../core/terminal-text.js';
 import type { ConsoleSessionInfo, Frame } from './protocol.js';
 import { ConsoleSession, type ReconnectPolicy } from './session.js';
 import { LineSink } from './sink.js';
@@ -52,7 +52,7 @@ export async function attachMany(opts: MultiOptions): Promise<number> {
   void detached.then(() => (ended = true));
   let prompt: (PromptLine & { close(): void }) | undefined;
   let piped: PipedInput | undefined;
-  const width = Math.max(...opts.servers.map((s) => s.name.length));
+  const width = Math.max(...opts.servers.map((s) => displayWidth(visible(s.name))));
   const matched = new Set<string>();
   const gone = new Map<string, number>();
 
@@ -156,7 +156,7 @@ export async function attachMany(opts: MultiOptions): Promise<number> {
     piped?.close();
     io.stdin.pause();
     await out.drain();
-    io.rawStdout.write(resetOnExit(io.stdoutTTY, escapesShown));
+    door(io.rawStdout).write(resetOnExit(io.stdoutTTY, escapesShown));
   }
 
   /** Each line to every server that is connected; resolves once every frame is written. */

@@ -1,9 +1,12 @@
 // The console socket's frames (01-general-contract.md "Console socket"): JSON text objects with
 // `event` and `args` (strings; may be omitted when empty), in both directions.
 
+import { fromService, type ServiceText } from '../core/terminal-text.js';
+
 export interface Frame {
   event: string;
-  args?: string[];
+  /** What the node sent: the service's text, shown only through the terminal door (core/terminal-text.ts). */
+  args?: ServiceText[];
 }
 
 /** The API's console session (Resource table: "Console session"). */
@@ -15,7 +18,7 @@ export interface ConsoleSessionInfo {
 
 /** Reply to `send history`. */
 export interface HistoryPage {
-  data: string[];
+  data: ServiceText[];
   cursor?: string;
   has_more: boolean;
 }
@@ -39,7 +42,7 @@ export function decodeFrame(text: string): Frame | undefined {
   }
   if (!v || typeof v !== 'object' || typeof (v as Frame).event !== 'string') return undefined;
   const raw = (v as { args?: unknown }).args;
-  const args = Array.isArray(raw) ? raw.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))) : [];
+  const args = Array.isArray(raw) ? raw.map((a) => fromService(typeof a === 'string' ? a : JSON.stringify(a))) : [];
   return args.length ? { event: (v as Frame).event, args } : { event: (v as Frame).event };
 }
 
@@ -53,7 +56,7 @@ export function parseHistory(arg: string | undefined): HistoryPage | undefined {
     const v = JSON.parse(arg ?? '') as Partial<HistoryPage>;
     if (!v || !Array.isArray(v.data)) return undefined;
     return {
-      data: v.data.map(String),
+      data: v.data.map((l) => fromService(String(l))),
       ...(v.cursor !== undefined && v.cursor !== null && v.cursor !== '' ? { cursor: String(v.cursor) } : {}),
       has_more: v.has_more === true,
     };

@@ -5,6 +5,7 @@ import {
   type ConsoleSessionInfo, type Frame,
 } from './protocol.js';
 import { fillGap, RecentLines } from './resync.js';
+import { fromService } from '../core/terminal-text.js';
 
 // A console socket session that lasts (issue 5, item 2; 01-general-contract.md "Console
 // socket"). It authenticates, renews the token on the same connection on `token expiring`,
@@ -211,7 +212,7 @@ export class ConsoleSession {
 
   private emitLine(line: string): void {
     this.recent.push(line);
-    this.opts.onFrame({ event: 'console output', args: [line] });
+    this.opts.onFrame({ event: 'console output', args: [fromService(line)] });
   }
 
   /** A new session token, sent as a fresh `auth` on the same connection. */

@@ -4,7 +4,7 @@ import { OutcomeTracker, settleOutcome, trackOutcomes } from './outcome.js';
 import { type ErrorObject, errorObject } from './report.js';
 import type { Runtime } from './runtime.js';
 import type { Target } from './targets.js';
-import { visible } from './terminal-text.js';
+import { door, fitWidth, term, visible } from './terminal-text.js';
 
 // Running one command on many servers (ARCHITECTURE.md "Many servers at once"): targets in parallel
 // (--parallel, default 4), one result per target, exit 0 when all succeeded and 11 when some
@@ -88,7 +88,10 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
   const tick = () => {
     if (!progress) return;
     const failed = results.filter((r) => !r.ok).length;
-    rt.io.rawStderr.write(`\r\x1b[2K${results.length}/${targets.length} done${failed ? `, ${failed} failed` : ''}${running.size ? `, running: ${visible([...running].map((t) => t.name ?? t.id).join(', '))}` : ''}`);
+    // One line redrawn with \r: the names (the service's) are cut to what is left of the width, so it never wraps.
+    const counts = term`${results.length}/${targets.length} done${failed ? term`, ${failed} failed` : term``}`;
+    const names = running.size ? fitWidth(`, running: ${[...running].map((t) => t.name ?? t.id).join(', ')}`, Math.max(0, (rt.io.rawStderr.columns ?? rt.io.columns) - counts.length - 1)) : term``;
+    door(rt.io.rawStderr).write(term`\r\x1b[2K${counts}${names}`);
   };
 
   let exitOnStop: number = Exit.interrupted;
@@ -154,7 +157,7 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
     }
   } finally {
     for (const [signal, on] of handlers) rt.ctx.signals.off(signal, on);
-    if (progress) rt.io.rawStderr.write('\r\x1b[2K');
+    if (progress) door(rt.io.rawStderr).write(term`\r\x1b[2K`);
   }
   const notStarted = targets.slice(next);
   if (stop === 'interrupt') {

@@ -97,6 +97,15 @@ export function streamsFor(ctx: Context, opts: { color?: ColorWhen } = {}): Stre
   };
 }
 
+/**
+ * A context's stream for a command that builds no Streams (completion, man, the sandbox's own
+ * lines, commander's help and usage errors): on a terminal, through the sanitiser (colour kept
+ * only when `keepSgr`); on a pipe, the stream itself, byte-exact (ARCHITECTURE.md "Doors").
+ */
+export function outputStream(stream: OutStream, keepSgr = false): OutStream {
+  return stream.isTTY === true ? terminalStream(stream, keepSgr) : stream;
+}
+
 /** Minimal ANSI styling for the hot paths that must not load chalk. */
 export const ansi = {
   dim: (s: string, on: boolean) => (on ? `\x1b[2m${s}\x1b[22m` : s),

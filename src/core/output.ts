@@ -2,7 +2,7 @@ import { similar } from '../common/suggest.js';
 import { GshError } from './errors.js';
 import { ansi, type Streams } from './io.js';
 import type { JqFilter } from './jq.js';
-import { visible, visibleDeep } from './terminal-text.js';
+import { displayWidth, fitWidth, oneLine, padWidth, type SafeText, visible, visibleDeep } from './terminal-text.js';
 
 // One displayer for every resource (ARCHITECTURE.md "Lessons from other CLIs": doctl's displayers,
 // gh's table printer). stdout carries data only. json prints the envelope's `data`; jsonl one item
@@ -137,7 +137,10 @@ export class Output {
       return;
     }
     const { stringify } = await import('csv-stringify/sync');
-    this.io.stdout.write(stringify(rows, { record_delimiter: 'windows' }));
+    // RFC 4180 quotes a field holding CR, LF, a comma or a quote; csv-stringify quotes LF, commas
+    // and quotes itself, and a bare CR only when told (quoted_match), or a name holding one would
+    // end its row early for a reader that takes CR as a line end (issue #44).
+    this.io.stdout.write(stringify(rows, { record_delimiter: 'windows', quoted_match: /[\r\n,"]/ }));
   }
 
   private async table(items: readonly unknown[], cols: readonly string[], idField: string): Promise<void> {
@@ -150,26 +153,26 @@ export class Output {
       for (const row of rows) this.io.stdout.write(`${row.map(tsvSafe).join('\t')}\n`);
       return;
     }
-    const { default: Table } = await import('cli-table3');
+    // Laid out here, by display width (core/terminal-text.ts: graphemes, wide East-Asian
+    // characters as 2): each cell one line, cut with fitWidth() where the terminal is too narrow.
     const header = this.shaping.header;
+    const cells = rows.map((r) => r.map((c) => oneLine(c)));
     const widths = fitWidths(
-      cols.map((c, i) => Math.max(header ? headerLabel(c).length : 0, ...rows.map((r) => displayWidth(r[i] ?? '')))),
+      cols.map((c, i) => Math.max(header ? displayWidth(headerLabel(c)) : 0, ...cells.map((r) => displayWidth(r[i] ?? '')))),
       this.io.columns,
       // Ids are never cut: a cut id cannot be pasted into the next command.
       cols.map((c) => c === idField || isIdPath(c)),
     );
-    const table = new Table({
-      // Bold decided by the run's streams: cli-table3's own head style goes through @colors, which
-      // decides from the process's stdout and environment, not the run's.
-      head: header ? cols.map((c) => ansi.bold(headerLabel(c), this.io.color)) : [],
-      colWidths: widths.map((w) => w + 2),
-      wordWrap: false,
-      truncate: '…',
-      chars: BORDERLESS,
-      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
-    });
-    for (const row of rows) table.push(row);
-    this.io.stdout.write(`${table.toString().replace(/[ \t]+$/gm, '')}\n`);
+    const line = (parts: readonly SafeText[], style: (s: SafeText) => string = (s) => s) =>
+      parts.map((p, i) => {
+        const fitted = fitWidth(p, widths[i] ?? 0);
+        return `${style(fitted)}${' '.repeat(Math.max(0, (widths[i] ?? 0) - displayWidth(fitted)))}`;
+      }).join('  ').replace(/[ \t]+$/, '');
+    const out: string[] = [];
+    // Bold decided by the run's streams, never the process's.
+    if (header) out.push(line(cols.map((c) => oneLine(headerLabel(c))), (s) => ansi.bold(s, this.io.color)));
+    for (const row of cells) out.push(line(row));
+    this.io.stdout.write(`${out.join('\n')}\n`);
   }
 
   private keyValues(obj: Record<string, unknown>, only?: readonly string[]): void {
@@ -178,9 +181,10 @@ export class Output {
       for (const [k, v] of entries) this.io.stdout.write(`${k}\t${tsvSafe(v)}\n`);
       return;
     }
-    const width = Math.max(0, ...entries.map(([k]) => k.length));
+    // One line per field: a newline in a value cannot forge the next field.
+    const width = Math.max(0, ...entries.map(([k]) => displayWidth(oneLine(k))));
     for (const [k, v] of entries) {
-      this.io.stdout.write(`${ansi.bold(k.padEnd(width), this.io.color)}  ${v}\n`);
+      this.io.stdout.write(`${ansi.bold(padWidth(oneLine(k), width), this.io.color)}  ${oneLine(v)}\n`);
     }
   }
 }
@@ -307,10 +311,6 @@ export function flatten(obj: Record<string, unknown>, prefix = ''): [string, str
     }
   }
   return out;
-}
-
-function displayWidth(s: string): number {
-  return [...s].length;
 }
 
 /** Shrinks the widest columns that may be cut until the row fits the terminal (2 spaces between columns). */

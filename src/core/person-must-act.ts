@@ -6,6 +6,7 @@ import { promptLine } from './prompt.js';
 import { sharePaceMs } from './rate-share.js';
 import { replayCommand } from './report.js';
 import type { RuntimeView } from './runtime-view.js';
+import { fromService, term, visible } from './terminal-text.js';
 import { pollUntil } from './wait.js';
 
 // When the API answers that a person must act (01-general-contract.md "Agent registration flow":
@@ -173,9 +174,13 @@ async function awaitApproval(rt: RuntimeView, err: ApiError, spec: RequestSpec, 
 /** What the wait for an approval says at once: the URL and what to do, as text and (json, jsonl) one event line. */
 function announceWait(rt: RuntimeView, err: ApiError, spec: RequestSpec, statusUrl: string, resume: string): void {
   const limitS = Math.round(rt.waitLimitMs / 1000);
+  // The URL is the service's (issue #44): on a terminal it passes the sanitiser, so its colour
+  // codes (a conceal hiding `@evil.example/`) show as text instead of being obeyed. Piped, the
+  // stream is not a terminal and the URL stays byte-exact for scripts.
+  const shown = (text: string) => (rt.io.stderrTTY ? visible(fromService(text)) : text);
   rt.io.stderr.write(`This request needs the account owner's approval${err.code === 'approval_pending' ? ' (already requested)' : ''}.\n`);
-  if (err.actionUrl) rt.io.stderr.write(`  Approve at: ${err.actionUrl}\n`);
-  rt.io.stderr.write(`  Waiting for the decision for at most ${limitS} s (--timeout); once approved, the identical request is sent again.\n`);
+  if (err.actionUrl) rt.io.stderr.write(`  Approve at: ${shown(err.actionUrl)}\n`);
+  rt.io.stderr.write(term`  Waiting for the decision for at most ${limitS} s (--timeout); once approved, the identical request is sent again.\n`);
   event(rt, {
     event: 'approval_required',
     code: err.code,
@@ -219,7 +224,7 @@ async function awaitAdView(rt: RuntimeView, err: ApiError, deadline: number): Pr
   if (rt.now() >= deadline) {
     throw new GshError('timed out waiting for the ad view', Exit.timedOut, 'Raise --timeout, or watch the ad and run the command again.');
   }
-  rt.io.stderr.write(`Starting this free server needs an ad view.\n  Watch it at: ${err.actionUrl}\n`);
+  rt.io.stderr.write(`Starting this free server needs an ad view.\n  Watch it at: ${rt.io.stderrTTY ? visible(fromService(err.actionUrl)) : err.actionUrl}\n`);
   await openBrowser(rt, err.actionUrl);
   await promptLine(rt.io, 'Press Enter once the ad has played… ');
   return true;

@@ -1,5 +1,5 @@
 import { formatBytes } from './bytes.js';
-import { ansi } from './io.js';
+import { coloured, door, term, visible } from './terminal-text.js';
 import type { RuntimeView } from './runtime-view.js';
 
 // The transfer progress line (downloads, uploads, directory uploads): size, rate and time left on
@@ -24,15 +24,17 @@ export function progressBar(rt: RuntimeView, total: number | undefined, files?: 
   const draw = (bytes: number, filesDone: number) => {
     const secs = Math.max((rt.now() - started) / 1000, 0.001);
     const rate = bytes / secs;
-    let line = `${formatBytes(bytes)}${total !== undefined ? ` / ${formatBytes(total)}` : ''}  ${formatBytes(Math.round(rate))}/s`;
+    // gsh's own numbers only, drawn through the terminal door (core/terminal-text.ts).
+    const size = (n: number) => visible(formatBytes(n));
+    let line = term`${size(bytes)}${total !== undefined ? term` / ${size(total)}` : term``}  ${size(Math.round(rate))}/s`;
     if (total !== undefined && total > 0) {
       const frac = Math.min(1, bytes / total);
       const fill = Math.round(frac * width);
       const left = rate > 0 ? Math.ceil(Math.max(0, total - bytes) / rate) : undefined;
-      line = `${ansi.cyan('█'.repeat(fill), rt.io.colorErr)}${'░'.repeat(width - fill)} ${String(Math.floor(frac * 100)).padStart(3)}%  ${line}${left !== undefined ? `  ${left} s left` : ''}`;
+      line = term`${coloured(visible('█'.repeat(fill)), '36', rt.io.colorErr)}${visible('░'.repeat(width - fill))} ${visible(String(Math.floor(frac * 100)).padStart(3))}%  ${line}${left !== undefined ? term`  ${left} s left` : term``}`;
     }
-    if (files !== undefined) line = `${filesDone}/${files} files  ${line}`;
-    rt.io.rawStderr.write(`\r${line}\x1b[K`);
+    if (files !== undefined) line = term`${filesDone}/${files} files  ${line}`;
+    door(rt.io.rawStderr).write(term`\r${line}\x1b[K`);
     drawn = true;
   };
   let doneFiles = 0;
@@ -49,7 +51,7 @@ export function progressBar(rt: RuntimeView, total: number | undefined, files?: 
       draw(bytes, doneFiles);
     },
     stop() {
-      if (drawn && !stopped) rt.io.rawStderr.write('\r\x1b[K');
+      if (drawn && !stopped) door(rt.io.rawStderr).write(term`\r\x1b[K`);
       stopped = true;
     },
   };

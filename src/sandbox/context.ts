@@ -35,6 +35,8 @@ export class SandboxContext {
   readonly defaultRateLimit: number;
   /** Strict mode: answers keep only what the contract shows (strict.ts). */
   readonly strict: boolean;
+  /** Hostile mode: what a person reads carries escape sequences and tricky characters (hostile.ts). */
+  readonly hostile: boolean;
   readonly demoKeys: { all: ApiKeyRecord; readOnly: ApiKeyRecord };
   /** Set once listening: `http://127.0.0.1:PORT`. */
   origin = '';
@@ -53,6 +55,7 @@ export class SandboxContext {
     this.faults = new FaultPlan(opts.faults, this.faultRng);
     this.defaultRateLimit = opts.rateLimit ?? 1000;
     this.strict = opts.strict === true;
+    this.hostile = opts.hostile === true;
     this.now = opts.now ?? Date.now;
     const yearFromNow = Date.now() + 365 * 86_400_000;
     this.demoKeys = {

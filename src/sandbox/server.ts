@@ -13,6 +13,7 @@ import { agentGate } from './agent/gate.js';
 import { handleNode } from './node/http.js';
 import { NODE_PREFIX } from './node/signed-urls.js';
 import { authorizeServer } from './permissions.js';
+import { hostileBody } from './hostile.js';
 import { strictBody } from './strict.js';
 import type { Router } from './router.js';
 import type { FaultTag, UpgradeHandler } from './types.js';
@@ -120,6 +121,8 @@ async function handle(ctx: SandboxContext, router: Router<HandlerSpec>, req: Inc
     entry.status = result.status;
     const err = (result.body as { error?: { code?: string } } | undefined)?.error;
     if (err?.code) entry.errorCode = err.code;
+    // Hostile mode (hostile.ts): what a person reads carries escape sequences, on every answer of the API.
+    if (ctx.hostile && inApi && result.body !== undefined) result = { ...result, body: hostileBody(result.body) };
     send(res, requestId, result, { ...rateHeaders, ...extra });
     ctx.log.done(entry);
   };

@@ -44,6 +44,11 @@ export interface SandboxOptions {
    * work with either.
    */
   uptimeUnit?: 's' | 'ms';
+  /**
+   * Every string a person reads (names, messages, URLs to open, console lines) carries escape
+   * sequences, bidi and zero-width characters, wide characters, CR, LF and TAB (hostile.ts).
+   */
+  hostile?: boolean;
 }
 
 /** 500: the API itself fails after taking the request, so an Idempotency-Key stores (and replays) the failure. */

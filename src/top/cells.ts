@@ -1,9 +1,8 @@
 // The cells of `gsh top`'s screen: short numbers, sparklines, and text cut or padded to a width.
 // An absent value is ABSENT (`–`), never a zero (README "gsh top").
 
-import stringWidth from 'string-width';
 import { duration } from '../console/stats-view.js';
-import { visible } from '../core/terminal-text.js';
+import { displayWidth, visible } from '../core/terminal-text.js';
 
 export const ABSENT = '–';
 /** A value whose unit gsh has not inferred yet (README "What gsh assumes beyond the contract"). */
@@ -11,13 +10,14 @@ export const UNKNOWN = '?';
 const SPARKS = '▁▂▃▄▅▆▇█';
 
 /**
- * Columns a text takes on the terminal: East-Asian wide characters and emoji take two, combining
- * marks and zero-width characters none (string-width, grapheme by grapheme). The one width
- * function of `gsh top`: the frame is measured, cut and padded with it alone. SGR sequences count
- * nothing; every other control is shown inert (oneLine()) before anything is measured.
+ * Columns a text takes on the terminal: the terminal door's displayWidth() (string-width: East-Asian
+ * wide characters and emoji take two, combining marks and zero-width characters none), with a
+ * shortcut for the one-column text a frame is mostly made of. The one width function of `gsh
+ * top`: the frame is measured, cut and padded with it alone. SGR sequences count nothing; every
+ * other control is shown inert (oneLine()) before anything is measured.
  */
 export function width(s: string): number {
-  return NARROW.test(s) ? s.length : stringWidth(s);
+  return NARROW.test(s) ? s.length : displayWidth(s);
 }
 
 /**

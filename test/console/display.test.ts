@@ -20,3 +20,12 @@ describe('labelledLine', () => {
     expect(labelledLine('hub', 0, 'x', true, 7)).toBe('\x1b[36mhub\x1b[39m     | x');
   });
 });
+
+// Issue #44: the labels of several servers line up by display width (a wide character is two columns).
+describe('labelledLine width', () => {
+  it('pads a wide name by its display width', () => {
+    expect(labelledLine('日本', 0, 'x', false, 6)).toBe('日本   | x');
+    expect(labelledLine('ab', 1, 'y', false, 6)).toBe('ab     | y');
+  });
+});
+

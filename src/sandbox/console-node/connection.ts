@@ -29,6 +29,8 @@ export interface NodeServices {
   stats(): Record<string, unknown>;
   /** Drives the sandbox's power state machine; throws ApiFailure when refused. */
   power(signal: PowerSignal): void;
+  /** Hostile mode (hostile.ts): the arguments of an event as they are sent. */
+  shape?: (event: string, args: readonly string[]) => string[];
 }
 
 export class ConsoleConnection {
@@ -115,6 +117,7 @@ export class ConsoleConnection {
 
   private send(event: string, ...args: string[]): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
+    if (this.svc.shape) args = this.svc.shape(event, args);
     this.ws.send(JSON.stringify(args.length ? { event, args } : { event }));
   }
 

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { SandboxContext } from '../context.js';
+import { hostileConsoleArgs } from '../hostile.js';
 import type { UpgradeHandler } from '../types.js';
 import type { ServerRecord } from '../state.js';
 import { ConsoleConnection } from './connection.js';
@@ -166,6 +167,7 @@ export class ConsoleNode {
       state: () => s.state,
       stats: () => this.stats(s),
       power: (signal) => this.ctx.lifecycle.power(s, signal),
+      ...(this.ctx.hostile ? { shape: hostileConsoleArgs } : {}),
     });
     let set = this.connections.get(serverId);
     if (!set) this.connections.set(serverId, (set = new Set()));

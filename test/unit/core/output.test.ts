@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { colorEnabled, colorWhen, colorWhenIn, streamsFor, type Streams } from '../../../src/core/io.js';
 import { parse } from 'csv-parse/sync';
@@ -47,23 +46,30 @@ describe('output formats (ARCHITECTURE.md "Output for scripts")', () => {
     expect(lines[1]).toContain('…');
   });
 
-  it("a terminal table's header is bold exactly when the run's streams have colour, whatever the process's own stdout allows", async () => {
-    // cli-table3 styles through @colors, which decides from process.stdout and process.env.
-    const colors = createRequire(import.meta.url)('@colors/colors/safe') as { enabled: boolean };
-    const was = colors.enabled;
-    try {
-      for (const processColour of [false, true]) {
-        colors.enabled = processColour;
-        const on = streams(true, 40, true);
-        await new Output(on, 'table').show([{ id: '1', name: 'a' }], { columns: ['id', 'name'] });
-        expect(on.text().split('\n')[0], `process colour ${processColour}`).toMatch(/^\x1b\[1mID\x1b\[22m\s+\x1b\[1mNAME\x1b\[22m$/);
-        const off = streams(true, 40, false);
-        await new Output(off, 'table').show([{ id: '1', name: 'a' }], { columns: ['id', 'name'] });
-        expect(off.text()).not.toContain('\x1b[');
-      }
-    } finally {
-      colors.enabled = was;
-    }
+  it("a terminal table's header is bold exactly when the run's streams have colour", async () => {
+    const on = streams(true, 40, true);
+    await new Output(on, 'table').show([{ id: '1', name: 'a' }], { columns: ['id', 'name'] });
+    expect(on.text().split('\n')[0]).toMatch(/^\x1b\[1mID\x1b\[22m\s+\x1b\[1mNAME\x1b\[22m$/);
+    const off = streams(true, 40, false);
+    await new Output(off, 'table').show([{ id: '1', name: 'a' }], { columns: ['id', 'name'] });
+    expect(off.text()).not.toContain('\x1b[');
+  });
+
+  // Issue #44: width is what the terminal draws (graphemes, wide East-Asian characters as 2), and
+  // a cell is one line whatever the service put in it.
+  it('a terminal table lines up wide names and cuts them by display width; a cell holds one line', async () => {
+    const s = streams(true, 24);
+    await new Output(s, 'table').show(
+      [{ id: 'a1', name: '日本語のサーバー名前', zone: 'eu' }, { id: 'b2', name: 'x\ny\tz', zone: 'us' }],
+      { columns: ['id', 'name', 'zone'] },
+    );
+    const lines = s.text().trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toBe('a1  日本語のサ…   eu'); // 12 columns for the name: the next wide character would need 13
+    expect(lines[2]).toBe('b2  x^Jy^Iz       us');
+    const { displayWidth } = await import('../../../src/core/terminal-text.js');
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(24);
+    expect(lines.map((l) => displayWidth(l.slice(0, l.lastIndexOf(' ') + 1)))).toEqual([18, 18, 18]); // the last column starts at one place on every line
   });
 
   it('objects print as key/value rows, nested as dot paths', async () => {
@@ -126,6 +132,16 @@ describe('column formats and ids', () => {
       ['a1', 'comma, "quoted"', 'line one\nline two', '3'],
       ['b2', 'tab\there', 'back\\slash', ''],
     ]);
+  });
+
+  // Issue #44: RFC 4180 quotes a field with a CR too; unquoted, a bare CR splits or forges rows.
+  it('csv quotes a field holding a bare CR, so every row parses to the header\'s width', async () => {
+    const s = streams(false);
+    await new Output(s, 'csv').show([{ id: 'a1', name: 'evil\rb9,forged' }, { id: 'b2', name: 'cr\r' }], { columns: ['id', 'name'] });
+    expect(s.text()).toBe('id,name\r\na1,"evil\rb9,forged"\r\nb2,"cr\r"\r\n');
+    // A reader that takes CR, LF or CRLF as a line end (Python's csv module) throws on a row of another width.
+    const rows = parse(s.text(), { record_delimiter: ['\r\n', '\n', '\r'] }) as string[][];
+    expect(rows).toEqual([['id', 'name'], ['a1', 'evil\rb9,forged'], ['b2', 'cr\r']]);
   });
 
   it('tsv has a header row and escapes tabs, newlines and backslashes', async () => {

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { neutralise, terminalStream, visible, visibleDeep } from '../../../src/core/terminal-text.js';
+import { coloured, displayWidth, door, fitWidth, neutralise, padWidth, term, terminalStream, visible, visibleDeep, type SafeText } from '../../../src/core/terminal-text.js';
 
 // core/terminal-text.ts (issue #28): control characters and escape sequences shown as text
 // (cat -v notation), never obeyed; SGR kept only where colour is on.
@@ -54,5 +54,57 @@ describe('invisible format characters (issue 37 item 5)', () => {
 
   it('leaves letters of right-to-left scripts and ordinary non-ASCII text alone', () => {
     expect(visible('שלום مرحبا café 日本 €')).toBe('שלום مرحبا café 日本 €');
+  });
+});
+
+// The terminal door (issue #44): width by graphemes and East Asian Width, never by code point.
+describe('width', () => {
+  it('counts graphemes, wide East-Asian characters and emoji as 2, marks and format characters as 0', () => {
+    expect(displayWidth('abc')).toBe(3);
+    expect(displayWidth('日本語')).toBe(6);
+    expect(displayWidth('ｱｲ')).toBe(2); // halfwidth katakana
+    expect(displayWidth('ＡＢ')).toBe(4); // fullwidth Latin
+    expect(displayWidth('e\u0301')).toBe(1); // e + combining acute: one grapheme
+    expect(displayWidth('👍')).toBe(2);
+    expect(displayWidth('👨‍👩‍👧')).toBe(2); // one ZWJ family
+    expect(displayWidth('🇫🇷')).toBe(2);
+    expect(displayWidth('\x1b[1mID\x1b[22m')).toBe(2); // gsh's colours take no columns
+  });
+
+  it('fitWidth never splits a grapheme, cuts wide characters by their width and sanitises first', () => {
+    expect(fitWidth('日本語日本語', 5)).toBe('日本…');
+    expect(displayWidth(fitWidth('日本語日本語', 6))).toBeLessThanOrEqual(6);
+    expect(fitWidth('日本語', 6)).toBe('日本語');
+    expect(fitWidth('e\u0301e\u0301e\u0301e\u0301', 3)).toBe('e\u0301e\u0301…');
+    expect(fitWidth('🇫🇷🇫🇷', 3)).toBe('🇫🇷…'); // a flag is one grapheme of two code points
+    expect(fitWidth('👨‍👩‍👧', 40)).toBe('👨<U+200D>👩<U+200D>👧'); // zero-width joiners are shown (issue #28)
+    expect(fitWidth('\x1b]52;c;QUFB\x07name', 6)).toBe('^[]52…');
+    expect(fitWidth('a\u202Eb', 20)).toBe('a<U+202E>b');
+    expect(fitWidth('abc', 0)).toBe('');
+    expect(fitWidth('abcdef', 1)).toBe('…');
+    expect(padWidth(fitWidth('日本', 4), 6)).toBe('日本  ');
+    expect(padWidth(visible('x'), 3, true)).toBe('  x');
+  });
+});
+
+describe('the door', () => {
+  it('term`…` takes only safe text in its holes; coloured() resets after its colour', () => {
+    const url = visible('https://real.example\x1b[8m@evil.example/\x1b[28m');
+    expect(term`  Approve at: ${url} (${3} s)`).toBe('  Approve at: https://real.example^[[8m@evil.example/^[[28m (3 s)');
+    // @ts-expect-error: service text must pass the sanitiser before it is spliced in
+    term`${'raw' as string}`;
+    expect(coloured(visible('ok'), '32', true)).toBe('\x1b[32mok\x1b[0m');
+    expect(coloured(visible('ok'), '32', false)).toBe('ok');
+  });
+
+  it('door(stream).write takes SafeText only', () => {
+    const chunks: string[] = [];
+    const d = door({ write: (c: string) => chunks.push(c) } as never);
+    d.write(term`\r\x1b[2K${visible('\x1b]0;t\x07')}`);
+    // @ts-expect-error: a plain string is not SafeText
+    d.write('plain');
+    expect(chunks[0]).toBe('\r\x1b[2K^[]0;t^G');
+    const safe: SafeText = visible('x');
+    expect(safe).toBe('x');
   });
 });
