@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { colorEnabled, colorWhen } from '../core/io.js';
+import { colorEnabled, colorWhen, outputStream } from '../core/io.js';
 import { FORMAT_NAMES } from '../init/format/names.js';
 import type { OperationUses } from './hand-written.js';
 import { offline, offlineData } from './offline.js';
@@ -138,7 +138,8 @@ export function register(cmd: Command): void {
       await offline(this, `lint ${paths.join(' ')} locally`, async (ctx) => {
         const { runConfigLint } = await import('../config-code/lint.js');
         const isTTY = ctx.stdout.isTTY === true;
-        return runConfigLint(paths, this.opts(), { stdout: (t) => ctx.stdout.write(t), isTTY, color: colorEnabled(ctx.env, isTTY, color) });
+        const colored = colorEnabled(ctx.env, isTTY, color);
+        return runConfigLint(paths, this.opts(), { stdout: (t) => outputStream(ctx.stdout, colored).write(t), isTTY, color: colored });
       });
     });
 
