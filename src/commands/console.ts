@@ -153,7 +153,8 @@ async function attachSeveral(rt: Runtime, refs: TargetRefs, flags: AttachFlags, 
   const history = flags.history && !re;
   const broadcast = flags.broadcast === true;
   const names = targets.map((x) => x.name ?? x.id).join(', ');
-  const input = broadcast ? 'send each typed or piped line to every server (send command)' : 'standard input is not read (--broadcast sends lines to every server)';
+  const readOnly = flags.readOnly === true;
+  const input = broadcast ? 'send each typed or piped line to every server (send command)' : readOnly ? 'read-only: standard input is not read' : 'standard input is not read (--broadcast sends lines to every server)';
   const until = re ? [step('wait', `detach once a console line matched /${re.source}/ on ${flags.untilAny ? 'any server' : 'each server'}, or exit 10 after ${rt.waitLimitMs / 1000} s (--timeout)`)] : [];
   const plan = {
     requests: consoles.map((c) => c.token),
@@ -168,6 +169,7 @@ async function attachSeveral(rt: Runtime, refs: TargetRefs, flags: AttachFlags, 
       servers: consoles.map((c, i) => ({ id: c.serverId, name: targets[i]!.name ?? c.serverId, fetchSession: sessionSource(c) })),
       history,
       broadcast,
+      readOnly,
       json: rt.format === 'json' || rt.format === 'jsonl',
       color: rt.io.color,
       raw: flags.raw === true,
