@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2E, setup, STRICT } from './helpers.js';
-import { needing } from '../helpers/tools.js';
+import { needing, skipTitle } from '../helpers/tools.js';
 
 // Backups followed to the end, then taken off the machine (document 3, "Operation families that
 // are only named": Backups; "Players": migrate apply wants "a completed backup_id", 409 "backup
@@ -83,7 +83,7 @@ withProgress('backups create --wait (follows the backup until it has finished)',
   });
 });
 
-withProgress.skipIf(tar.missing)('back up, wait, download, verify (the README "Backups" script)', () => {
+withProgress.skipIf(tar.missing)(skipTitle('back up, wait, download, verify (the README "Backups" script)', tar.missing, 'tar not installed'), () => {
   it('the archive holds the server files as they were when the backup was made', async () => {
     const b = json(await t.gsh(['backups', 'create', '-s', S, '-f', 'name=nightly', '--wait', '--json']));
     const piped = await t.gsh(['backups', 'download', b.id, '-s', S, '--to', '-']);
