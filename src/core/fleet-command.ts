@@ -3,7 +3,7 @@ import type { ApiClient } from './http.js';
 import { DEFAULT_PARALLEL, fleetOptions, resolveFleet, runFleet } from './fleet.js';
 import { type Plan, step } from './plan.js';
 import type { Runtime } from './runtime.js';
-import { serverIdOf } from './server-cache.js';
+import { type ResolvedServer, resolveRemembered } from './server-cache.js';
 import { shellLine } from './shell-words.js';
 import { resolveTargets, singleRef, type Target, targetRefs } from './targets.js';
 
@@ -43,14 +43,23 @@ export interface OnServers {
 
 const labelOf = (t: Target) => (t.name ? `${t.name} (${t.id})` : t.id);
 
-/** Runs `planOne` for the server (or servers) the command line names. */
-export async function onServers(rt: Runtime, o: OnServers, planOne: (client: ApiClient, target: Target, several: boolean) => Promise<ServerRun>): Promise<number | void> {
+/** The one server a plain reference named: as typed, and how it resolved (remembered or looked up; server-cache.ts). */
+export interface OnlyServer {
+  ref: string;
+  resolved: ResolvedServer;
+}
+
+/**
+ * Runs `planOne` for the server (or servers) the command line names. `only` is given when one
+ * plain reference named the server (a 404 on a remembered id may look it up again: onServer()).
+ */
+export async function onServers(rt: Runtime, o: OnServers, planOne: (client: ApiClient, target: Target, several: boolean, only?: OnlyServer) => Promise<ServerRun>): Promise<number | void> {
   const refs = targetRefs(o.server, o.positional, rt.env, o.allServers === true);
   const single = singleRef(refs);
   const client = await rt.client();
   if (single !== undefined) {
-    const id = await serverIdOf(rt, client, single);
-    const one = await planOne(client, { id, ...(single !== id ? { name: single } : {}) }, false);
+    const resolved = await resolveRemembered(rt, client, single);
+    const one = await planOne(client, { id: resolved.id, ...(single !== resolved.id ? { name: single } : {}) }, false, { ref: single, resolved });
     return rt.submit(one.plan, () => one.alone());
   }
   const opts = {
