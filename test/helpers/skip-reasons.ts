@@ -14,20 +14,24 @@ export interface Skipped {
   reason: string;
 }
 
-/** Why a test was skipped: its note, else the `(skipped: …)` its title or a describe's title carries. */
-export function skipReason(fullName: string, note: string | undefined, mode?: string): string {
+/**
+ * Why a test was skipped: its note, else the `(skipped: …)` its title or a describe's title
+ * carries; undefined when it gives none (left out by a -t filter, or by .only elsewhere).
+ */
+export function skipReason(fullName: string, note: string | undefined, mode?: string): string | undefined {
   if (note) return note;
   const m = /\(skipped: ([^)]*)\)/.exec(fullName);
   if (m) return m[1] as string;
   if (mode === 'todo') return 'marked todo';
-  return 'no reason given';
+  return undefined;
 }
 
-/** The lines printed for `skipped` (nothing when none was skipped). */
-export function skipLines(skipped: readonly Skipped[]): string {
-  if (skipped.length === 0) return '';
+/** The lines printed for the skipped tests (nothing when none was skipped); `filtered` counts those without a reason. */
+export function skipLines(skipped: readonly Skipped[], filtered = 0): string {
+  if (skipped.length === 0 && filtered === 0) return '';
   const lines = skipped.map((s) => `  [${s.project}] ${s.file} > ${s.name.replace(/ \(skipped: [^)]*\)/g, '')}\n      why: ${s.reason}`);
-  return `\nSkipped tests (${skipped.length}), each with its reason:\n${lines.join('\n')}\n`;
+  const rest = filtered ? `${skipped.length ? 'and ' : ''}${filtered} left out by a -t filter or .only (no reason of their own)\n` : '';
+  return `\nSkipped tests (${skipped.length + filtered})${skipped.length ? ', each with its reason:' : ':'}\n${lines.map((l) => `${l}\n`).join('')}${rest ? `  ${rest}` : ''}`;
 }
 
 export default class SkipReasons implements Reporter {
@@ -35,15 +39,18 @@ export default class SkipReasons implements Reporter {
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     const skipped: Skipped[] = [];
+    let filtered = 0;
     for (const mod of modules) {
       for (const test of mod.children.allTests() as Iterable<TestCase>) {
         const result = test.result();
         if (result.state !== 'skipped') continue;
         const file = mod.moduleId.startsWith(`${this.root}/`) ? mod.moduleId.slice(this.root.length + 1) : mod.moduleId;
-        skipped.push({ project: test.project.name, file, name: test.fullName, reason: skipReason(test.fullName, result.note, test.options.mode) });
+        const reason = skipReason(test.fullName, result.note, test.options.mode);
+        if (reason === undefined) filtered++;
+        else skipped.push({ project: test.project.name, file, name: test.fullName, reason });
       }
     }
-    const text = skipLines(skipped);
+    const text = skipLines(skipped, filtered);
     if (text) process.stdout.write(text);
   }
 }

@@ -20,7 +20,8 @@ describe('skipped tests say why', () => {
   it('the reason comes from the note, else the title of the test or of its describe', () => {
     expect(skipReason('man pages > render (skipped: mandoc not installed) > lint', undefined)).toBe('mandoc not installed');
     expect(skipReason('a > b', 'no outward address')).toBe('no outward address');
-    expect(skipReason('a > b', undefined)).toBe('no reason given');
+    expect(skipReason('a > b', undefined)).toBeUndefined();
+    expect(skipLines([], 3)).toBe('\nSkipped tests (3):\n  3 left out by a -t filter or .only (no reason of their own)\n');
     expect(skipLines([])).toBe('');
     expect(skipLines([{ project: 'default', file: 'test/e2e/man.test.ts', name: 'man (skipped: man not installed) > renders', reason: 'man not installed' }]))
       .toBe('\nSkipped tests (1), each with its reason:\n  [default] test/e2e/man.test.ts > man > renders\n      why: man not installed\n');
