@@ -163,7 +163,7 @@ shared), a folder created as needed; one result per server, exit 11 when some fa
 Example:
   gsh files get /logs/latest.log -s lobby --to latest.log
   gsh files get /world.zip -s lobby --to ./backups/ --clobber
-  gsh files get /logs/latest.log -s 'lobby-*' --to ./logs/
+  gsh files get /logs/latest.log -s 'lobby-*' --to ./
 
 API:
   POST /servers/{server_id}/files/download, then GET <signed url>
