@@ -30,7 +30,7 @@ export function skipReason(fullName: string, note: string | undefined, mode?: st
 export function skipLines(skipped: readonly Skipped[], filtered = 0): string {
   if (skipped.length === 0 && filtered === 0) return '';
   const lines = skipped.map((s) => `  [${s.project}] ${s.file} > ${s.name.replace(/ \(skipped: [^)]*\)/g, '')}\n      why: ${s.reason}`);
-  const rest = filtered ? `${skipped.length ? 'and ' : ''}${filtered} left out by a -t filter or .only (no reason of their own)\n` : '';
+  const rest = filtered ? `${skipped.length ? 'and ' : ''}${filtered} not run with no reason of their own (a -t filter, .only elsewhere, or a failed setup of their suite)\n` : '';
   return `\nSkipped tests (${skipped.length + filtered})${skipped.length ? ', each with its reason:' : ':'}\n${lines.map((l) => `${l}\n`).join('')}${rest ? `  ${rest}` : ''}`;
 }
 

@@ -21,7 +21,7 @@ describe('skipped tests say why', () => {
     expect(skipReason('man pages > render (skipped: mandoc not installed) > lint', undefined)).toBe('mandoc not installed');
     expect(skipReason('a > b', 'no outward address')).toBe('no outward address');
     expect(skipReason('a > b', undefined)).toBeUndefined();
-    expect(skipLines([], 3)).toBe('\nSkipped tests (3):\n  3 left out by a -t filter or .only (no reason of their own)\n');
+    expect(skipLines([], 3)).toBe('\nSkipped tests (3):\n  3 not run with no reason of their own (a -t filter, .only elsewhere, or a failed setup of their suite)\n');
     expect(skipLines([])).toBe('');
     expect(skipLines([{ project: 'default', file: 'test/e2e/man.test.ts', name: 'man (skipped: man not installed) > renders', reason: 'man not installed' }]))
       .toBe('\nSkipped tests (1), each with its reason:\n  [default] test/e2e/man.test.ts > man > renders\n      why: man not installed\n');
