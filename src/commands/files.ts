@@ -180,7 +180,7 @@ API:
           }
         };
         return onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: false, several }, async (client, t, many) => {
-          const ask = await withIdempotencyKey({ method: 'POST', path: `/servers/${encodeURIComponent(t.id)}/files/download`, body: { file: remote }, idempotencyKey: many ? undefined : rt.globals.idempotencyKey });
+          const ask = await withIdempotencyKey({ method: 'POST', path: `/servers/${encodeURIComponent(t.id)}/files/download`, body: { file: remote }, idempotencyKey: rt.globals.idempotencyKey });
           let into: DownloadTarget = target;
           let where = o.to ?? '-';
           if (many && target.kind === 'dir') {

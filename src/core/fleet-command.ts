@@ -63,7 +63,8 @@ export async function onServers(rt: Runtime, o: OnServers, planOne: (client: Api
     return rt.submit(one.plan, () => one.alone());
   }
   const opts = {
-    ...fleetOptions({ failFast: o.failFast }, o.mutates ? rt.globals.idempotencyKey : undefined),
+    // One key cannot name several servers' requests (fleet.ts fleetOptions).
+    ...fleetOptions({ failFast: o.failFast }, rt.globals.idempotencyKey),
     parallel: o.parallel ?? DEFAULT_PARALLEL,
     mutates: o.mutates,
     ...(o.rerun ? { rerun: o.rerun } : {}),

@@ -85,6 +85,10 @@ describe('files put and files get on several servers', () => {
       expect(r.stderr).toMatch(/several servers: --to .* would mix their files\nGive --to DIR: each server's file goes to DIR\/<server name>\//);
       expect(t.sandbox.log.slice(mark).filter((e) => e.method !== 'GET')).toEqual([]);
     }
+    // One Idempotency-Key cannot name several servers' requests.
+    const keyed = await t.gsh(['files', 'get', '/x.txt', '-s', refs, '--to', `${dir}/`, '--idempotency-key', 'k-1']);
+    expect(keyed.exitCode, keyed.stderr).toBe(2);
+    expect(keyed.stderr).toContain('--idempotency-key names one request');
   });
 
   it('-s - and a glob name the servers too', async () => {
