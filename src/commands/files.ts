@@ -156,9 +156,10 @@ export function register(files: Command): void {
     .option('--to <file|dir|->', 'write to this file (atomically), into this directory, or - for stdout (even binary content on a terminal); several servers: DIR/<server>/')
     .option('--clobber', 'replace an existing file; it keeps its mode (new files are 0644 less the umask: the API marks no file private)')
     .addHelpText('after', `
-Several servers (-s a,b, a name glob, - for stdin, --all-servers) need --to DIR: each server's
-file is written to DIR/<server name>/ (the id where a name is not a plain file name or is
-shared), a folder created as needed; one result per server, exit 11 when some failed.
+Several servers (-s a,b, a name glob, - for stdin, --all-servers) need --to DIR: each
+server's file is written into a folder of its own, DIR/<server name>, made as needed (the
+server's id where its name is not a plain file name or another server has it); one result per
+server, exit 11 when some failed.
 
 Example:
   gsh files get /logs/latest.log -s lobby --to latest.log
