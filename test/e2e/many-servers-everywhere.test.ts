@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerRecord } from '../../src/sandbox/index.js';
-import { type E2E, setup } from './helpers.js';
+import { type E2E, ensureRunning, setup } from './helpers.js';
 import { long, makeFixtures, planOf, reference, registryOps } from './walk-plan.js';
 
 // Issue 46 item 5: every server-scoped command takes several servers (README "Many servers":
@@ -99,6 +99,23 @@ describe('files put and files get on several servers', () => {
     const glob = await t.gsh(['files', 'get', '/a.txt', '-s', '*', '--to', `${dir}/`, '--dry-run']);
     expect(glob.exitCode, glob.stderr).toBe(0);
     for (const s of t.sandbox.state.servers.values()) expect(glob.stdout).toContain(`/servers/${s.id}/files/download`);
+  });
+});
+
+describe('the console\'s one-answer commands on several servers', () => {
+  it('console stats and console history: one result per server, exit 0; stats --watch stays one server', async () => {
+    const two = [await ensureRunning(t.sandbox, running[0]!), await ensureRunning(t.sandbox, running[1]!)];
+    const refs = two.map((s) => s.id).join(',');
+    for (const argv of [['console', 'stats', '-s', refs, '-o', 'json'], ['console', 'history', '-s', refs, '--limit', '5', '-o', 'json']]) {
+      const r = await t.gsh(argv);
+      expect(r.exitCode, `${argv.join(' ')}: ${r.stderr}`).toBe(0);
+      const results = JSON.parse(r.stdout) as { server_id: string; ok: boolean; data: unknown }[];
+      expect(results.map((x) => x.server_id).sort()).toEqual(two.map((s) => s.id).sort());
+      for (const x of results) expect(x.ok && typeof x.data === 'object').toBe(true);
+    }
+    const watch = await t.gsh(['console', 'stats', '-s', refs, '--watch']);
+    expect(watch.exitCode).toBe(2);
+    expect(watch.stderr).toContain('gsh top -s SERVERS');
   });
 });
 
