@@ -22,7 +22,6 @@ import { onServers, SERVERS_HELP, type ServerFlags } from '../core/fleet-command
 // first (ARCHITECTURE.md "Plan, then execute"): everything typed is checked and -s resolved, then
 // the plan holds the POSTs it will send and the socket work after them; --dry-run prints it, stops.
 
-const SERVER_HELP = 'server id or name (default: $GSH_SERVER)';
 const SERVER_ARG = 'server id or name, instead of -s';
 /** `--expect` waits this long unless the global --timeout says otherwise. */
 const EXPECT_DEFAULT_MS = 30_000;
