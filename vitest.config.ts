@@ -36,6 +36,8 @@ const STRICT_PASS = [
 
 export default defineConfig({
   test: {
+    // After vitest's summary, every skipped test with its reason (test/helpers/skip-reasons.ts).
+    reporters: ['default', './test/helpers/skip-reasons.ts'],
     projects: [
       {
         test: {

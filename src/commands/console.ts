@@ -14,6 +14,7 @@ import { type ConsoleTarget, consoleTarget, planTarget, sessionSource } from '..
 import { collect, stdinFor } from '../core/fields.js';
 import { fleetOptions, parallelOption, resolveFleet, runFleet } from '../core/fleet.js';
 import { resolveTargets, singleRef, targetRefs, type TargetRefs } from '../core/targets.js';
+import { onServers, SERVERS_HELP, type ServerFlags } from '../core/fleet-command.js';
 
 // Hand-written console commands (issue 5): attach, send (with --expect), history and stats talk
 // to the console socket (01-general-contract.md "Console socket"). The generated `console status|
@@ -21,7 +22,6 @@ import { resolveTargets, singleRef, targetRefs, type TargetRefs } from '../core/
 // first (ARCHITECTURE.md "Plan, then execute"): everything typed is checked and -s resolved, then
 // the plan holds the POSTs it will send and the socket work after them; --dry-run prints it, stops.
 
-const SERVER_HELP = 'server id or name (default: $GSH_SERVER)';
 const SERVER_ARG = 'server id or name, instead of -s';
 /** `--expect` waits this long unless the global --timeout says otherwise. */
 const EXPECT_DEFAULT_MS = 30_000;
@@ -153,7 +153,8 @@ async function attachSeveral(rt: Runtime, refs: TargetRefs, flags: AttachFlags, 
   const history = flags.history && !re;
   const broadcast = flags.broadcast === true;
   const names = targets.map((x) => x.name ?? x.id).join(', ');
-  const input = broadcast ? 'send each typed or piped line to every server (send command)' : 'standard input is not read (--broadcast sends lines to every server)';
+  const readOnly = flags.readOnly === true;
+  const input = broadcast ? 'send each typed or piped line to every server (send command)' : readOnly ? 'read-only: standard input is not read' : 'standard input is not read (--broadcast sends lines to every server)';
   const until = re ? [step('wait', `detach once a console line matched /${re.source}/ on ${flags.untilAny ? 'any server' : 'each server'}, or exit 10 after ${rt.waitLimitMs / 1000} s (--timeout)`)] : [];
   const plan = {
     requests: consoles.map((c) => c.token),
@@ -168,6 +169,7 @@ async function attachSeveral(rt: Runtime, refs: TargetRefs, flags: AttachFlags, 
       servers: consoles.map((c, i) => ({ id: c.serverId, name: targets[i]!.name ?? c.serverId, fetchSession: sessionSource(c) })),
       history,
       broadcast,
+      readOnly,
       json: rt.format === 'json' || rt.format === 'jsonl',
       color: rt.io.color,
       raw: flags.raw === true,
@@ -283,7 +285,9 @@ function registerHistory(cmd: Command): void {
     .command('history')
     .description('Page through the console history (newest page first, then --cursor for the next)')
     .argument('[server]', SERVER_ARG)
-    .option('-s, --server <id|name>', SERVER_HELP)
+    .option('-s, --server <id|name>', SERVERS_HELP, collect)
+    .option('--all-servers', 'every server the key can reach')
+    .option('--fail-fast', 'with several servers: start no new one after a failure')
     .option('--cursor <cursor>', 'the cursor printed with the previous page')
     .option('--limit <n>', 'lines per page, 1 to 1000 (default: the node’s, 200)')
     .addHelpText('after', `
@@ -293,33 +297,46 @@ Lines go to stdout; when there is more, the command for the next page goes to st
 Examples:
   gsh console history -s lobby --limit 50
   gsh console history -s lobby --cursor 1234 --json`)
-    .action(async function (this: Command, server: string | undefined, flags: { server?: string; cursor?: string; limit?: string }) {
+    .action(async function (this: Command, server: string | undefined, flags: ServerFlags & { cursor?: string; limit?: string }) {
       await withRuntime(this, async (rt) => {
         const limit = intOption('--limit', flags.limit, 1, 1000);
         const args = historyArgs(flags.cursor, limit);
-        const t = await planTarget(rt, flags.server, server);
         const asked = ['send history', ...args.map((a) => JSON.stringify(a))].join(' ');
-        const plan = { requests: [t.token], then: [step('stream', `open the console socket, ask for one page (${asked}) and print it`)] };
-        return rt.submit(plan, async () => {
-          let reply: ((f: Frame) => void) | undefined;
-          const session = await openSession(rt, t, (f) => {
-            if (f.event === 'history output' || f.event === 'daemon error') reply?.(f);
-          });
-          try {
-            const frame = awaitAnswer<Frame>(session, REPLY_TIMEOUT_MS, 'the console node did not answer send history', (settle) => (reply = settle));
-            session.send('send history', args);
-            const f = await frame;
-            if (f.event === 'daemon error') throw new GshError(`the console node refused: ${f.args?.[0] ?? ''}`, Exit.error);
-            const page = parseHistory(f.args?.[0]);
-            if (!page) throw new GshError('the console node sent a history page that is not {data, cursor, has_more}', Exit.error);
-            if (rt.format !== 'table') return void (await rt.out.show(page));
-            rt.io.stdout.write(page.data.map((l) => `${displayLine(l, rt.io.color)}\n`).join(''));
-            if (page.has_more && page.cursor !== undefined) {
-              rt.note(`more: gsh console history -s ${t.serverId} --cursor ${page.cursor}${limit ? ` --limit ${limit}` : ''}`);
+        return onServers(rt, { server: flags.server, positional: server, allServers: flags.allServers, failFast: flags.failFast, mutates: false }, async (client, target) => {
+          const t = await consoleTarget(client, target.id, target.name !== undefined ? `${target.name} (${target.id})` : target.id);
+          const page = async () => {
+            let reply: ((f: Frame) => void) | undefined;
+            const session = await openSession(rt, t, (f) => {
+              if (f.event === 'history output' || f.event === 'daemon error') reply?.(f);
+            });
+            try {
+              const frame = awaitAnswer<Frame>(session, REPLY_TIMEOUT_MS, 'the console node did not answer send history', (settle) => (reply = settle));
+              session.send('send history', args);
+              const f = await frame;
+              if (f.event === 'daemon error') throw new GshError(`the console node refused: ${f.args?.[0] ?? ''}`, Exit.error);
+              const got = parseHistory(f.args?.[0]);
+              if (!got) throw new GshError('the console node sent a history page that is not {data, cursor, has_more}', Exit.error);
+              return got;
+            } finally {
+              session.close();
             }
-          } finally {
-            session.close();
-          }
+          };
+          return {
+            plan: { requests: [t.token], then: [step('stream', `open the console socket, ask for one page (${asked}) and print it`)] },
+            alone: async () => {
+              const got = await page();
+              if (rt.format !== 'table') return void (await rt.out.show(got));
+              rt.io.stdout.write(got.data.map((l) => `${displayLine(l, rt.io.color)}\n`).join(''));
+              if (got.has_more && got.cursor !== undefined) {
+                rt.note(`more: gsh console history -s ${t.serverId} --cursor ${got.cursor}${limit ? ` --limit ${limit}` : ''}`);
+              }
+            },
+            // One of several: the page is this server's result (-o json shows its lines; the table, how many).
+            inFleet: async () => {
+              const got = await page();
+              return { summary: `${got.data.length} lines${got.has_more ? ', more before them' : ''}`, ...got };
+            },
+          };
         });
       });
     });
@@ -336,60 +353,78 @@ function registerStats(cmd: Command): void {
     .command('stats')
     .description('Resource usage from the console socket; --watch keeps it live')
     .argument('[server]', SERVER_ARG)
-    .option('-s, --server <id|name>', SERVER_HELP)
-    .option('--watch', 'keep showing each update (one live line on a terminal) until Ctrl-C')
+    .option('-s, --server <id|name>', SERVERS_HELP, collect)
+    .option('--all-servers', 'every server the key can reach')
+    .option('--fail-fast', 'with several servers: start no new one after a failure')
+    .option('--watch', 'keep showing each update (one live line on a terminal) until Ctrl-C (one server; several: gsh top)')
     .addHelpText('after', `
 Examples:
   gsh console stats -s lobby
   gsh console stats -s lobby --watch
   gsh console stats -s lobby --watch --json     # one JSON object per update`)
-    .action(async function (this: Command, server: string | undefined, flags: { server?: string; watch?: boolean }) {
+    .action(async function (this: Command, server: string | undefined, flags: ServerFlags & { watch?: boolean }) {
       await withRuntime(this, async (rt) => {
         if (flags.watch && rt.globals.jq !== undefined) throw new UsageError('--jq needs a whole result; --watch streams updates', 'Pipe --json into jq instead.');
-        const t = await planTarget(rt, flags.server, server);
-        const then = flags.watch
-          ? [step('stream', 'open the console socket, ask for stats (send stats) and show every update until Ctrl-C'), RENEWAL]
-          : [step('stream', 'open the console socket, ask for stats (send stats) and print the answer')];
-        return rt.submit({ requests: [t.token], then }, async () => {
-          const { io } = rt;
-          let onStats: ((arg: string | undefined) => void) | undefined;
-          const session = await openSession(rt, t, (f) => {
-            if (f.event === 'stats') onStats?.(f.args?.[0]);
-          });
-          try {
-            if (!flags.watch) {
+        const several = () => {
+          if (flags.watch) throw new UsageError('--watch follows one server\'s stats', 'For several servers\' usage live, use gsh top -s SERVERS; without --watch, each server\'s stats are read once.');
+        };
+        return onServers(rt, { server: flags.server, positional: server, allServers: flags.allServers, failFast: flags.failFast, mutates: false, several }, async (client, target) => {
+          const t = await consoleTarget(client, target.id, target.name !== undefined ? `${target.name} (${target.id})` : target.id);
+          const then = flags.watch
+            ? [step('stream', 'open the console socket, ask for stats (send stats) and show every update until Ctrl-C'), RENEWAL]
+            : [step('stream', 'open the console socket, ask for stats (send stats) and print the answer')];
+          const once = async () => {
+            let onStats: ((arg: string | undefined) => void) | undefined;
+            const session = await openSession(rt, t, (f) => {
+              if (f.event === 'stats') onStats?.(f.args?.[0]);
+            });
+            try {
               const arg = awaitAnswer<string | undefined>(session, REPLY_TIMEOUT_MS, 'the console node sent no stats', (settle) => (onStats = settle));
               session.send('send stats');
               const stats = parseStats(await arg);
               if (!stats) throw new GshError('the console node sent stats that are not a JSON object', Exit.error);
-              await rt.out.show(stats);
-              return;
-            }
-            const live = io.stdoutTTY && rt.format === 'table';
-            onStats = (arg) => {
-              const stats = parseStats(arg);
-              if (!stats) return;
-              if (rt.format !== 'table') io.stdout.write(`${JSON.stringify(stats)}\n`);
-              else if (live) door(io.rawStdout).write(term`\r\x1b[2K${fitWidth(statsLine(stats), Math.max(0, io.columns - 1))}`);
-              else io.stdout.write(`${statsLine(stats)}\n`);
-            };
-            session.send('send stats');
-            let onSigint!: () => void;
-            const interrupted = new Promise<number>((resolve) => rt.ctx.signals.on('SIGINT', (onSigint = () => resolve(Exit.interrupted))));
-            const ended = session.done.then((end) => Promise.reject(endedError(end)));
-            ended.catch(() => {});
-            try {
-              return await Promise.race([interrupted, ended]);
+              return stats;
             } finally {
-              rt.ctx.signals.off('SIGINT', onSigint);
-              if (live) io.stdout.write('\n');
+              session.close();
             }
-          } finally {
-            session.close();
-          }
+          };
+          return { plan: { requests: [t.token], then }, alone: () => statsAlone(rt, t, flags.watch === true, once), inFleet: once };
         });
       });
     });
+}
+
+/** `console stats` on one server: the answer once, or with --watch every update until Ctrl-C. */
+async function statsAlone(rt: Runtime, t: ConsoleTarget, watch: boolean, once: () => Promise<Record<string, unknown>>): Promise<number | void> {
+  if (!watch) return void (await rt.out.show(await once()));
+  const { io } = rt;
+  let onStats: ((arg: string | undefined) => void) | undefined;
+  const session = await openSession(rt, t, (f) => {
+    if (f.event === 'stats') onStats?.(f.args?.[0]);
+  });
+  try {
+    const live = io.stdoutTTY && rt.format === 'table';
+    onStats = (arg) => {
+      const stats = parseStats(arg);
+      if (!stats) return;
+      if (rt.format !== 'table') io.stdout.write(`${JSON.stringify(stats)}\n`);
+      else if (live) door(io.rawStdout).write(term`\r\x1b[2K${fitWidth(statsLine(stats), Math.max(0, io.columns - 1))}`);
+      else io.stdout.write(`${statsLine(stats)}\n`);
+    };
+    session.send('send stats');
+    let onSigint!: () => void;
+    const interrupted = new Promise<number>((resolve) => rt.ctx.signals.on('SIGINT', (onSigint = () => resolve(Exit.interrupted))));
+    const ended = session.done.then((end) => Promise.reject(endedError(end)));
+    ended.catch(() => {});
+    try {
+      return await Promise.race([interrupted, ended]);
+    } finally {
+      rt.ctx.signals.off('SIGINT', onSigint);
+      if (live) io.stdout.write('\n');
+    }
+  } finally {
+    session.close();
+  }
 }
 
 export function register(cmd: Command): void {

@@ -1,17 +1,20 @@
 import { type Stats, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { InterruptedError, UsageError } from '../core/errors.js';
+import { collect } from '../core/fields.js';
 import { DEFAULT_PARALLEL, fleetOptions, MAX_PARALLEL } from '../core/fleet.js';
-import { type ApiClient, withIdempotencyKey } from '../core/http.js';
+import { commandOn, onServers, SERVERS_HELP, type ServerFlags } from '../core/fleet-command.js';
+import { withIdempotencyKey } from '../core/http.js';
 import { counted, localFile, uploadSpec } from '../core/multipart-upload.js';
 import { progressBar } from '../core/progress.js';
-import { askSpec, planTree, remoteDir, treeRequests, uploadOne, uploadTree } from '../core/tree-upload.js';
-import { announcedSize, describeTarget, download, fetchSpec, planTarget, SIGNED_URL, signedUrlOf } from '../core/download.js';
+import { askSpec, planTree, remoteDir, treeRequests, uploadOne, uploadTree, uploadTreeInFleet } from '../core/tree-upload.js';
+import { announcedSize, type DownloadTarget, describeTarget, download, fetchSpec, planTarget, SIGNED_URL, signedUrlOf } from '../core/download.js';
 import { step } from '../core/plan.js';
 import { type Runtime, withRuntime } from '../core/runtime.js';
-import { serverIdOf } from '../core/server-cache.js';
-import { serverFlag } from '../core/server-ref.js';
+import type { Target } from '../core/targets.js';
 import type { OperationUses } from './hand-written.js';
 
 // `gsh files put` and `gsh files get`: both steps of a transfer in one command (03-endpoints-
@@ -39,11 +42,16 @@ A directory uploads its contents into --dir (DIR/a/b.txt lands at <dir>/a/b.txt)
   - Ctrl-C starts no new file, aborts those in flight (named on stderr) and exits 130
 On a terminal, stderr shows bytes, rate and time left (and files done / total) while it runs.
 
+Several servers (-s a,b, a name glob, - for stdin, --all-servers) each get the same upload, 4
+servers at a time (--parallel stays the files at once on each): one result per server, exit 11
+when some failed; Ctrl-C names the command that runs it again on each server left unfinished.
+
 Examples:
   gsh files put world.zip -s lobby --dir /backups
   gsh files put world.zip -s lobby --dry-run
   gsh files put ./plugins -s lobby --dir /plugins
   gsh files put ./config -s lobby --dir /config --parallel 8 -o json
+  gsh files put ./plugins -s 'lobby-*' --dir /plugins
 
 API:
   POST /servers/{server_id}/files/folder (directories: each folder)
@@ -65,22 +73,34 @@ function stoppedUpload(dir: string, name: string, server: string): string {
   return `Stopped while uploading: ${path} is not complete on the server (the node may keep the part that arrived). Upload it again with the same command (the upload replaces it), or remove it: gsh files delete -s ${server} -f 'files[]=${path}' --yes`;
 }
 
-/** A directory: planned whole (every folder and file) before anything is sent. */
-async function putTree(rt: Runtime, local: string, o: { server?: string; dir?: string; name?: string; parallel?: string }): Promise<number | void> {
+type PutFlags = ServerFlags & { dir?: string; name?: string };
+
+/** Where an interrupt leaves a server of several unfinished: the same command on that server again. */
+const rerunOn = (rt: Runtime) => (serverId: string) => commandOn(rt.argv, serverId);
+
+/** A directory: planned whole (every folder and file) before anything is sent, on every server named. */
+async function putTree(rt: Runtime, local: string, o: PutFlags): Promise<number | void> {
   if (o.dir === undefined) throw new UsageError(`${local} is a directory: give the server directory its contents go into with --dir`, `e.g. gsh files put ${local} -s SERVER --dir /${basename(resolve(local))}`);
   if (o.name !== undefined) throw new UsageError('--name renames one file; a directory keeps its names');
   if (rt.globals.idempotencyKey !== undefined) throw new UsageError('--idempotency-key names one request; a directory upload sends several', 'Leave it out: each request gets its own key, kept across retries.');
   const { parallel } = fleetOptions({ parallel: o.parallel });
   const plan = planTree(local, remoteDir(o.dir));
-  const { client, serverId } = await serverClient(rt, o.server);
   for (const s of plan.skipped) rt.note(`skipped ${s}`);
-  return rt.submit({ requests: treeRequests(serverId, plan), then: [] }, () => uploadTree(rt, client, serverId, plan, parallel));
+  return onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: true, rerun: rerunOn(rt) }, async (client, t) => ({
+    plan: { requests: treeRequests(t.id, plan), then: [] },
+    alone: () => uploadTree(rt, client, t.id, plan, parallel),
+    inFleet: () => uploadTreeInFleet(rt, client, t.id, plan, parallel),
+  }));
 }
 
-async function serverClient(rt: Runtime, server: string | undefined): Promise<{ client: ApiClient; serverId: string }> {
-  const ref = serverFlag(server, rt.env);
-  const client = await rt.client();
-  return { client, serverId: await serverIdOf(rt, client, ref) };
+/**
+ * The folder of one server's download among several: its name where that is a plain file name
+ * no other server of the run has, else its id (ids are unique), so no two servers share one.
+ */
+function serverFolder(t: Target, taken: Map<string, string>): string {
+  const name = t.name !== undefined && /^[\w][\w.-]{0,127}$/.test(t.name) && ![...taken.values()].includes(t.name) ? t.name : /^[\w][\w.-]*$/.test(t.id) ? t.id : encodeURIComponent(t.id);
+  taken.set(t.id, name);
+  return name;
 }
 
 export function register(files: Command): void {
@@ -88,33 +108,40 @@ export function register(files: Command): void {
     .command('put')
     .description('Upload a local file of any size, or a directory tree, into a server directory (signed upload URL, then the bytes)')
     .argument('<file>', 'local file, or a directory to upload as a tree')
-    .option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER)')
+    .option('-s, --server <id|name>', SERVERS_HELP, collect)
+    .option('--all-servers', 'every server the key can reach')
+    .option('--fail-fast', 'with several servers: start no new one after a failure')
     .option('--dir <directory>', 'server directory to upload into (a directory upload needs it)')
     .option('--name <filename>', 'file name on the server (default: the local name; files only)')
     .option('--parallel <n>', `directory uploads: files sent at once (1 to ${MAX_PARALLEL}, default ${DEFAULT_PARALLEL}), sharing the rate limit`)
     .addHelpText('after', PUT_HELP)
     .action(async function (this: Command, local: string) {
       await withRuntime(this, async (rt) => {
-        const o = this.opts<{ server?: string; dir?: string; name?: string; parallel?: string }>();
+        const o = this.opts<PutFlags>();
         const st = localStat(local);
         if (st.isDirectory()) return putTree(rt, local, o);
         if (o.parallel !== undefined) throw new UsageError('--parallel applies to directory uploads');
         if (!st.isFile()) throw new UsageError(`${local} is not a regular file or a directory`);
         const dir = o.dir ?? '/';
-        const { client, serverId } = await serverClient(rt, o.server);
         const source = localFile(local, st.size, o.name ?? basename(local));
-        const ask = await withIdempotencyKey(askSpec(serverId, rt.globals.idempotencyKey));
-        return rt.submit({ requests: [ask, uploadSpec(SIGNED_URL, dir, source)], then: [] }, async () => {
-          const bar = progressBar(rt, st.size);
-          try {
-            await rt.out.show(await uploadOne(client, serverId, dir, counted(source, (n) => bar.update(n)), ask.idempotencyKey));
-          } catch (err) {
-            bar.stop();
-            if (err instanceof InterruptedError) rt.note(stoppedUpload(dir, source.name, o.server ?? serverId));
-            throw err;
-          } finally {
-            bar.stop();
-          }
+        return onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: true, rerun: rerunOn(rt) }, async (client, t) => {
+          const ask = await withIdempotencyKey(askSpec(t.id, rt.globals.idempotencyKey));
+          return {
+            plan: { requests: [ask, uploadSpec(SIGNED_URL, dir, source)], then: [] },
+            alone: async () => {
+              const bar = progressBar(rt, st.size);
+              try {
+                await rt.out.show(await uploadOne(client, t.id, dir, counted(source, (n) => bar.update(n)), ask.idempotencyKey));
+              } catch (err) {
+                bar.stop();
+                if (err instanceof InterruptedError) rt.note(stoppedUpload(dir, source.name, t.name ?? t.id));
+                throw err;
+              } finally {
+                bar.stop();
+              }
+            },
+            inFleet: () => uploadOne(client, t.id, dir, source, ask.idempotencyKey),
+          };
         });
       });
     });
@@ -123,25 +150,68 @@ export function register(files: Command): void {
     .command('get')
     .description('Download a server file (signed download URL, then the bytes) to stdout or --to FILE|DIR|-')
     .argument('<path>', 'absolute path of the file on the server')
-    .option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER)')
-    .option('--to <file|dir|->', 'write to this file (atomically), into this directory, or - for stdout (even binary content on a terminal)')
+    .option('-s, --server <id|name>', SERVERS_HELP, collect)
+    .option('--all-servers', 'every server the key can reach')
+    .option('--fail-fast', 'with several servers: start no new one after a failure')
+    .option('--to <file|dir|->', 'write to this file (atomically), into this directory, or - for stdout (even binary content on a terminal); several servers: DIR/<server>/')
     .option('--clobber', 'replace an existing file; it keeps its mode (new files are 0644 less the umask: the API marks no file private)')
-    .addHelpText('after', '\nExample:\n  gsh files get /logs/latest.log -s lobby --to latest.log\n  gsh files get /world.zip -s lobby --to ./backups/ --clobber\n\nAPI:\n  POST /servers/{server_id}/files/download, then GET <signed url>\n')
+    .addHelpText('after', `
+Several servers (-s a,b, a name glob, - for stdin, --all-servers) need --to DIR: each
+server's file is written into a folder of its own, DIR/<server name>, made as needed (the
+server's id where its name is not a plain file name or another server has it); one result per
+server, exit 11 when some failed.
+
+Example:
+  gsh files get /logs/latest.log -s lobby --to latest.log
+  gsh files get /world.zip -s lobby --to ./backups/ --clobber
+  gsh files get /logs/latest.log -s 'lobby-*' --to ./
+
+API:
+  POST /servers/{server_id}/files/download, then GET <signed url>
+`)
     .action(async function (this: Command, remote: string) {
       await withRuntime(this, async (rt) => {
-        const o = this.opts<{ server?: string; to?: string; clobber?: boolean }>();
+        const o = this.opts<ServerFlags & { to?: string; clobber?: boolean }>();
         const target = planTarget(o.to, o.clobber === true) ?? { kind: 'stdout', explicit: false };
-        const { client, serverId } = await serverClient(rt, o.server);
-        const ask = await withIdempotencyKey({ method: 'POST', path: `/servers/${encodeURIComponent(serverId)}/files/download`, body: { file: remote }, idempotencyKey: rt.globals.idempotencyKey });
-        const then = [step('transfer', describeTarget(target, o.to ?? '-'))];
-        return rt.submit({ requests: [ask, fetchSpec(SIGNED_URL)], then }, async () => {
-          const res = await client.request<{ data?: unknown }>(ask);
-          const got = await download(rt, client, signedUrlOf(res.body?.data), target, {
-            size: announcedSize(res.body?.data),
-            fallbackName: basename(remote) || 'download',
-            binaryOnTerminal: (size) => new UsageError(`${remote} is binary${size !== undefined ? ` (${size} bytes)` : ''}; not writing it to the terminal`, `Save it with --to FILE, or redirect: gsh files get ${remote} -s ${o.server ?? serverId} > FILE (--to - writes to the terminal anyway).`),
-          });
-          if (got.path) rt.note(`Saved ${got.bytes} bytes to ${got.path}`);
+        let folders: Map<string, string> | undefined;
+        const several = () => {
+          // One destination for several servers' files would mix them: each gets a folder of its own.
+          if (target.kind !== 'dir') {
+            throw new UsageError(`several servers: --to ${o.to === undefined ? '(standard output)' : o.to} would mix their files`, `Give --to DIR: each server's file goes to DIR/<server name>/, e.g. gsh files get ${remote} -s SERVERS --to ./${basename(remote) || 'files'}-by-server/`);
+          }
+        };
+        return onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: false, several }, async (client, t, many) => {
+          const ask = await withIdempotencyKey({ method: 'POST', path: `/servers/${encodeURIComponent(t.id)}/files/download`, body: { file: remote }, idempotencyKey: rt.globals.idempotencyKey });
+          let into: DownloadTarget = target;
+          let where = o.to ?? '-';
+          if (many && target.kind === 'dir') {
+            folders ??= new Map();
+            const folder = serverFolder(t, folders);
+            into = { ...target, dir: join(target.dir, folder) };
+            where = join(o.to as string, folder) + '/';
+          }
+          const then = [step('transfer', describeTarget(into, where))];
+          const fetchOne = async () => {
+            const res = await client.request<{ data?: unknown }>(ask);
+            // The server's folder, once it has a file to give.
+            if (many && into.kind === 'dir') mkdirSync(into.dir, { recursive: true });
+            return download(rt, client, signedUrlOf(res.body?.data), into, {
+              size: announcedSize(res.body?.data),
+              fallbackName: basename(remote) || 'download',
+              binaryOnTerminal: (size) => new UsageError(`${remote} is binary${size !== undefined ? ` (${size} bytes)` : ''}; not writing it to the terminal`, `Save it with --to FILE, or redirect: gsh files get ${remote} -s ${t.name ?? t.id} > FILE (--to - writes to the terminal anyway).`),
+            });
+          };
+          return {
+            plan: { requests: [ask, fetchSpec(SIGNED_URL)], then },
+            alone: async () => {
+              const got = await fetchOne();
+              if (got.path) rt.note(`Saved ${got.bytes} bytes to ${got.path}`);
+            },
+            inFleet: async () => {
+              const got = await fetchOne();
+              return { summary: `saved ${got.bytes} bytes to ${got.path}`, path: got.path, bytes: got.bytes };
+            },
+          };
         });
       });
     });

@@ -116,6 +116,11 @@ API:
 `;
 
 /** Runs an online command with the runtime, closing its client afterwards (loaded only then, so `lint` starts fast). */
+/** -s repeated: every value kept (core/fields.ts collect, without loading it for `init lint`). */
+function collectServers(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
 async function online(cmd: Command, run: (rt: Runtime) => Promise<number | void>): Promise<void> {
   const { withRuntime } = await import('../core/runtime.js');
   await withRuntime(cmd, run);
@@ -233,12 +238,14 @@ Examples:
   cmd
     .command('status')
     .description('Latest provisioning job of a server: phases, progress and warnings')
-    .option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER)')
+    .option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER); for several: repeat it, commas, a name glob, or - for stdin', collectServers)
+    .option('--all-servers', 'every server the key can reach')
+    .option('--fail-fast', 'with several servers: start no new one after a failure')
     .option('--wait', 'follow the job until it finishes (failed or timed_out exit 1)')
     .addHelpText('after', STATUS_HELP)
     .action(async function (this: Command) {
       const { runStatus } = await import('./init-online/status.js');
-      const o = this.opts<{ server?: string; wait?: boolean }>();
-      await online(this, (rt) => runStatus(rt, o.server, o.wait === true));
+      const o = this.opts<{ server?: string[]; allServers?: boolean; failFast?: boolean; wait?: boolean }>();
+      await online(this, (rt) => runStatus(rt, o, o.wait === true));
     });
 }

@@ -4,6 +4,9 @@ import { Exit, GshError, ownError, UsageError } from '../core/errors.js';
 import { pathIdProblem } from '../core/checks.js';
 import { step } from '../core/plan.js';
 import { type Runtime, withRuntime } from '../core/runtime.js';
+import type { ServerFlags } from '../core/fleet-command.js';
+import type { Work } from '../core/follow.js';
+import type { ApiClient } from '../core/http.js';
 import type { OperationUses } from './hand-written.js';
 
 // `gsh wait` (ARCHITECTURE.md "Many servers at once"): follows work already under way without
@@ -76,19 +79,23 @@ export function register(cmd: Command): void {
     .command('backup')
     .description('Follow a backup until the service says it has finished (a status word, or its completion time)')
     .argument('<backup-uuid>', 'the backup, as backups create or backups list gave it')
-    .option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER)')
+    .option('-s, --server <id|name>', SERVER_HELP, collect)
+    .option('--all-servers', 'every server the key can reach')
+    .option('--fail-fast', 'with several servers: start no new one after a failure')
     .addHelpText('after', '\nA backup is finished when its answer carries a finished status (completed, succeeded…) or,\nwithout one, a completed_at time; failed, error or is_successful=false exit 1. A backup record\nwith neither (the contract shows no backup fields) cannot say: exit 12 after the first read.\n\nExample:\n  gsh wait backup 8c1e6f8a-1b2c-4d3e-9f00-0a1b2c3d4e5f -s lobby\n')
     .action(async function (this: Command, backupId: string) {
       await withRuntime(this, async (rt) => {
         const problem = pathIdProblem(backupId);
         if (problem) throw new UsageError(`<backup-uuid> ${problem} (got "${backupId}")`);
-        const [{ backupWork, followOrInterrupt }, { serverFlag }, { onServer, resolveRemembered }] = await Promise.all([import('../core/follow.js'), import('../core/server-ref.js'), import('../core/server-cache.js')]);
-        const ref = serverFlag(this.opts<{ server?: string }>().server, rt.env);
-        const client = await rt.client();
-        const server = await resolveRemembered(rt, client, ref);
-        return rt.submit({ requests: [{ method: 'GET', path: backupWork(server.id, backupId).path }], then: [step('wait', `poll the backup until it has finished, for at most ${rt.waitLimitMs / 1000} s`)] }, async () => {
-          await rt.out.show(await onServer(rt, client, ref, server, (id) => followOrInterrupt(rt, client, backupWork(id, backupId))));
-        });
+        const [{ backupWork, followOrInterrupt }, { onServer }, many] = await Promise.all([import('../core/follow.js'), import('../core/server-cache.js'), import('../core/fleet-command.js')]);
+        const o = this.opts<ServerFlags>();
+        return many.onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: false, rerun: (id) => many.commandOn(rt.argv, id) }, async (client, t, _several, only) => ({
+          plan: { requests: [{ method: 'GET', path: backupWork(t.id, backupId).path }], then: [step('wait', `poll the backup until it has finished, for at most ${rt.waitLimitMs / 1000} s`)] },
+          alone: async () => {
+            await rt.out.show(await onServer(rt, client, only?.ref ?? t.id, only?.resolved ?? { id: t.id, remembered: false }, (id) => followOrInterrupt(rt, client, backupWork(id, backupId))));
+          },
+          inFleet: () => waitInFleet(rt, client, backupWork(t.id, backupId)),
+        }));
       });
     });
 
@@ -96,23 +103,40 @@ export function register(cmd: Command): void {
     const sub = cmd
       .command(kind)
       .description(`Follow ${what} on a server to its end`)
-      .option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER)')
-      .addHelpText('after', `\nExample:\n  gsh wait ${kind} -s lobby\n`);
+      .option('-s, --server <id|name>', SERVER_HELP, collect)
+      .option('--all-servers', 'every server the key can reach')
+      .option('--fail-fast', 'with several servers: start no new one after a failure')
+      .addHelpText('after', `\nExample:\n  gsh wait ${kind} -s lobby\n  gsh wait ${kind} -s 'lobby-*'\n`);
     if (kind === 'pull') sub.option('--download <id>', 'the download the pull started (default: until no download is active)');
     sub.action(async function (this: Command) {
       await withRuntime(this, async (rt) => {
-        const o = this.opts<{ server?: string; download?: string }>();
-        const [{ followOrInterrupt, pollPath }, { serverFlag }, { onServer, resolveRemembered }] = await Promise.all([import('../core/follow.js'), import('../core/server-ref.js'), import('../core/server-cache.js')]);
-        const ref = serverFlag(o.server, rt.env);
-        const client = await rt.client();
-        const server = await resolveRemembered(rt, client, ref);
+        const o = this.opts<ServerFlags & { download?: string }>();
+        const [{ followOrInterrupt, pollPath }, { onServer }, many] = await Promise.all([import('../core/follow.js'), import('../core/server-cache.js'), import('../core/fleet-command.js')]);
         const workOn = (serverId: string) => (kind === 'pull' ? { kind, serverId, ...(o.download ? { started: o.download } : {}) } : { kind, serverId });
-        return rt.submit({ requests: [{ method: 'GET', path: pollPath(workOn(server.id)) }], then: [step('wait', `poll ${what} on ${server.id} until it ends, for at most ${rt.waitLimitMs / 1000} s`)] }, async () => {
-          const final = await onServer(rt, client, ref, server, (id) => followOrInterrupt(rt, client, workOn(id)));
-          if (final !== undefined) await rt.out.show(final);
-        });
+        return many.onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: false, rerun: (id) => many.commandOn(rt.argv, id) }, async (client, t, _several, only) => ({
+          plan: { requests: [{ method: 'GET', path: pollPath(workOn(t.id)) }], then: [step('wait', `poll ${what} on ${t.id} until it ends, for at most ${rt.waitLimitMs / 1000} s`)] },
+          alone: async () => {
+            const final = await onServer(rt, client, only?.ref ?? t.id, only?.resolved ?? { id: t.id, remembered: false }, (id) => followOrInterrupt(rt, client, workOn(id)));
+            if (final !== undefined) await rt.out.show(final);
+          },
+          inFleet: () => waitInFleet(rt, client, workOn(t.id)),
+        }));
       });
     });
+  }
+}
+
+/**
+ * One server's wait among several: what it ended with; a wait that runs out of --timeout names
+ * the `gsh wait` that resumes it on that server (the fleet lists it with the servers left).
+ */
+async function waitInFleet(rt: Runtime, client: ApiClient, work: Work): Promise<unknown> {
+  const { followWork, waitCommand } = await import('../core/follow.js');
+  try {
+    return (await followWork(rt, client, work)) ?? { summary: 'finished' };
+  } catch (err) {
+    if (err instanceof GshError && err.exitCode === Exit.timedOut) err.resume ??= waitCommand(work);
+    throw err;
   }
 }
 

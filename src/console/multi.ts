@@ -33,6 +33,8 @@ export interface MultiOptions {
   history: boolean;
   /** Typed or piped lines go to every server; otherwise stdin is not read. */
   broadcast: boolean;
+  /** --read-only: stdin is not read because the user asked so (the note names no --broadcast). */
+  readOnly?: boolean;
   json: boolean;
   color: boolean;
   /** --raw: lines exactly as they came, even to a terminal (core/terminal-text.ts). */
@@ -147,6 +149,7 @@ export async function attachMany(opts: MultiOptions): Promise<number> {
     const early = await Promise.race([started.then(() => undefined), detached]);
     const how = early ?? (await Promise.race([detached, startInput()]));
     if (how === 'gone') return [...gone.values()][0] ?? EXIT.gone;
+    if (how === 'matched') closingMatch();
     if (how === 'matched' && gone.size > 0) return Exit.someFailed;
     return EXIT[how];
   } finally {
@@ -157,6 +160,18 @@ export async function attachMany(opts: MultiOptions): Promise<number> {
     io.stdin.pause();
     await out.drain();
     door(io.rawStdout).write(resetOnExit(io.stdoutTTY, escapesShown));
+  }
+
+  /** The line that says why --until ended the view: which servers matched, and any that were lost. */
+  function closingMatch(): void {
+    const until = opts.until;
+    if (!until) return;
+    const name = (id: string) => visible(opts.servers.find((s) => s.id === id)?.name ?? id);
+    const hit = [...matched].map(name);
+    if (until.any) return stderr('note', `--until-any: a line matched /${until.re.source}/ on ${hit.join(', ')}; detached`);
+    const lostOnes = opts.servers.filter((s) => gone.has(s.id)).map((s) => visible(s.name));
+    if (lostOnes.length === 0) return stderr('note', `--until: a line matched /${until.re.source}/ on every server (${hit.join(', ')}); detached`);
+    stderr('note', `--until: a line matched /${until.re.source}/ on ${hit.join(', ')}; not on ${lostOnes.join(', ')} (lost, exit 11); detached`);
   }
 
   /** Each line to every server that is connected; resolves once every frame is written. */
@@ -178,7 +193,7 @@ export async function attachMany(opts: MultiOptions): Promise<number> {
 
   function startInput(): Promise<End> {
     const names = opts.servers.map((s) => visible(s.name)).join(', ');
-    const how = !opts.broadcast ? 'standard input is not read (--broadcast sends lines to every server)' : io.stdinTTY ? 'what you type goes to every server' : 'each line of standard input goes to every server';
+    const how = opts.readOnly ? 'read-only: standard input is not read' : !opts.broadcast ? 'standard input is not read (--broadcast sends lines to every server)' : io.stdinTTY ? 'what you type goes to every server' : 'each line of standard input goes to every server';
     stderr('note', `attached to ${opts.servers.length} servers (${names}); ${how}; Ctrl-C detaches, the servers keep running`);
     if (!opts.broadcast) return detached;
     const written: Promise<void>[] = [];

@@ -40,6 +40,11 @@ export interface FleetOptions {
   mutates?: boolean;
   /** The command that replays one target's change with its key. */
   replay?: (serverId: string, key: string) => string;
+  /**
+   * The command that runs the work on one server again (files put: the upload replaces what is
+   * there): an interrupt names it for every server it left unfinished, as `rerun` in its error.
+   */
+  rerun?: (serverRef: string) => string;
 }
 
 /** How long running targets get to wind down after Ctrl-C (their requests are cancelled at once). */
@@ -166,6 +171,7 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
       emit(stillRunning(target, trackers.get(target), opts, exitOnStop, waiting.has(target) ? { resume: waiting.get(target) } : undefined));
     }
     for (const target of notStarted) emit(unstarted(target, opts, exitOnStop));
+    if (opts.rerun) for (const r of results) if ((r.interrupted || r.not_started) && r.error && r.server_id !== null) r.error.rerun = opts.rerun(r.server_id);
   }
 
   if (!streamed) await show(rt, results);
@@ -173,6 +179,7 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
   const failed = results.filter((r) => !r.ok && !r.interrupted && !r.not_started);
   if (stop === 'interrupt') {
     noteInterrupted(rt, results, targets.length, notStarted);
+    noteReruns(rt, results);
     return exitOnStop;
   }
   if (failed.length) {
@@ -191,7 +198,7 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
  * SIGTERM there ends the run with every target listed as not started (by the reference typed when
  * not yet resolved): then the exit code comes back instead of the targets.
  */
-export async function resolveFleet(rt: Runtime, refs: readonly string[], opts: Pick<FleetOptions, 'mutates'>, resolve: () => Promise<Target[]>, plan: (targets: Target[]) => Promise<void> = async () => {}): Promise<Target[] | number> {
+export async function resolveFleet(rt: Runtime, refs: readonly string[], opts: Pick<FleetOptions, 'mutates' | 'rerun'>, resolve: () => Promise<Target[]>, plan: (targets: Target[]) => Promise<void> = async () => {}): Promise<Target[] | number> {
   let targets: Target[] | undefined;
   try {
     targets = await resolve();
@@ -204,15 +211,17 @@ export async function resolveFleet(rt: Runtime, refs: readonly string[], opts: P
   }
 }
 
-async function interruptedBeforeStart(rt: Runtime, err: InterruptedError, known: readonly Target[] | undefined, refs: readonly string[], opts: Pick<FleetOptions, 'mutates'>): Promise<number> {
+async function interruptedBeforeStart(rt: Runtime, err: InterruptedError, known: readonly Target[] | undefined, refs: readonly string[], opts: Pick<FleetOptions, 'mutates' | 'rerun'>): Promise<number> {
   const code = err.exitCode;
   const results = known
     ? known.map((t) => unstarted(t, opts, code))
     : refs.filter((ref) => ref !== '-').map((ref): TargetResult => ({ ...unstarted({ id: ref }, opts, code), server_id: null, reference: ref }));
+  if (opts.rerun) for (const r of results) if (r.error) r.error.rerun = opts.rerun(r.server_id ?? (r.reference as string));
   if (rt.format === 'jsonl' && rt.globals.jq === undefined) for (const r of results) rt.io.stdout.write(`${JSON.stringify(r)}\n`);
   else await show(rt, results);
   const named = known ? known.map(label) : refs.filter((ref) => ref !== '-');
   rt.note(`Interrupted ${known ? 'before any server was started' : 'while resolving the servers'}: nothing was sent.${named.length ? `\nNot started: ${named.join(', ')}` : ''}`);
+  noteReruns(rt, results);
   return code;
 }
 
@@ -297,6 +306,12 @@ function resumeLines(results: readonly TargetResult[]): string[] {
   return [...grouped].map(([line, ids]) => line.replace('\0', ids.join(',')));
 }
 
+/** The servers an interrupt left unfinished, each with the command that runs its work again. */
+function noteReruns(rt: Runtime, results: readonly TargetResult[]): void {
+  const lines = results.flatMap((r) => (typeof r.error?.rerun === 'string' ? [`  ${r.error.rerun}`] : []));
+  if (lines.length) rt.note(`Not finished on ${lines.length} server${lines.length === 1 ? '' : 's'}; run it again there with:\n${lines.join('\n')}`);
+}
+
 /** Targets whose change may have acted: say so, with each one's replay command. */
 function noteOutcomes(rt: Runtime, results: TargetResult[]): void {
   const open = results.filter((r) => r.error?.step === undefined && (r.error?.outcome === 'unknown' || r.error?.outcome === 'applied'));
@@ -323,5 +338,7 @@ function summary(data: unknown): string {
   if (data === null || typeof data !== 'object') return data === undefined ? '' : String(data);
   const d = data as Record<string, unknown>;
   const state = d.state ?? d.power_state ?? d.status;
-  return typeof state === 'string' ? state : '';
+  if (typeof state === 'string') return state;
+  // A hand-written command's own line about its work (core/fleet-command.ts: files put, files get).
+  return typeof d.summary === 'string' ? d.summary : '';
 }

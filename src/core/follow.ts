@@ -45,7 +45,9 @@ export function workOf(op: Operation, verb: string | undefined, params: Record<s
     case 'server-status': {
       // 02-endpoints-part-a.md "Power": a start may be queued on the node, or wait for a transfer back.
       const note = body.power_state === 'queued' ? 'Queued in the node startup queue; waiting for it to start.'
-        : body.power_state === 'transferring' ? 'The server is moving back to a runtime node first; waiting.' : undefined;
+        : body.power_state === 'transferring'
+          ? 'The server is stored, off any runtime node: the service answered power_state "transferring" and moves it back to one before it starts. That takes longer than a start, so gsh keeps waiting until it runs (Ctrl-C stops the wait, not the move).'
+          : undefined;
       const state = verb ? targetState(verb) : 'settled';
       return { kind: 'server-state', serverId, state, ...(verb === 'restart' ? { mustLeave: 'running' } : {}), ...(note ? { note } : {}) };
     }
@@ -195,8 +197,24 @@ export async function followWork(rt: Runtime, client: ApiClient, work: Work): Pr
     case 'init':
       return waitForJob(rt, client, pollPath(work), 'provisioning');
     case 'backup':
-      return waitForBackup(rt, client, work.path);
+      try {
+        return await waitForBackup(rt, client, work.path);
+      } catch (err) {
+        // No field says when it ends: a `gsh wait backup` would stop the same way, so the way on is its download.
+        if (err instanceof GshError && err.exitCode === Exit.cannotTell) throw new GshError(err.message, err.exitCode, `${err.hint ? `${err.hint}\n` : ''}${backupDownloadLoop(work)}`);
+        throw err;
+      }
   }
+}
+
+/**
+ * What to run instead of `gsh wait backup` where the backup's records show no field that says
+ * when it ends (the contract shows none: 01-general-contract.md "Field lists … backups: not shown"):
+ * the download, which the service refuses with 409 (exit 6) while the backup is being made
+ * (README "Backups"), retried until it saves the archive.
+ */
+export function backupDownloadLoop(work: { serverId: string; backupId: string }): string {
+  return `Its download is refused (exit 6) until it has finished; to save it once it has, retry the download:\n  until gsh backups download ${work.backupId} -s ${work.serverId} --to ./; do [ $? -eq 6 ] || break; sleep 20; done`;
 }
 
 /** A job path typed by a person (`gsh wait job PATH`): under the API, no scheme or host. */

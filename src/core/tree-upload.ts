@@ -153,12 +153,57 @@ async function pool<T>(items: readonly T[], parallel: number, stopped: () => boo
   await Promise.all(Array.from({ length: Math.min(parallel, items.length) }, worker));
 }
 
+/** What a tree upload did: every file's result, and what an interrupt left. */
+interface TreeOutcome {
+  results: FileResult[];
+  /** The exit code of the signal that stopped it. */
+  interrupted?: number;
+  /** Files in flight when it was stopped (not complete on the server). */
+  inFlight: string[];
+  notStarted: number;
+}
+
 /**
  * Creates the folders, uploads the files and prints one result per file and a summary. Exit 0
  * when every file landed, 11 when some failed; Ctrl-C starts nothing new, aborts the uploads in
  * flight (naming them) and exits 130 (143).
  */
 export async function uploadTree(rt: Runtime, client: ApiClient, serverId: string, plan: TreePlan, parallel: number): Promise<number> {
+  const { results, interrupted, inFlight, notStarted } = await sendTree(rt, client, serverId, plan, parallel);
+  await show(rt, results);
+  rt.note(treeSummary(plan, results));
+  if (interrupted !== undefined) {
+    if (inFlight.length) rt.note(`Interrupted while uploading (not complete on the server): ${inFlight.join(', ')}`);
+    rt.note(`Interrupted: ${notStarted} files not started.`);
+    return interrupted;
+  }
+  return results.some((r) => !r.ok) ? Exit.someFailed : Exit.ok;
+}
+
+/**
+ * One server's tree upload among several (files put DIR -s a,b): its files and summary are its
+ * result in the fleet's table; a file that failed fails the server (exit 11), an interrupt ends
+ * it with 130 (143), its message naming the files in flight.
+ */
+export async function uploadTreeInFleet(rt: Runtime, client: ApiClient, serverId: string, plan: TreePlan, parallel: number): Promise<unknown> {
+  const { results, interrupted, inFlight, notStarted } = await sendTree(rt, client, serverId, plan, parallel);
+  const summary = treeSummary(plan, results);
+  if (interrupted !== undefined) {
+    throw new GshError(`interrupted: ${summary}${inFlight.length ? `; not complete on the server: ${inFlight.join(', ')}` : ''}; ${notStarted} files not started`, interrupted);
+  }
+  const bad = results.filter((r) => !r.ok);
+  if (bad.length) throw new GshError(`${summary} (${bad[0]?.path}: ${bad[0]?.error ?? `exit ${bad[0]?.exit_code}`}${bad.length > 1 ? `; and ${bad.length - 1} more` : ''})`, Exit.someFailed);
+  return { summary, files: results };
+}
+
+function treeSummary(plan: TreePlan, results: readonly FileResult[]): string {
+  const sent = results.filter((r) => r.ok);
+  const bad = results.filter((r) => !r.ok && !r.interrupted && !r.not_started);
+  const moved = sent.reduce((n, r) => n + r.size, 0);
+  return `${sent.length} of ${plan.files.length} files uploaded (${formatBytes(moved)}) into ${plan.target}${bad.length ? `; ${bad.length} failed: ${bad.map((r) => r.path).join(', ')}` : ''}`;
+}
+
+async function sendTree(rt: Runtime, client: ApiClient, serverId: string, plan: TreePlan, parallel: number): Promise<TreeOutcome> {
   const sp = `/servers/${encodeURIComponent(serverId)}`;
   let interrupted: number | undefined;
   /** Files being sent, with the bytes of this attempt so far. */
@@ -224,8 +269,6 @@ export async function uploadTree(rt: Runtime, client: ApiClient, serverId: strin
     for (const [signal, on] of handlers) rt.ctx.signals.off(signal, on);
   }
 
-  const bad = results.filter((r) => !r.ok);
-  const sent = results.filter((r) => r.ok);
   let notStarted = 0;
   if (interrupted !== undefined) {
     // Every file is listed: those in flight as interrupted, the rest as not started.
@@ -238,15 +281,7 @@ export async function uploadTree(rt: Runtime, client: ApiClient, serverId: strin
       results.push({ path, size: f.size, ok: false, exit_code: interrupted, ...(flying ? { interrupted: true, error: 'interrupted while uploading: not complete on the server' } : { not_started: true, error: 'not started: interrupted first' }) });
     }
   }
-  await show(rt, results);
-  const moved = sent.reduce((n, r) => n + r.size, 0);
-  rt.note(`${sent.length} of ${plan.files.length} files uploaded (${formatBytes(moved)}) into ${plan.target}${bad.length ? `; ${bad.length} failed: ${bad.map((r) => r.path).join(', ')}` : ''}`);
-  if (interrupted !== undefined) {
-    if (inFlight.length) rt.note(`Interrupted while uploading (not complete on the server): ${inFlight.join(', ')}`);
-    rt.note(`Interrupted: ${notStarted} files not started.`);
-    return interrupted;
-  }
-  return bad.length ? Exit.someFailed : Exit.ok;
+  return { results, ...(interrupted !== undefined ? { interrupted } : {}), inFlight, notStarted };
 }
 
 async function show(rt: Runtime, results: FileResult[]): Promise<void> {

@@ -222,6 +222,11 @@ export function backupState(b: Record<string, unknown>): BackupState {
 }
 
 /** Follows a backup (GET `path`) until it has finished; a failed backup exits 1. */
+/** A backup record carries a field that says when it ends (status, state or completed_at): a wait on it can finish. */
+export function backupShowsEnd(b: Record<string, unknown>): boolean {
+  return [b.status, b.state, b.completed_at].some((v) => typeof v === 'string' && v !== '');
+}
+
 export async function waitForBackup(rt: RuntimeView, client: ApiClient, path: string): Promise<Record<string, unknown>> {
   const describe = (b: Record<string, unknown>) => {
     const word = [b.status, b.state].find((v) => typeof v === 'string');
@@ -233,7 +238,7 @@ export async function waitForBackup(rt: RuntimeView, client: ApiClient, path: st
     async () => ((await client.request<{ data?: Record<string, unknown> }>({ method: 'GET', path })).body?.data ?? {}),
     (b) => backupState(b) !== 'running',
     describe,
-    { readable: { test: (b) => [b.status, b.state, b.completed_at].some((v) => typeof v === 'string' && v !== ''), fields: 'status, state or completed_at', path } },
+    { readable: { test: backupShowsEnd, fields: 'status, state or completed_at', path } },
   );
   if (backupState(backup) === 'failed') throw new GshError(`backup failed (${describe(backup)})${typeof backup.message === 'string' ? `: ${backup.message}` : ''}`, Exit.error);
   return backup;

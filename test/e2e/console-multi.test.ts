@@ -10,7 +10,7 @@ import { ensureRunning, setup, type E2E } from './helpers.js';
 
 let e: E2E;
 beforeAll(async () => {
-  e = await setup({ servers: 24 });
+  e = await setup({ servers: 26 });
 });
 afterAll(async () => {
   await e.close();
@@ -54,6 +54,23 @@ describe('gsh console attach on several servers', () => {
       expect(lines.some((l) => label.test(l)), `${s.name}: ${r.stdout}`).toBe(true);
     }
     expect(r.stderr).toMatch(/attached to 2 servers/);
+    // Issue 46 item 8: a closing line says every server matched.
+    expect(r.stderr).toMatch(new RegExp(`--until: a line matched /MARK-/ on every server \\((${a.name}, ${b.name}|${b.name}, ${a.name})\\); detached`));
+  });
+
+  it('--read-only over one or two servers says nothing of --broadcast (issue 46 item 8)', async () => {
+    const [a, b] = await twoRunning();
+    for (const servers of [[a], [a, b]]) {
+      const ids = servers.map((s) => s.id).join(',');
+      const planned = await e.gsh(['console', 'attach', '-s', ids, '--read-only', '--dry-run']);
+      expect(planned.exitCode, planned.stderr).toBe(0);
+      expect(planned.stdout + planned.stderr).not.toMatch(/broadcast/);
+      const run = e.gsh(['console', 'attach', '-s', ids, '--read-only', '--until', 'RO-', '--timeout', '20s']);
+      const r = await sayUntilDone(run, servers, (s) => `RO-${s.id}`);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).not.toMatch(/broadcast/);
+      expect(r.stderr).toMatch(/read-only/);
+    }
   });
 
   it('--until-any ends at the first server that matched', async () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2E, runEnv, setup } from './helpers.js';
 import { testContext } from '../helpers/context.js';
 import { run } from '../../src/program.js';
-import { needing } from '../helpers/tools.js';
+import { needing, skipTitle } from '../helpers/tools.js';
 
 // Answers that are short-lived signed URLs, followed to the bytes (03-endpoints-part-b.md "File
 // transfers": files download; "Worlds": worlds download, "a signed short-lived URL of a
@@ -53,7 +53,7 @@ describe('worlds download (03 "Worlds": a signed URL of a compressed archive)', 
     expect(tty.stderr).toMatch(/Download it: add --to FILE, --to DIR\/ or --to - \(stdout\); the URL expires at \d{4}-/);
   });
 
-  it.skipIf(tar.missing)('--to FILE writes the archive whole (size checked), through a temporary file', async () => {
+  it.skipIf(tar.missing)(skipTitle('--to FILE writes the archive whole (size checked), through a temporary file', tar.missing, 'tar not installed'), async () => {
     const d = fresh('file');
     const out = join(d, 'world.tar.gz');
     const mark = t.sandbox.log.length;
@@ -220,7 +220,7 @@ describe('progress and pipes', () => {
     }
   });
 
-  it.skipIf(tar.missing)('--to - writes the bytes to stdout (| tar tz works)', async () => {
+  it.skipIf(tar.missing)(skipTitle('--to - writes the bytes to stdout (| tar tz works)', tar.missing, 'tar not installed'), async () => {
     const r = await t.gsh(['worlds', 'download', '-s', S, '-f', 'world=world', '--to', '-']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
@@ -248,7 +248,7 @@ describe('progress and pipes', () => {
 });
 
 describe('database backups download ("Database backups": a download action)', () => {
-  it.skipIf(tar.missing)('downloads the backup archive of a database', async () => {
+  it.skipIf(tar.missing)(skipTitle('downloads the backup archive of a database', tar.missing, 'tar not installed'), async () => {
     const db = json(await t.gsh(['databases', 'create', '-s', S, '-f', 'name=game', '--json'])).id as string;
     const backup = json(await t.gsh(['databases', 'backups', 'create', '-s', S, db, '--json'])).id as string;
     const r = await t.gsh(['databases', 'backups', 'download', '-s', S, db, backup, '--to', '-']);

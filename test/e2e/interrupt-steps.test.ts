@@ -235,6 +235,53 @@ describe('a signal at every step', () => {
     }
   });
 
+  // Issue 46 item 5: a tree upload to several servers goes through the fleet runner; an
+  // interrupt at any step lists every server, and names for each one it left unfinished the
+  // command that runs the upload there again (an upload replaces what is there).
+  it('files put DIR on two servers, -o json: every server listed, a rerun line per unfinished server', async () => {
+    const targets = servers.slice(0, 2);
+    const ids = targets.map((x) => x.id);
+    const root = mkdtempSync(join(tmpdir(), 'gsh-steps-trees-'));
+    try {
+      mkdirSync(join(root, 'sub'));
+      writeFileSync(join(root, 'a.txt'), 'alpha');
+      writeFileSync(join(root, 'sub', 'b.txt'), 'beta');
+      const dir = `/steps-many-${Date.now()}`;
+      const argv = ['files', 'put', root, '-s', targets.map((x) => x.name).join(','), '--dir', dir, '-o', 'json'];
+      let counted!: SteppedResult;
+      const all = await everyStep(argv, env(), time, {
+        before: () => reset(),
+        signal: sample,
+        check: (r, k) => {
+          const why = label(r, k);
+          expect(r.stderr, why).not.toMatch(/internal error/);
+          if (!r.delivered) return void expect(r.exitCode, why).toBe(counted.exitCode);
+          const code = codeOf(sample(k));
+          expect(r.exitCode, why).toBe(code);
+          const entries = JSON.parse(r.stdout) as (Entry & { error?: { rerun?: string } })[];
+          const idOf = (e: Entry) => e.server_id ?? servers.find((x) => x.name === e.reference || x.id === e.reference)?.id;
+          expect(entries.map(idOf).sort(), why).toEqual([...ids].sort());
+          const left = entries.filter((e) => !e.ok);
+          for (const e of left) {
+            expect(e.interrupted || e.not_started, why).toBeTruthy();
+            expect(e.exit_code, why).toBe(code);
+            const rerun = `gsh files put ${root} --dir ${dir} -o json -s ${e.server_id ?? e.reference}`;
+            expect(e.error?.rerun, why).toBe(rerun);
+            expect(r.stderr, why).toContain(`\n  ${rerun}`);
+          }
+          if (left.length) expect(r.stderr, why).toContain(`Not finished on ${left.length} server${left.length === 1 ? '' : 's'}; run it again there with:`);
+        },
+        counted: (c) => {
+          counted = c;
+          expect(c.exitCode, c.stderr).toBe(0);
+        },
+      });
+      expect(all.steps.filter((x) => x.kind === 'send').length).toBeGreaterThanOrEqual(12);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('gsh wait on two servers starting, -o json: every server listed, the resume line names those left', async () => {
     const targets = servers.slice(0, 2);
     const ids = targets.map((s) => s.id);

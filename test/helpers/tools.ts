@@ -13,3 +13,8 @@ export function needing(title: string, ...programs: string[]): { title: string; 
   const absent = programs.filter((p) => !installed(p));
   return { title: absent.length === 0 ? title : `${title} (skipped: ${absent.join(', ')} not installed)`, missing: absent.length > 0 };
 }
+
+/** A test title that says why the test is skipped when `skip` holds (the run's end lists it: test/helpers/skip-reasons.ts). */
+export function skipTitle(title: string, skip: boolean, reason: string): string {
+  return skip ? `${title} (skipped: ${reason})` : title;
+}

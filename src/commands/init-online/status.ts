@@ -2,8 +2,7 @@ import { Exit, GshError } from '../../core/errors.js';
 import type { RequestSpec } from '../../core/http.js';
 import { step } from '../../core/plan.js';
 import type { Runtime } from '../../core/runtime.js';
-import { serverIdOf } from '../../core/server-cache.js';
-import { serverFlag } from '../../core/server-ref.js';
+import { onServers, type ServerFlags } from '../../core/fleet-command.js';
 import { pollUntil, TERMINAL_JOB_STATES } from '../../core/wait.js';
 
 // `gsh init status -s SERVER [--wait]`: GET /servers/{server_id}/init, the latest provisioning job
@@ -62,20 +61,32 @@ async function show(rt: Runtime, job: InitJob): Promise<void> {
   for (const w of job.warnings ?? []) rt.warn(noteText(w));
 }
 
-export async function runStatus(rt: Runtime, server: string | undefined, wait: boolean): Promise<number | void> {
-  const ref = serverFlag(server, rt.env);
-  const client = await rt.client();
-  const spec: RequestSpec = { method: 'GET', path: `/servers/${encodeURIComponent(await serverIdOf(rt, client, ref))}/init` };
-  const then = wait ? [step('wait', `poll the provisioning job until it ends, for at most ${rt.waitLimitMs / 1000} s (--timeout)`)] : [];
-  return rt.submit({ requests: [spec], then }, async () => {
-    const fetch = async () => ((await client.request<{ data?: InitJob }>(spec)).body?.data ?? {});
-    const job = wait
-      ? await pollUntil(rt, `provisioning of ${ref}`, fetch, (j) => TERMINAL_JOB_STATES.has(String(j.state)), describe)
-      : await fetch();
-    await show(rt, job);
-    if (wait && FAILED.has(String(job.state))) {
-      const details = (job.errors ?? []).map(noteText);
-      throw new GshError(`provisioning ${job.state}${details.length ? `: ${details.join('; ')}` : job.message ? `: ${job.message}` : ''}`, Exit.error);
-    }
+/** One server or many (-s a,b, globs, --all-servers): one result per server, exit 11 when some failed. */
+export async function runStatus(rt: Runtime, o: ServerFlags, wait: boolean): Promise<number | void> {
+  return onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: false }, async (client, t) => {
+    const spec: RequestSpec = { method: 'GET', path: `/servers/${encodeURIComponent(t.id)}/init` };
+    const then = wait ? [step('wait', `poll the provisioning job until it ends, for at most ${rt.waitLimitMs / 1000} s (--timeout)`)] : [];
+    const job = async () => {
+      const fetch = async () => ((await client.request<{ data?: InitJob }>(spec)).body?.data ?? {});
+      return wait ? pollUntil(rt, `provisioning of ${t.name ?? t.id}`, fetch, (j) => TERMINAL_JOB_STATES.has(String(j.state)), describe) : fetch();
+    };
+    const failed = (j: InitJob) => {
+      if (!wait || !FAILED.has(String(j.state))) return;
+      const details = (j.errors ?? []).map(noteText);
+      throw new GshError(`provisioning ${j.state}${details.length ? `: ${details.join('; ')}` : j.message ? `: ${j.message}` : ''}`, Exit.error);
+    };
+    return {
+      plan: { requests: [spec], then },
+      alone: async () => {
+        const j = await job();
+        await show(rt, j);
+        failed(j);
+      },
+      inFleet: async () => {
+        const j = await job();
+        failed(j);
+        return j;
+      },
+    };
   });
 }

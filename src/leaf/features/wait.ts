@@ -1,5 +1,5 @@
 import type { ApiResponse } from '../../core/http.js';
-import { GshError, ownError } from '../../core/errors.js';
+import { Exit, GshError, ownError } from '../../core/errors.js';
 import { step } from '../../core/plan.js';
 import type { Work } from '../../core/follow.js';
 import type { Feature } from '../feature.js';
@@ -53,8 +53,14 @@ export const wait: Feature = {
     if (res.status !== 202 || !p.leaf.op.wait) return;
     const { waitCommand, workOf } = await import('../../core/follow.js');
     const work = workOf(p.leaf.op, p.leaf.verb, p.params, data);
+    if (!work) return;
+    // A backup whose answer shows no field saying when it ends: `gsh wait backup` could only stop
+    // with exit 12, so the line names what can finish instead (its download, retried).
+    if (work.kind === 'backup' && !(await import('../../core/wait.js')).backupShowsEnd((data ?? {}) as Record<string, unknown>)) {
+      return out.note(`Its record shows no status, state or completed_at, so gsh cannot follow it. ${(await import('../../core/follow.js')).backupDownloadLoop(work)}`);
+    }
     // Work under way: the command that follows it without sending the request again.
-    if (work) out.note(`Follow it: ${waitCommand(work)}`);
+    out.note(`Follow it: ${waitCommand(work)}`);
   },
 };
 
@@ -70,6 +76,7 @@ async function waitFailed(caught: unknown, res: ApiResponse<unknown>, work: Work
   err.outcome = 'applied';
   err.idempotencyKey = res.idempotencyKey;
   err.step = 'wait';
-  err.resume ??= waitCommand(work);
+  // A wait that cannot tell (exit 12) would stop the same way again: no resume line for it.
+  if (err.exitCode !== Exit.cannotTell) err.resume ??= waitCommand(work);
   return err;
 }
