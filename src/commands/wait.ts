@@ -124,7 +124,8 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
     import('../core/follow.js'), import('../core/fleet.js'), import('../core/targets.js'), import('../core/server-cache.js'), import('../core/fields.js'),
   ]);
   const refs = targetRefs(o.server, undefined, rt.env, o.allServers === true);
-  const opts = fleetOptions(o);
+  // A server of several not started (Ctrl-C first) is waited for by the same command for it.
+  const opts = { ...fleetOptions(o), rest: (ids: readonly string[]) => resumeOf(ids.join(',')) };
   const client = await rt.client();
   const ready = o.ready === undefined ? undefined : await import('../leaf/ready.js');
   const readyOf = (serverId: string) => ready?.planReady(o.ready, serverId);

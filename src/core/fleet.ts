@@ -4,6 +4,7 @@ import { OutcomeTracker, settleOutcome, trackOutcomes } from './outcome.js';
 import { type ErrorObject, errorObject } from './report.js';
 import type { Runtime } from './runtime.js';
 import type { Target } from './targets.js';
+import { shellLine } from './shell-words.js';
 import { visible } from './terminal-text.js';
 
 // Running one command on many servers (ARCHITECTURE.md "Many servers at once"): targets in parallel
@@ -40,6 +41,12 @@ export interface FleetOptions {
   mutates?: boolean;
   /** The command that replays one target's change with its key. */
   replay?: (serverId: string, key: string) => string;
+  /**
+   * The command that runs the whole command on servers it did not start, or whose change was
+   * not sent (issue 43 item 3): with the replays and the resumes, running every line printed
+   * finishes the job, and no change acts twice.
+   */
+  rest?: (serverIds: readonly string[]) => string;
 }
 
 /** How long running targets get to wind down after Ctrl-C (their requests are cancelled at once). */
@@ -163,13 +170,14 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
       emit(stillRunning(target, trackers.get(target), opts, exitOnStop, waiting.has(target) ? { resume: waiting.get(target) } : undefined));
     }
     for (const target of notStarted) emit(unstarted(target, opts, exitOnStop));
+    withRerun(results, opts);
   }
 
   if (!streamed) await show(rt, results);
-  if (stop === 'failure' && notStarted.length) rt.note(`--fail-fast: not started on ${notStarted.map(label).join(', ')}`);
+  if (stop === 'failure' && notStarted.length) rt.note(`--fail-fast: not started on ${notStarted.map(label).join(', ')}${opts.rest ? `; run them with:\n  ${opts.rest(notStarted.map((t) => t.id))}` : ''}`);
   const failed = results.filter((r) => !r.ok && !r.interrupted && !r.not_started);
   if (stop === 'interrupt') {
-    noteInterrupted(rt, results, targets.length, notStarted);
+    noteInterrupted(rt, results, targets.length, notStarted, opts);
     return exitOnStop;
   }
   if (failed.length) {
@@ -201,16 +209,42 @@ export async function resolveFleet(rt: Runtime, refs: readonly string[], opts: P
   }
 }
 
-async function interruptedBeforeStart(rt: Runtime, err: InterruptedError, known: readonly Target[] | undefined, refs: readonly string[], opts: Pick<FleetOptions, 'mutates'>): Promise<number> {
-  const code = err.exitCode;
+async function interruptedBeforeStart(rt: Runtime, err: InterruptedError, known: readonly Target[] | undefined, refs: readonly string[], opts: Pick<FleetOptions, 'mutates' | 'rest'>): Promise<number> {
+  return listNotStarted(rt, known, refs, opts, err.exitCode, known ? 'before any server was started' : 'while resolving the servers');
+}
+
+/**
+ * Ctrl-C / SIGTERM before any target started (while resolving, planning, or during an announced
+ * action's checks and countdown): every target listed as not started, in the output format asked
+ * for, and the one command that runs them all (the same command line, when the servers were not
+ * yet resolved). `when` ends "Interrupted …".
+ */
+export async function listNotStarted(rt: Runtime, known: readonly Target[] | undefined, refs: readonly string[], opts: Pick<FleetOptions, 'mutates' | 'rest'>, code: number, when: string): Promise<number> {
   const results = known
     ? known.map((t) => unstarted(t, opts, code))
     : refs.filter((ref) => ref !== '-').map((ref): TargetResult => ({ ...unstarted({ id: ref }, opts, code), server_id: null, reference: ref }));
+  const again = known ? opts.rest?.(known.map((t) => t.id)) : rt.argv.length ? shellLine(['gsh', ...rt.argv]) : undefined;
+  if (known) withRerun(results, opts);
+  else if (again) for (const r of results) if (r.error) r.error.rerun = again;
   if (rt.format === 'jsonl' && rt.globals.jq === undefined) for (const r of results) rt.io.stdout.write(`${JSON.stringify(r)}\n`);
   else await show(rt, results);
   const named = known ? known.map(label) : refs.filter((ref) => ref !== '-');
-  rt.note(`Interrupted ${known ? 'before any server was started' : 'while resolving the servers'}: nothing was sent.${named.length ? `\nNot started: ${named.join(', ')}` : ''}`);
+  rt.note(`Interrupted ${when}: nothing was sent.${named.length ? `\nNot started: ${named.join(', ')}` : ''}${again ? `\nRun them with:\n  ${again}` : ''}`);
   return code;
+}
+
+/** Whether a target ended without its change sent (or, for a read, without a wait to resume): the rest command runs it. */
+function unsent(r: TargetResult): boolean {
+  if (r.ok || r.server_id === null) return false;
+  if (r.not_started) return true;
+  const e = r.error;
+  return r.interrupted === true && e?.resume === undefined && e?.replay === undefined && e?.outcome !== 'unknown' && e?.outcome !== 'applied';
+}
+
+/** Each target whose change was not sent gets the command that runs it (`error.rerun`). */
+function withRerun(results: readonly TargetResult[], opts: Pick<FleetOptions, 'rest'>): void {
+  if (!opts.rest) return;
+  for (const r of results) if (unsent(r) && r.error) r.error.rerun = opts.rest([r.server_id as string]);
 }
 
 async function settle(target: Target, tracker: OutcomeTracker, work: () => Promise<unknown>, opts: FleetOptions): Promise<TargetResult> {
@@ -267,14 +301,23 @@ function unstarted(target: Target, opts: Pick<FleetOptions, 'mutates'>, exit: nu
  * line per kind of wait, its servers comma-joined), changes that may have acted with their replay,
  * and the targets not started.
  */
-function noteInterrupted(rt: Runtime, results: TargetResult[], total: number, notStarted: readonly Target[]): void {
+function noteInterrupted(rt: Runtime, results: TargetResult[], total: number, notStarted: readonly Target[], opts: Pick<FleetOptions, 'rest'>): void {
   const finished = results.filter((r) => !r.interrupted && !r.not_started).length;
   rt.note(`Interrupted: ${finished} of ${total} finished.`);
   const stopped = results.filter((r) => r.interrupted);
-  const lines = resumeLines(stopped);
-  if (lines.length) rt.note(`Applied, wait stopped; resume with:\n${lines.map((l) => `  ${l}`).join('\n')}`);
+  const waits = stopped.filter((r) => r.error?.resume !== undefined);
+  // A wait of its own (gsh wait) sent nothing: only a change that was applied says so.
+  const applied = waits.filter((r) => r.error?.outcome === 'applied');
+  const onlyWaited = waits.filter((r) => r.error?.outcome !== 'applied');
+  if (applied.length) rt.note(`Applied, wait stopped; resume with:\n${resumeLines(applied).map((l) => `  ${l}`).join('\n')}`);
+  if (onlyWaited.length) rt.note(`Wait stopped; resume with:\n${resumeLines(onlyWaited).map((l) => `  ${l}`).join('\n')}`);
   noteOutcomes(rt, stopped.filter((r) => r.error?.resume === undefined));
   if (notStarted.length) rt.note(`Not started: ${notStarted.map(label).join(', ')}`);
+  const rest = results.filter(unsent);
+  if (rest.length && opts.rest) {
+    const interrupted = rest.filter((r) => !r.not_started);
+    rt.note(`${interrupted.length ? `Not sent: ${interrupted.map((r) => r.server_name ?? r.server_id).join(', ')}\n` : ''}Run the servers not started${interrupted.length ? ' or not sent' : ''} with:\n  ${opts.rest(rest.map((r) => r.server_id as string))}`);
+  }
 }
 
 /**

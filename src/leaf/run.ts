@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { type Leaf, needsServer } from '../operations/leaves.js';
 import { envelopeData } from '../core/envelope.js';
-import { ApiError, GshError, ownError } from '../core/errors.js';
+import { ApiError, GshError, InterruptedError, ownError } from '../core/errors.js';
 import type { ShowOptions } from '../core/output.js';
 import { stdinFor } from '../core/fields.js';
 import { type Plan, step } from '../core/plan.js';
@@ -77,6 +77,17 @@ async function beforeStages(stages: readonly Stage[]): Promise<number | undefine
   return undefined;
 }
 
+/** The stages' own exit code, or an interruption's (a request of the checks cut by Ctrl-C). */
+async function interruptCode(fn: () => Promise<number | undefined>): Promise<number | undefined> {
+  try {
+    return await fn();
+  } catch (caught) {
+    const err = ownError(caught);
+    if (err instanceof InterruptedError) return err.exitCode;
+    throw err;
+  }
+}
+
 /** Runs one target once the stages are over; a failure is told to each stage before it goes on up. */
 async function afterStages<T>(stages: readonly Stage[], targetId: string, run: () => Promise<T>): Promise<T> {
   try {
@@ -103,13 +114,14 @@ function printer(rt: Runtime): Sink {
  * and asks once, and each runs as it would alone, its result kept for the fleet's table.
  */
 async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[], refs: TargetRefs): Promise<number> {
-  const [{ fleetOptions, resolveFleet, runFleet }, { resolveTargets }, { targetReplayCommand }] = await Promise.all([
+  const [{ fleetOptions, listNotStarted, resolveFleet, runFleet }, { resolveTargets }, { restCommand, targetReplayCommand }] = await Promise.all([
     import('../core/fleet.js'), import('../core/targets.js'), import('../core/report.js'),
   ]);
   const opts = {
     ...fleetOptions(local as { parallel?: string; failFast?: boolean }, rt.globals.idempotencyKey),
     mutates: leaf.op.method !== 'GET',
     replay: (id: string, key: string) => targetReplayCommand(rt.argv, id, key, serverArgument(leaf.op, args)),
+    rest: (ids: readonly string[]) => restCommand(rt.argv, ids, serverArgument(leaf.op, args)),
   };
   const stdin = await stdinFor([...Object.values(local), ...refs.refs], () => rt.ctx.stdin);
   const client = await rt.client();
@@ -128,8 +140,10 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[],
   }, stages);
   return (await rt.submit(plan, async () => {
     if (first?.confirm) await (await import('../core/confirm.js')).confirmDestructive(rt, `Run "gsh ${leaf.words.join(' ')}" on ${targets.length} servers: ${named.join(', ')}`);
-    const stopped = await beforeStages(stages);
-    if (stopped) return stopped;
+    // Ctrl-C in an announced action's checks or countdown: no server was started, and each is
+    // listed so (issue 43 item 2), with the command that runs them all.
+    const stopped = await interruptCode(() => beforeStages(stages));
+    if (stopped) return listNotStarted(rt, targets, refs.refs, opts, stopped, 'before any server was started');
     rt.singleTarget = false;
     // With --wait, a server whose request is sent waits in the shared poller without holding a
     // --parallel slot; the poller keeps the budget the requests still to send need.

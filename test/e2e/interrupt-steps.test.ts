@@ -48,7 +48,7 @@ interface Entry {
   exit_code: number;
   interrupted?: true;
   not_started?: true;
-  error?: { exit_code: number; outcome: string | null; idempotency_key: string | null; step?: string; resume?: string; replay?: string; hint?: string };
+  error?: { exit_code: number; outcome: string | null; idempotency_key: string | null; step?: string; resume?: string; replay?: string; rerun?: string; hint?: string };
 }
 
 /** What holds at every step of a fleet run whose targets are `ids`. */
@@ -89,6 +89,15 @@ function checkFleet(r: SteppedResult, k: number, ids: string[], o: { mutates: bo
   else expect(r.stderr, why).not.toMatch(/resume with/);
   const notStarted = entries.filter((e) => e.not_started);
   if (notStarted.length) expect(r.stderr, why).toMatch(/Not started: /);
+  // Issue 43 item 3: a target whose change was not sent (not started, or cut before it went out)
+  // has the command that runs it, and stderr one line naming every such server.
+  const printed = [...r.stderr.matchAll(/^ {2}(gsh .* -s (\S+)(?: .*)?)$/gm)].map((m) => ({ line: m[1]!, ids: m[2]!.split(',') }));
+  for (const e of entries) {
+    const unsent = e.not_started || (e.interrupted && e.error?.resume === undefined && e.error?.replay === undefined && o.mutates && e.error?.outcome === 'not_applied');
+    if (!unsent || e.server_id === null) continue;
+    expect(e.error?.rerun, why).toMatch(new RegExp(`^gsh .* -s ${e.server_id}( |$)`));
+    expect(printed.some((p) => p.ids.includes(e.server_id as string) && !/--idempotency-key/.test(p.line)), why).toBe(true);
+  }
 }
 
 /** What holds at every step of a single-server run: one JSON error (-o json) with its outcome and next step. */
