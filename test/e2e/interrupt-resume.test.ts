@@ -114,3 +114,50 @@ describe('running every line an interrupted fleet printed finishes the job, once
     }
   }, 60_000);
 });
+
+// 01-general-contract.md "Errors": server_suspended (403) answers every change to a suspended
+// server; 02-endpoints-part-a.md "Console": the console token is "403 also for suspended server",
+// and its `permissions` are the token permissions of 01 "Console socket" (control.restart for a
+// restart, control.command for a `say`). The contract shows no suspension field on a record, so
+// the check holds in strict mode too.
+describe('the checks before the first say refuse suspended servers and those the key may not restart (issue 43 item 7)', () => {
+  let e: E2E;
+  beforeAll(async () => {
+    e = await setup({ servers: 24 });
+  });
+  afterAll(() => e.close());
+
+  const paid = () => [...e.sandbox.state.servers.values()].filter((s) => s.plan === 'paid' && !s.stored);
+  const says = (ids: string[], mark: number) => e.sandbox.log.slice(mark).filter((x) => x.method === 'POST' && ids.some((id) => x.path === `/servers/${id}/commands` || x.path === `/servers/${id}/power`));
+  const announce = ['--announce', 'Restart in {left}', '--countdown', '2s,1s', '--announce-cancel', 'Restart cancelled'];
+
+  it('a fleet with a suspended server and a free-plan one: no say to any server, nothing restarted, exit 4, both problems listed', async () => {
+    const [a, b, c] = await Promise.all(paid().slice(0, 3).map((s) => ensureRunning(e.sandbox, s)));
+    const free = [...e.sandbox.state.servers.values()].find((s) => s.plan === 'free' && !s.stored)!;
+    c!.suspended = true;
+    try {
+      const mark = e.sandbox.log.length;
+      const ids = [a!, b!, c!, free].map((s) => s.id);
+      const r = await e.gsh(['power', 'restart', '-s', ids.join(','), ...announce, '--json'], { clock: listeningClock() });
+      expect(r.exitCode, r.stderr).toBe(4);
+      const error = JSON.parse(r.stderr.split('\n').filter((l) => l.startsWith('{"error"')).at(-1)!).error as Record<string, unknown>;
+      expect(String(error.message)).toContain(`${c!.name} (${c!.id}) is suspended`);
+      expect(String(error.message)).toContain(`${free.name} (${free.id}) is on the free plan`);
+      expect(error.outcome).toBe('not_applied');
+      expect(says(ids, mark)).toEqual([]);
+    } finally {
+      c!.suspended = false;
+    }
+  });
+
+  it('a key whose user may not restart the server: refused before any say, exit 4', async () => {
+    const b = await ensureRunning(e.sandbox, paid()[3]!);
+    // A subuser of b who may send commands but not restart it.
+    const key = e.sandbox.createKey(['*'], { subuser: { serverId: b!.id, permissions: ['control.console', 'control.command'] } });
+    const mark = e.sandbox.log.length;
+    const r = await e.gsh(['power', 'restart', '-s', b!.id, ...announce], { clock: listeningClock(), env: { GSH_API_KEY: key } });
+    expect(r.exitCode, r.stderr).toBe(4);
+    expect(r.stderr).toContain(`the key may not restart or announce on ${b!.id} (control.restart)`);
+    expect(says([b!.id], mark)).toEqual([]);
+  });
+});
