@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { type Leaf, needsServer } from '../operations/leaves.js';
 import { envelopeData } from '../core/envelope.js';
-import { ApiError, GshError, InterruptedError, ownError } from '../core/errors.js';
+import { ApiError, Exit, GshError, InterruptedError, ownError } from '../core/errors.js';
 import type { ShowOptions } from '../core/output.js';
 import { stdinFor } from '../core/fields.js';
 import { type Plan, step } from '../core/plan.js';
@@ -48,7 +48,7 @@ async function operation(leaf: Leaf, cmd: Command, rt: Runtime): Promise<number 
   const planned = await planOperation(rt, leaf, local, args);
   const serverId = planned.params.server_id as string;
   const stages = await stagesOf(rt, leaf, local, [{ id: serverId, label: serverId }], 1);
-  return rt.submit(await staged(planned.plan, stages), async () => (await beforeStages(stages)) || afterStages(stages, serverId, () => execute(rt, planned, printer(rt))));
+  return rt.submit(await staged(planned.plan, stages), async () => stoppedAlone(await beforeStages(stages)) || afterStages(stages, serverId, () => execute(rt, planned, printer(rt))));
 }
 
 /** The stages features put around the whole run (--announce's countdown), in list order. */
@@ -75,6 +75,17 @@ async function beforeStages(stages: readonly Stage[]): Promise<number | undefine
     if (code !== undefined) return code;
   }
   return undefined;
+}
+
+/**
+ * One server whose stage (the countdown) was interrupted: the error a single command prints (a
+ * JSON object on stderr with --json), saying nothing was sent (issue 43 item 2).
+ */
+function stoppedAlone(code: number | undefined): undefined {
+  if (code === undefined) return undefined;
+  const err = new GshError(`${code === Exit.terminated ? 'terminated (SIGTERM)' : 'interrupted'} before the action: nothing but the announcements was sent`, code);
+  err.outcome = 'not_applied';
+  throw err;
 }
 
 /** The stages' own exit code, or an interruption's (a request of the checks cut by Ctrl-C). */
@@ -132,7 +143,7 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[],
   if (typeof targets === 'number') return targets;
   const stages = await stagesOf(rt, leaf, local, targets.map((t) => ({ id: t.id, label: t.name ? `${t.name} (${t.id})` : t.id })), opts.parallel);
   const first = plans.get(targets[0]?.id ?? '');
-  if (targets.length === 1 && first) return (await rt.submit(await staged(first.plan, stages), async () => (await beforeStages(stages)) || afterStages(stages, first.params.server_id as string, () => execute(rt, first, printer(rt))))) ?? 0;
+  if (targets.length === 1 && first) return (await rt.submit(await staged(first.plan, stages), async () => stoppedAlone(await beforeStages(stages)) || afterStages(stages, first.params.server_id as string, () => execute(rt, first, printer(rt))))) ?? 0;
   const named = targets.map((t) => (t.name ? `${t.name} (${t.id})` : t.id));
   const plan = await staged({
     requests: [...plans.values()].flatMap((p) => p.plan.requests),

@@ -321,4 +321,19 @@ describe('an announced restart, a signal at every step (issue 43 item 2)', () =>
     expect(inCountdown.length).toBeGreaterThan(0);
     for (const r of inCountdown) expect((JSON.parse(r.stdout) as Entry[]).every((e) => e.not_started)).toBe(true);
   });
+
+  it('one server, power restart --announce … --wait -o json: one JSON error saying what was sent, each time', async () => {
+    const s = servers.find((x) => x.plan === 'paid' && !x.stored) as ServerRecord;
+    let counted!: SteppedResult;
+    const all = await everyStep(['power', 'restart', s.id, '--announce', 'Restart in {left}', '--countdown', '6s,3s', '--wait', '-o', 'json'], env(), time, {
+      before: () => reset(),
+      signal: sample,
+      check: (r, k) => checkSingle(r, k, { counted, mutates: true, resume: `gsh wait -s ${s.id} --for running` }),
+      counted: (c) => {
+        counted = c;
+        expect(c.exitCode, c.stderr).toBe(0);
+      },
+    });
+    expect(all.runs.some((r) => /nothing but the announcements was sent/.test(r.stderr))).toBe(true);
+  });
 });
