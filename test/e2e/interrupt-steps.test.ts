@@ -258,6 +258,9 @@ describe('a signal at every step', () => {
       },
     });
     expect(all.runs.some((r) => r.stderr.includes(`  gsh wait -s ${ids.join(',')} --for running\n`))).toBe(true);
+    // Issue 43 item 4: gsh wait sends nothing, so it never says a change was applied.
+    for (const r of all.runs) expect(r.stderr).not.toMatch(/Applied/);
+    expect(all.runs.some((r) => r.stderr.includes('Wait stopped; resume with:'))).toBe(true);
   });
 
   it('console send on two servers, -o json: every target listed', async () => {
