@@ -219,7 +219,7 @@ async function interruptedBeforeStart(rt: Runtime, err: InterruptedError, known:
  * for, and the one command that runs them all (the same command line, when the servers were not
  * yet resolved). `when` ends "Interrupted …".
  */
-export async function listNotStarted(rt: Runtime, known: readonly Target[] | undefined, refs: readonly string[], opts: Pick<FleetOptions, 'mutates' | 'rest'>, code: number, when: string): Promise<number> {
+export async function listNotStarted(rt: Runtime, known: readonly Target[] | undefined, refs: readonly string[], opts: Pick<FleetOptions, 'mutates' | 'rest'>, code: number, when: string, sent = 'nothing was sent'): Promise<number> {
   const results = known
     ? known.map((t) => unstarted(t, opts, code))
     : refs.filter((ref) => ref !== '-').map((ref): TargetResult => ({ ...unstarted({ id: ref }, opts, code), server_id: null, reference: ref }));
@@ -229,7 +229,7 @@ export async function listNotStarted(rt: Runtime, known: readonly Target[] | und
   if (rt.format === 'jsonl' && rt.globals.jq === undefined) for (const r of results) rt.io.stdout.write(`${JSON.stringify(r)}\n`);
   else await show(rt, results);
   const named = known ? known.map(label) : refs.filter((ref) => ref !== '-');
-  rt.note(`Interrupted ${when}: nothing was sent.${named.length ? `\nNot started: ${named.join(', ')}` : ''}${again ? `\nRun them with:\n  ${again}` : ''}`);
+  rt.note(`Interrupted ${when}: ${sent}.${named.length ? `\nNot started: ${named.join(', ')}` : ''}${again ? `\nRun them with:\n  ${again}` : ''}`);
   return code;
 }
 

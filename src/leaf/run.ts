@@ -154,7 +154,7 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[],
     // Ctrl-C in an announced action's checks or countdown: no server was started, and each is
     // listed so (issue 43 item 2), with the command that runs them all.
     const stopped = await interruptCode(() => beforeStages(stages));
-    if (stopped) return listNotStarted(rt, targets, refs.refs, opts, stopped, 'before any server was started');
+    if (stopped) return listNotStarted(rt, targets, refs.refs, opts, stopped, 'before any server was started', stages.length ? 'no server was started (announcements aside, nothing was sent)' : 'nothing was sent');
     rt.singleTarget = false;
     // With --wait, a server whose request is sent waits in the shared poller without holding a
     // --parallel slot; the poller keeps the budget the requests still to send need.
