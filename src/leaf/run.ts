@@ -48,7 +48,7 @@ async function operation(leaf: Leaf, cmd: Command, rt: Runtime): Promise<number 
   const planned = await planOperation(rt, leaf, local, args);
   const serverId = planned.params.server_id as string;
   const stages = await stagesOf(rt, leaf, local, [{ id: serverId, label: serverId }], 1);
-  return rt.submit(await staged(planned.plan, stages), async () => stoppedAlone(await beforeStages(stages)) || afterStages(stages, serverId, () => execute(rt, planned, printer(rt))));
+  return rt.submit(await staged(planned.plan, stages), async () => (await stoppedAlone(rt, await beforeStages(stages))) || afterStages(stages, serverId, () => execute(rt, planned, printer(rt))));
 }
 
 /** The stages features put around the whole run (--announce's countdown), in list order. */
@@ -81,9 +81,11 @@ async function beforeStages(stages: readonly Stage[]): Promise<number | undefine
  * One server whose stage (the countdown) was interrupted: the error a single command prints (a
  * JSON object on stderr with --json), saying nothing was sent (issue 43 item 2).
  */
-function stoppedAlone(code: number | undefined): undefined {
+async function stoppedAlone(rt: Runtime, code: number | undefined): Promise<undefined> {
   if (code === undefined) return undefined;
-  const err = new GshError(`${code === Exit.terminated ? 'terminated (SIGTERM)' : 'interrupted'} before the action: nothing but the announcements was sent`, code);
+  const { shellLine } = await import('../core/shell-words.js');
+  const again = rt.argv.length ? `Run it again with:\n  ${shellLine(['gsh', ...rt.argv])}` : 'Run the same command again.';
+  const err = new GshError(`${code === Exit.terminated ? 'terminated (SIGTERM)' : 'interrupted'} before the action: nothing but the announcements was sent`, code, again);
   err.outcome = 'not_applied';
   throw err;
 }
@@ -143,7 +145,7 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[],
   if (typeof targets === 'number') return targets;
   const stages = await stagesOf(rt, leaf, local, targets.map((t) => ({ id: t.id, label: t.name ? `${t.name} (${t.id})` : t.id })), opts.parallel);
   const first = plans.get(targets[0]?.id ?? '');
-  if (targets.length === 1 && first) return (await rt.submit(await staged(first.plan, stages), async () => stoppedAlone(await beforeStages(stages)) || afterStages(stages, first.params.server_id as string, () => execute(rt, first, printer(rt))))) ?? 0;
+  if (targets.length === 1 && first) return (await rt.submit(await staged(first.plan, stages), async () => (await stoppedAlone(rt, await beforeStages(stages))) || afterStages(stages, first.params.server_id as string, () => execute(rt, first, printer(rt))))) ?? 0;
   const named = targets.map((t) => (t.name ? `${t.name} (${t.id})` : t.id));
   const plan = await staged({
     requests: [...plans.values()].flatMap((p) => p.plan.requests),
