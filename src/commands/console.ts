@@ -220,8 +220,8 @@ Examples:
         }
         // Several servers (ARCHITECTURE.md "Many servers at once"): one send and one result each.
         // Each send is a POST: one interrupted says whether it went out.
-        const { targetReplayCommand } = await import('../core/report.js');
-        const opts = { ...fleetOptions(flags, rt.globals.idempotencyKey), mutates: true, replay: (id: string, key: string) => targetReplayCommand(rt.argv, id, key) };
+        const { restCommand, targetReplayCommand } = await import('../core/report.js');
+        const opts = { ...fleetOptions(flags, rt.globals.idempotencyKey), mutates: true, replay: (id: string, key: string) => targetReplayCommand(rt.argv, id, key), rest: (ids: readonly string[]) => restCommand(rt.argv, ids) };
         const client = await rt.client();
         const stdin = await stdinFor(refs.refs, () => rt.ctx.stdin);
         const sends = new Map<string, Sending>();

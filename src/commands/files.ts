@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { InterruptedError, UsageError } from '../core/errors.js';
 import { collect } from '../core/fields.js';
 import { DEFAULT_PARALLEL, fleetOptions, MAX_PARALLEL } from '../core/fleet.js';
-import { commandOn, onServers, SERVERS_HELP, type ServerFlags } from '../core/fleet-command.js';
+import { onServers, SERVERS_HELP, type ServerFlags } from '../core/fleet-command.js';
 import { withIdempotencyKey } from '../core/http.js';
 import { counted, localFile, uploadSpec } from '../core/multipart-upload.js';
 import { progressBar } from '../core/progress.js';
@@ -76,8 +76,6 @@ function stoppedUpload(dir: string, name: string, server: string): string {
 type PutFlags = ServerFlags & { dir?: string; name?: string };
 
 /** Where an interrupt leaves a server of several unfinished: the same command on that server again. */
-const rerunOn = (rt: Runtime) => (serverId: string) => commandOn(rt.argv, serverId);
-
 /** A directory: planned whole (every folder and file) before anything is sent, on every server named. */
 async function putTree(rt: Runtime, local: string, o: PutFlags): Promise<number | void> {
   if (o.dir === undefined) throw new UsageError(`${local} is a directory: give the server directory its contents go into with --dir`, `e.g. gsh files put ${local} -s SERVER --dir /${basename(resolve(local))}`);
@@ -86,7 +84,7 @@ async function putTree(rt: Runtime, local: string, o: PutFlags): Promise<number 
   const { parallel } = fleetOptions({ parallel: o.parallel });
   const plan = planTree(local, remoteDir(o.dir));
   for (const s of plan.skipped) rt.note(`skipped ${s}`);
-  return onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: true, rerun: rerunOn(rt) }, async (client, t) => ({
+  return onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: true }, async (client, t) => ({
     plan: { requests: treeRequests(t.id, plan), then: [] },
     alone: () => uploadTree(rt, client, t.id, plan, parallel),
     inFleet: () => uploadTreeInFleet(rt, client, t.id, plan, parallel),
@@ -124,7 +122,7 @@ export function register(files: Command): void {
         if (!st.isFile()) throw new UsageError(`${local} is not a regular file or a directory`);
         const dir = o.dir ?? '/';
         const source = localFile(local, st.size, o.name ?? basename(local));
-        return onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: true, rerun: rerunOn(rt) }, async (client, t) => {
+        return onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: true }, async (client, t) => {
           const ask = await withIdempotencyKey(askSpec(t.id, rt.globals.idempotencyKey));
           return {
             plan: { requests: [ask, uploadSpec(SIGNED_URL, dir, source)], then: [] },

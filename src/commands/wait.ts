@@ -89,7 +89,7 @@ export function register(cmd: Command): void {
         if (problem) throw new UsageError(`<backup-uuid> ${problem} (got "${backupId}")`);
         const [{ backupWork, followOrInterrupt }, { onServer }, many] = await Promise.all([import('../core/follow.js'), import('../core/server-cache.js'), import('../core/fleet-command.js')]);
         const o = this.opts<ServerFlags>();
-        return many.onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: false, rerun: (id) => many.commandOn(rt.argv, id) }, async (client, t, _several, only) => ({
+        return many.onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: false }, async (client, t, _several, only) => ({
           plan: { requests: [{ method: 'GET', path: backupWork(t.id, backupId).path }], then: [step('wait', `poll the backup until it has finished, for at most ${rt.waitLimitMs / 1000} s`)] },
           alone: async () => {
             await rt.out.show(await onServer(rt, client, only?.ref ?? t.id, only?.resolved ?? { id: t.id, remembered: false }, (id) => followOrInterrupt(rt, client, backupWork(id, backupId))));
@@ -113,7 +113,7 @@ export function register(cmd: Command): void {
         const o = this.opts<ServerFlags & { download?: string }>();
         const [{ followOrInterrupt, pollPath }, { onServer }, many] = await Promise.all([import('../core/follow.js'), import('../core/server-cache.js'), import('../core/fleet-command.js')]);
         const workOn = (serverId: string) => (kind === 'pull' ? { kind, serverId, ...(o.download ? { started: o.download } : {}) } : { kind, serverId });
-        return many.onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: false, rerun: (id) => many.commandOn(rt.argv, id) }, async (client, t, _several, only) => ({
+        return many.onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: false }, async (client, t, _several, only) => ({
           plan: { requests: [{ method: 'GET', path: pollPath(workOn(t.id)) }], then: [step('wait', `poll ${what} on ${t.id} until it ends, for at most ${rt.waitLimitMs / 1000} s`)] },
           alone: async () => {
             const final = await onServer(rt, client, only?.ref ?? t.id, only?.resolved ?? { id: t.id, remembered: false }, (id) => followOrInterrupt(rt, client, workOn(id)));
@@ -148,7 +148,8 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
     import('../core/follow.js'), import('../core/fleet.js'), import('../core/targets.js'), import('../core/server-cache.js'), import('../core/fields.js'),
   ]);
   const refs = targetRefs(o.server, undefined, rt.env, o.allServers === true);
-  const opts = fleetOptions(o);
+  // A server of several not started (Ctrl-C first) is waited for by the same command for it.
+  const opts = { ...fleetOptions(o), rest: (ids: readonly string[]) => resumeOf(ids.join(',')) };
   const client = await rt.client();
   const ready = o.ready === undefined ? undefined : await import('../leaf/ready.js');
   const readyOf = (serverId: string) => ready?.planReady(o.ready, serverId);

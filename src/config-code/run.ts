@@ -253,10 +253,11 @@ export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
   // Keys fixed now: the dry run shows them, and an interrupt names them.
   for (const ch of writes) ch.spec = await withIdempotencyKey(ch.spec);
   if (!writes.length) {
-    if (!rt.dryRun) {
-      await show(rt, results);
-      rt.note(`Nothing to apply: ${work.length} server${work.length === 1 ? ' is' : 's are'} as declared${results.length ? `; ${results.length} could not be compared` : ''}.`);
-    } else await rt.submit({ requests: [], then: [] }, async () => {});
+    if (!rt.dryRun) await show(rt, results);
+    // Which servers were compared, by name and id: a dry run too says what it covered.
+    const which = work.map((w) => (w.server.name ? `${w.server.name} (${w.server.id})` : w.server.id)).join(', ');
+    rt.note(`Nothing to apply: ${work.length} server${work.length === 1 ? ' is' : 's are'} as declared${which ? ` (${which})` : ''}${results.length ? `; ${results.length} could not be compared` : ''}.`);
+    if (rt.dryRun) await rt.submit({ requests: [], then: [] }, async () => {});
     return results.length ? Exit.someFailed : Exit.ok;
   }
   if (!rt.dryRun) {

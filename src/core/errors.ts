@@ -110,7 +110,8 @@ const PERSON_MUST_ACT = new Set([
 ]);
 
 export function exitCodeForApi(status: number, code: string | undefined): number {
-  if (code && PERSON_MUST_ACT.has(code)) return Exit.personMustAct;
+  // approval_rejected, approval_expired…: how an approval gsh waited for ended (person-must-act.ts).
+  if (code && (PERSON_MUST_ACT.has(code) || code.startsWith('approval_'))) return Exit.personMustAct;
   if (status === 401) return Exit.auth;
   if (status === 403) return Exit.permission;
   if (status === 404) return Exit.notFound;

@@ -4,7 +4,7 @@ import { DEFAULT_PARALLEL, fleetOptions, resolveFleet, runFleet } from './fleet.
 import { type Plan, step } from './plan.js';
 import type { Runtime } from './runtime.js';
 import { type ResolvedServer, resolveRemembered } from './server-cache.js';
-import { shellLine } from './shell-words.js';
+import { restCommand } from './report.js';
 import { resolveTargets, singleRef, type Target, targetRefs } from './targets.js';
 
 // Hand-written server-scoped commands on one server or many (ARCHITECTURE.md "Many servers at
@@ -37,8 +37,6 @@ export interface OnServers {
   mutates: boolean;
   /** Checks that hold only when there are several servers (files get: --to DIR), before anything is sent. */
   several?: () => void;
-  /** The command that runs the same work on one server again: named for each server an interrupt left unfinished. */
-  rerun?: (serverId: string) => string;
 }
 
 const labelOf = (t: Target) => (t.name ? `${t.name} (${t.id})` : t.id);
@@ -67,7 +65,10 @@ export async function onServers(rt: Runtime, o: OnServers, planOne: (client: Api
     ...fleetOptions({ failFast: o.failFast }, rt.globals.idempotencyKey),
     parallel: o.parallel ?? DEFAULT_PARALLEL,
     mutates: o.mutates,
-    ...(o.rerun ? { rerun: o.rerun } : {}),
+    // An interrupt names the servers left unfinished with the command that finishes them: these
+    // commands finish a server by running again there (an upload replaces, a read reads again).
+    rest: (ids: readonly string[]) => restCommand(rt.argv, ids),
+    runsAgain: true,
   };
   const stdin = await stdinFor(refs.refs, () => rt.ctx.stdin);
   const runs = new Map<string, ServerRun>();
@@ -92,21 +93,6 @@ export async function onServers(rt: Runtime, o: OnServers, planOne: (client: Api
   });
 }
 
-/**
- * The command line as typed, run on one server: its targets (-s, --server, --all-servers, a
- * server argument) replaced by that server's id and --fail-fast left out; every other flag kept.
- */
-export function commandOn(argv: readonly string[], serverId: string, serverArgument?: string): string {
-  const kept: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] as string;
-    if (a === '-s' || a === '--server') i++;
-    else if (a === '--all-servers' || a === '--fail-fast' || /^(-s.|--server=)/.test(a)) continue;
-    else if (serverArgument !== undefined && a === serverArgument) serverArgument = undefined;
-    else kept.push(a);
-  }
-  return shellLine(['gsh', ...kept, '-s', serverId]);
-}
 
 /** -s's help on a command that takes one server or many. */
 export const SERVERS_HELP = 'server id or name (default: $GSH_SERVER); for several: repeat it, commas, a name glob, or - for stdin';

@@ -4,6 +4,7 @@ import { OutcomeTracker, settleOutcome, trackOutcomes } from './outcome.js';
 import { type ErrorObject, errorObject } from './report.js';
 import type { Runtime } from './runtime.js';
 import type { Target } from './targets.js';
+import { shellLine } from './shell-words.js';
 import { door, fitWidth, term, visible } from './terminal-text.js';
 
 // Running one command on many servers (ARCHITECTURE.md "Many servers at once"): targets in parallel
@@ -41,10 +42,16 @@ export interface FleetOptions {
   /** The command that replays one target's change with its key. */
   replay?: (serverId: string, key: string) => string;
   /**
-   * The command that runs the work on one server again (files put: the upload replaces what is
-   * there): an interrupt names it for every server it left unfinished, as `rerun` in its error.
+   * The command that runs the whole command on servers it did not start, or whose change was
+   * not sent (issue 43 item 3): with the replays and the resumes, running every line printed
+   * finishes the job, and no change acts twice.
    */
-  rerun?: (serverRef: string) => string;
+  rest?: (serverIds: readonly string[]) => string;
+  /**
+   * A server the interrupt caught mid-way is finished by running the command there again (an
+   * upload replaces what it sent; a wait of its own reads again), so `rest` names it too.
+   */
+  runsAgain?: boolean;
 }
 
 /** How long running targets get to wind down after Ctrl-C (their requests are cancelled at once). */
@@ -171,15 +178,14 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
       emit(stillRunning(target, trackers.get(target), opts, exitOnStop, waiting.has(target) ? { resume: waiting.get(target) } : undefined));
     }
     for (const target of notStarted) emit(unstarted(target, opts, exitOnStop));
-    if (opts.rerun) for (const r of results) if ((r.interrupted || r.not_started) && r.error && r.server_id !== null) r.error.rerun = opts.rerun(r.server_id);
+    withRerun(results, opts);
   }
 
   if (!streamed) await show(rt, results);
-  if (stop === 'failure' && notStarted.length) rt.note(`--fail-fast: not started on ${notStarted.map(label).join(', ')}`);
+  if (stop === 'failure' && notStarted.length) rt.note(`--fail-fast: not started on ${notStarted.map(label).join(', ')}${opts.rest ? `; run them with:\n  ${opts.rest(notStarted.map((t) => t.id))}` : ''}`);
   const failed = results.filter((r) => !r.ok && !r.interrupted && !r.not_started);
   if (stop === 'interrupt') {
-    noteInterrupted(rt, results, targets.length, notStarted);
-    noteReruns(rt, results);
+    noteInterrupted(rt, results, targets.length, notStarted, opts);
     return exitOnStop;
   }
   if (failed.length) {
@@ -198,7 +204,7 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
  * SIGTERM there ends the run with every target listed as not started (by the reference typed when
  * not yet resolved): then the exit code comes back instead of the targets.
  */
-export async function resolveFleet(rt: Runtime, refs: readonly string[], opts: Pick<FleetOptions, 'mutates' | 'rerun'>, resolve: () => Promise<Target[]>, plan: (targets: Target[]) => Promise<void> = async () => {}): Promise<Target[] | number> {
+export async function resolveFleet(rt: Runtime, refs: readonly string[], opts: Pick<FleetOptions, 'mutates' | 'rest' | 'runsAgain'>, resolve: () => Promise<Target[]>, plan: (targets: Target[]) => Promise<void> = async () => {}): Promise<Target[] | number> {
   let targets: Target[] | undefined;
   try {
     targets = await resolve();
@@ -211,18 +217,47 @@ export async function resolveFleet(rt: Runtime, refs: readonly string[], opts: P
   }
 }
 
-async function interruptedBeforeStart(rt: Runtime, err: InterruptedError, known: readonly Target[] | undefined, refs: readonly string[], opts: Pick<FleetOptions, 'mutates' | 'rerun'>): Promise<number> {
-  const code = err.exitCode;
+async function interruptedBeforeStart(rt: Runtime, err: InterruptedError, known: readonly Target[] | undefined, refs: readonly string[], opts: Pick<FleetOptions, 'mutates' | 'rest' | 'runsAgain'>): Promise<number> {
+  return listNotStarted(rt, known, refs, opts, err.exitCode, known ? 'before any server was started' : 'while resolving the servers');
+}
+
+/**
+ * Ctrl-C / SIGTERM before any target started (while resolving, planning, or during an announced
+ * action's checks and countdown): every target listed as not started, in the output format asked
+ * for, and the one command that runs them all (the same command line, when the servers were not
+ * yet resolved). `when` ends "Interrupted …".
+ */
+export async function listNotStarted(rt: Runtime, known: readonly Target[] | undefined, refs: readonly string[], opts: Pick<FleetOptions, 'mutates' | 'rest' | 'runsAgain'>, code: number, when: string, sent = 'nothing was sent'): Promise<number> {
   const results = known
     ? known.map((t) => unstarted(t, opts, code))
     : refs.filter((ref) => ref !== '-').map((ref): TargetResult => ({ ...unstarted({ id: ref }, opts, code), server_id: null, reference: ref }));
-  if (opts.rerun) for (const r of results) if (r.error) r.error.rerun = opts.rerun(r.server_id ?? (r.reference as string));
+  const again = known ? opts.rest?.(known.map((t) => t.id)) : rt.argv.length ? shellLine(['gsh', ...rt.argv]) : undefined;
+  if (known) withRerun(results, opts);
+  else if (again) for (const r of results) if (r.error) r.error.rerun = again;
   if (rt.format === 'jsonl' && rt.globals.jq === undefined) for (const r of results) rt.io.stdout.write(`${JSON.stringify(r)}\n`);
   else await show(rt, results);
   const named = known ? known.map(label) : refs.filter((ref) => ref !== '-');
-  rt.note(`Interrupted ${known ? 'before any server was started' : 'while resolving the servers'}: nothing was sent.${named.length ? `\nNot started: ${named.join(', ')}` : ''}`);
-  noteReruns(rt, results);
+  rt.note(`Interrupted ${when}: ${sent}.${named.length ? `\nNot started: ${named.join(', ')}` : ''}${again ? `\nRun them with:\n  ${again}` : ''}`);
   return code;
+}
+
+/**
+ * Whether the rest command finishes a target: not started, or interrupted without its change
+ * sent (or, for a read, without a wait to resume), or interrupted at all when the command
+ * `runsAgain`.
+ */
+function unsent(r: TargetResult, opts: Pick<FleetOptions, 'runsAgain'>): boolean {
+  if (r.ok || r.server_id === null) return false;
+  if (r.not_started) return true;
+  if (r.interrupted !== true) return false;
+  const e = r.error;
+  return opts.runsAgain === true || (e?.resume === undefined && e?.replay === undefined && e?.outcome !== 'unknown' && e?.outcome !== 'applied');
+}
+
+/** Each target the rest command finishes gets its own line (`error.rerun`). */
+function withRerun(results: readonly TargetResult[], opts: Pick<FleetOptions, 'rest' | 'runsAgain'>): void {
+  if (!opts.rest) return;
+  for (const r of results) if (unsent(r, opts) && r.error) r.error.rerun = opts.rest([r.server_id as string]);
 }
 
 async function settle(target: Target, tracker: OutcomeTracker, work: () => Promise<unknown>, opts: FleetOptions): Promise<TargetResult> {
@@ -279,14 +314,24 @@ function unstarted(target: Target, opts: Pick<FleetOptions, 'mutates'>, exit: nu
  * line per kind of wait, its servers comma-joined), changes that may have acted with their replay,
  * and the targets not started.
  */
-function noteInterrupted(rt: Runtime, results: TargetResult[], total: number, notStarted: readonly Target[]): void {
+function noteInterrupted(rt: Runtime, results: TargetResult[], total: number, notStarted: readonly Target[], opts: Pick<FleetOptions, 'rest' | 'runsAgain'>): void {
   const finished = results.filter((r) => !r.interrupted && !r.not_started).length;
   rt.note(`Interrupted: ${finished} of ${total} finished.`);
   const stopped = results.filter((r) => r.interrupted);
-  const lines = resumeLines(stopped);
-  if (lines.length) rt.note(`Applied, wait stopped; resume with:\n${lines.map((l) => `  ${l}`).join('\n')}`);
+  const waits = stopped.filter((r) => r.error?.resume !== undefined);
+  // A wait of its own (gsh wait) sent nothing: only a change that was applied says so.
+  const applied = waits.filter((r) => r.error?.outcome === 'applied');
+  const onlyWaited = waits.filter((r) => r.error?.outcome !== 'applied');
+  if (applied.length) rt.note(`Applied, wait stopped; resume with:\n${resumeLines(applied).map((l) => `  ${l}`).join('\n')}`);
+  if (onlyWaited.length) rt.note(`Wait stopped; resume with:\n${resumeLines(onlyWaited).map((l) => `  ${l}`).join('\n')}`);
   noteOutcomes(rt, stopped.filter((r) => r.error?.resume === undefined));
   if (notStarted.length) rt.note(`Not started: ${notStarted.map(label).join(', ')}`);
+  const rest = results.filter((r) => unsent(r, opts));
+  if (rest.length && opts.rest) {
+    const interrupted = rest.filter((r) => !r.not_started);
+    const caught = opts.runsAgain ? 'Not finished' : 'Not sent';
+    rt.note(`${interrupted.length ? `${caught}: ${interrupted.map((r) => r.server_name ?? r.server_id).join(', ')}\n` : ''}Run the servers not started${interrupted.length ? ` or ${caught.toLowerCase()}` : ''} with:\n  ${opts.rest(rest.map((r) => r.server_id as string))}`);
+  }
 }
 
 /**
@@ -304,12 +349,6 @@ function resumeLines(results: readonly TargetResult[]): string[] {
     else grouped.set(resume, []);
   }
   return [...grouped].map(([line, ids]) => line.replace('\0', ids.join(',')));
-}
-
-/** The servers an interrupt left unfinished, each with the command that runs its work again. */
-function noteReruns(rt: Runtime, results: readonly TargetResult[]): void {
-  const lines = results.flatMap((r) => (typeof r.error?.rerun === 'string' ? [`  ${r.error.rerun}`] : []));
-  if (lines.length) rt.note(`Not finished on ${lines.length} server${lines.length === 1 ? '' : 's'}; run it again there with:\n${lines.join('\n')}`);
 }
 
 /** Targets whose change may have acted: say so, with each one's replay command. */

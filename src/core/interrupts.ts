@@ -1,11 +1,56 @@
 import { setMaxListeners } from 'node:events';
-import type { Context } from './context.js';
+import type { Context, SignalName, Signals } from './context.js';
 import { InterruptedError } from './errors.js';
 import { abortablePause } from './sleep.js';
 
 // Ctrl-C and SIGTERM during a run: requests and pauses under way fail at once with an
 // InterruptedError (exit 130 / 143) that still says what a mutation did, so the run ends within
 // moments with its output whole.
+
+/**
+ * The run's one listener per signal on the process (issue 43 item 6): everything in a run that
+ * listens for Ctrl-C or SIGTERM (the interrupts below, a fleet, a countdown, each server's wait
+ * or console) subscribes here, and the hub holds a single listener on the context's signals for
+ * each signal name while anyone listens. A fleet of any size thus adds one SIGINT listener to the
+ * process, never one per server or per pause, so Node's "11 SIGINT listeners" warning cannot come.
+ */
+export class SignalHub implements Signals {
+  private readonly listeners = new Map<SignalName, Set<() => void>>();
+  private readonly attached = new Map<SignalName, () => void>();
+
+  constructor(private readonly inner: Signals) {}
+
+  on(signal: SignalName, listener: () => void): this {
+    let set = this.listeners.get(signal);
+    if (!set) this.listeners.set(signal, (set = new Set()));
+    set.add(listener);
+    if (!this.attached.has(signal)) {
+      // Each listener of the moment hears it once, in the order they came (as an EventEmitter's).
+      const dispatch = () => {
+        for (const l of [...(this.listeners.get(signal) ?? [])]) l();
+      };
+      this.attached.set(signal, dispatch);
+      this.inner.on(signal, dispatch);
+    }
+    return this;
+  }
+
+  off(signal: SignalName, listener: () => void): this {
+    const set = this.listeners.get(signal);
+    set?.delete(listener);
+    const dispatch = this.attached.get(signal);
+    if (dispatch && !set?.size) {
+      this.attached.delete(signal);
+      this.inner.off(signal, dispatch);
+    }
+    return this;
+  }
+
+  /** How many listen for `signal` (tests). */
+  listenerCount(signal: SignalName): number {
+    return this.listeners.get(signal)?.size ?? 0;
+  }
+}
 
 export class Interrupts {
   private readonly controller = new AbortController();

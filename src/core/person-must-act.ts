@@ -26,8 +26,10 @@ export class PersonMustActError extends ApiError {
     from: ApiError,
     override readonly hint: string,
     message = from.message,
+    /** What the wait learnt since the answer (a decided approval's code and status). */
+    since: Record<string, unknown> = {},
   ) {
-    super(from.status, { ...from.body, message }, from.requestId, from.retryAfter);
+    super(from.status, { ...from.body, ...since, message }, from.requestId, from.retryAfter);
   }
 }
 
@@ -164,10 +166,15 @@ async function awaitApproval(rt: RuntimeView, err: ApiError, spec: RequestSpec, 
     event(rt, { event: 'approval_approved', idempotency_key: spec.idempotencyKey ?? null });
     return true;
   }
+  // The error says how the approval ended (issue 43 item 5): its code is approval_rejected (or
+  // _expired…) and its approval object carries the status the status URL gave, not the 403's
+  // `pending`. 01-general-contract.md "States and transitions": rejected is terminal, the caller
+  // must not retry.
   throw new PersonMustActError(
     err,
     status === 'expired' ? `Run the command again to ask for a new approval.` : 'The request was not sent again, and must not be: talk to the account owner before trying anything else.',
     status === 'expired' ? 'the approval expired before anyone decided' : `the account owner ${status === 'rejected' ? 'rejected' : status} this request`,
+    { code: `approval_${status}`, approval: { ...approval, status } },
   );
 }
 

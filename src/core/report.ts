@@ -167,6 +167,24 @@ export function targetReplayCommand(argv: readonly string[], serverId: string, k
   return replayCommand([...kept, '-s', serverId], key);
 }
 
+/**
+ * The command that runs a fleet's command on the servers it did not start (issue 43 item 3): the
+ * line as typed with its targets (-s, --all-servers, a server argument) replaced by those ids,
+ * without --idempotency-key (each server gets a new key: none of these was sent). Its own flags
+ * (--parallel, --fail-fast, --wait, --announce…) are kept.
+ */
+export function restCommand(argv: readonly string[], serverIds: readonly string[], serverArgument?: string): string {
+  const kept: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '-s' || a === '--server' || a === '--idempotency-key') i++;
+    else if (a === '--all-servers' || /^(-s.|--server=|--idempotency-key=)/.test(a)) continue;
+    else if (serverArgument !== undefined && a === serverArgument) serverArgument = undefined;
+    else kept.push(a);
+  }
+  return shellLine(['gsh', ...kept, '-s', serverIds.join(',')]);
+}
+
 function hintFor(err: ApiError): string | undefined {
   if (err.storedFailure) {
     return `The service keeps this failure for the key for 24 hours, so the same key only gets it back. Check the state first${err.requestId ? ` (request_id ${err.requestId} names the original failure)` : ''}; trying again needs a new key (leave out --idempotency-key).`;

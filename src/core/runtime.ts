@@ -4,7 +4,7 @@ import type { Resolved } from './credentials.js';
 import type { Context } from './context.js';
 import type { Globals } from './global-flags.js';
 import { checkGlobals } from './global-checks.js';
-import { Interrupts } from './interrupts.js';
+import { Interrupts, SignalHub } from './interrupts.js';
 import { ansi, colorWhen, streamsFor, type Streams } from './io.js';
 import { type Format, Output, type Shaping } from './output.js';
 import { RunOutcomes } from './outcome.js';
@@ -45,12 +45,21 @@ export class Runtime implements RuntimeView {
   private readonly interrupts: Interrupts;
   private readonly clients: RunClients;
 
+  /**
+   * The context, its signals through the run's one hub (interrupts.ts SignalHub): whatever listens
+   * for Ctrl-C in this run adds no listener of its own to the process.
+   */
+  readonly ctx: Context;
+
   constructor(
     readonly globals: Globals,
-    readonly ctx: Context,
+    ctx: Context,
     /** -q on a list command. */
     quiet = false,
   ) {
+    // Object.create keeps the context's getters lazy (the real process's stdin is built when read).
+    ctx = Object.create(ctx, { signals: { value: new SignalHub(ctx.signals), enumerable: true } }) as Context;
+    this.ctx = ctx;
     // Every global flag is checked here, before any action can send a request.
     this.io = streamsFor(ctx, { color: colorWhen(globals.color) });
     const options = checkGlobals(globals, ctx.env, quiet);

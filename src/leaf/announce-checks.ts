@@ -1,4 +1,5 @@
-import { Exit, GshError } from '../core/errors.js';
+import { ApiError, Exit, GshError } from '../core/errors.js';
+import { OutcomeTracker, trackOutcomes } from '../core/outcome.js';
 import type { ApiClient, RateLimitState, RequestSpec } from '../core/http.js';
 import { fetchAll, MAX_PAGE } from '../core/paging.js';
 import { step, type Step } from '../core/plan.js';
@@ -21,6 +22,17 @@ import type { Runtime } from '../core/runtime.js';
 //   must carry the timeline: every `say`, and at T-0 the action with what comes with it, within
 //   the requests left in this minute and, for any minute of the timeline, the per-minute limit.
 //
+// - A suspended server answers every change with 403 server_suspended (01-general-contract.md
+//   "Errors"), so its action would fail at T-0 after its players were warned all along. The
+//   contract shows no suspension field on a server record; it names one request that shows it
+//   without acting: `POST /servers/{id}/console/token` answers "403 also for suspended server"
+//   (02-endpoints-part-a.md "Console"). gsh asks each target for a console token: a 403
+//   server_suspended is a suspended server; a token whose `permissions` (01-general-contract.md
+//   "Console socket": the token permission of `set state` and `send command`) lack the action's
+//   (control.restart…) or control.command is a server the key may not act on. A key that may not
+//   take tokens (403 forbidden) cannot tell, and the check is left out for it (issue 43 item 7).
+//
+// Every problem of every server is listed at once, and no `say` is sent.
 // Without a terminal a failed check refuses with its exit code (7, the ready check's, 8) and what
 // to do; on a terminal gsh asks, except for a check that asking cannot fix (no done_message).
 
@@ -48,8 +60,12 @@ export interface Checks {
   /** --ready without a pattern: each server's settings must name a done_message. */
   doneMessage: boolean;
   atZero: AtZero;
-  /** The reads the checks send: the server records, then (doneMessage) each server's settings. */
+  /** The reads the checks send: the server records, then (doneMessage) each server's settings, then each server's console token. */
   reads: RequestSpec[];
+  /** Per target (same order): the console token that shows a suspended server and what the key may do. */
+  tokens: RequestSpec[];
+  /** Per target, with doneMessage: its settings. */
+  settings: RequestSpec[];
 }
 
 /** Verbs that need an ad view on a free-plan server (02-endpoints-part-a.md "Power"). */
@@ -61,11 +77,14 @@ export function planChecks(a: Announcement, local: { ready?: unknown; wait?: unk
   const records: RequestSpec = one ? { method: 'GET', path: `/servers/${encodeURIComponent(a.targets[0]!.id)}` } : { method: 'GET', path: '/servers', query: { limit: MAX_PAGE, offset: 0 } };
   const settings = doneMessage ? a.targets.map((t): RequestSpec => ({ method: 'GET', path: `/servers/${encodeURIComponent(t.id)}/settings` })) : [];
   const ready = readyVerb && local.ready !== undefined && local.ready !== false;
+  const tokens = a.targets.map((t): RequestSpec => ({ method: 'POST', path: `/servers/${encodeURIComponent(t.id)}/console/token` }));
   return {
     freePlan: AD_VERBS.has(a.verb),
     doneMessage,
     atZero: { ready, readsSettings: doneMessage, waits: ready || local.wait === true },
-    reads: [records, ...settings],
+    reads: [records, ...settings, ...tokens],
+    tokens,
+    settings,
   };
 }
 
@@ -129,6 +148,7 @@ export function checkSteps(a: Announcement, c: Checks, known: RateLimitState | u
   steps.push(step('check', c.freePlan
     ? `${first}: read ${records}; a server on the free plan needs an ad view for its ${a.verb}, which only a person can give: refused without a terminal (exit 7), asked on one`
     : `${first}: read ${records} (the rate-limit headers come with the answer)`));
+  steps.push(step('check', `${first}: ask each server for a console token (POST /servers/{id}/console/token, which shows no one anything): one that answers 403 server_suspended, or whose token may not ${a.verb} (control.${permissionVerb(a.verb)}) or send a command (control.command), is refused with every other problem, terminal or not, and nothing is announced`));
   if (c.doneMessage) steps.push(step('check', `${first}: read each server's settings (GET /servers/{id}/settings); one that names no done_message for --ready to wait for is refused, terminal or not (give --ready REGEX)`));
   const load = timelineLoad(a, c.atZero);
   const now = requestsOf(load.filter((l) => l.at === 0));
@@ -151,8 +171,10 @@ interface Problem {
  */
 export async function runChecks(rt: Runtime, a: Announcement, c: Checks, client: ApiClient): Promise<void> {
   const problems: Problem[] = [];
-  const [records, ...settings] = c.reads;
-  const plans = await readPlans(client, a, records!);
+  const records = c.reads[0]!;
+  const settings = c.settings;
+  const plans = await readPlans(client, a, records);
+  problems.push(...(await tokenProblems(rt, a, c, client)));
   if (c.freePlan) {
     const free = a.targets.filter((t) => plans.get(t.id) === 'free');
     if (free.length) {
@@ -222,4 +244,57 @@ export function planOf(plan: unknown): PlanKind {
   if (typeof p.free === 'boolean') return p.free ? 'free' : 'paid';
   for (const key of ['name', 'slug', 'tier', 'id']) if (typeof p[key] === 'string') return planOf(p[key]);
   return undefined;
+}
+
+/** The token permission of the power signal `verb` (01-general-contract.md "Console socket": `set state`). */
+function permissionVerb(verb: string): string {
+  return verb === 'kill' ? 'stop' : verb;
+}
+
+/**
+ * Each target's console token (see the top of this file): the suspended servers and those the
+ * key may not act on, as problems that asking cannot fix. The tokens are not the command's change
+ * (kept out of its outcome, as the says are).
+ */
+async function tokenProblems(rt: Runtime, a: Announcement, c: Checks, client: ApiClient): Promise<Problem[]> {
+  const suspended: string[] = [];
+  const barred: string[] = [];
+  const unknown = new Set<string>();
+  const need = [`control.${permissionVerb(a.verb)}`, 'control.command'];
+  await trackOutcomes(new OutcomeTracker(), async () => {
+    for (const [i, t] of a.targets.entries()) {
+      try {
+        const res = await client.request<{ data?: { permissions?: unknown } }>(c.tokens[i]!);
+        const permissions = res.body?.data?.permissions;
+        if (Array.isArray(permissions) && permissions.every((p) => typeof p === 'string') && !permissions.includes('*')) {
+          const missing = need.filter((p) => !permissions.includes(p));
+          if (missing.length) barred.push(`${t.label} (${missing.join(', ')})`);
+        }
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 'server_suspended') suspended.push(t.label);
+        // Any other answer (403 forbidden: no servers:console scope or control.console; 409 storage mode) cannot tell.
+        else if (err instanceof ApiError) unknown.add(`${err.status}${err.code ? ` ${err.code}` : ''}`);
+        else throw err;
+      }
+    }
+  });
+  if (unknown.size) rt.note(`Not checked for suspension: the console token was refused (${[...unknown].join(', ')}; it needs servers:console and control.console)`);
+  const problems: Problem[] = [];
+  if (suspended.length) {
+    problems.push({
+      message: `${suspended.join(', ')} ${suspended.length === 1 ? 'is' : 'are'} suspended: the service refuses every change to a suspended server (403 server_suspended)`,
+      exit: Exit.permission,
+      hint: `Leave ${suspended.length === 1 ? 'that server' : 'those servers'} out of -s, or have the suspension lifted first.`,
+      ask: false,
+    });
+  }
+  if (barred.length) {
+    problems.push({
+      message: `the key may not ${a.verb} or announce on ${barred.join(', ')}: its console token lacks the permission`,
+      exit: Exit.permission,
+      hint: `Leave ${barred.length === 1 ? 'that server' : 'those servers'} out of -s, or use a key whose user holds those permissions on them.`,
+      ask: false,
+    });
+  }
+  return problems;
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { type Leaf, needsServer } from '../operations/leaves.js';
 import { envelopeData } from '../core/envelope.js';
-import { ApiError, GshError, ownError } from '../core/errors.js';
+import { ApiError, Exit, GshError, InterruptedError, ownError } from '../core/errors.js';
 import type { ShowOptions } from '../core/output.js';
 import { stdinFor } from '../core/fields.js';
 import { type Plan, step } from '../core/plan.js';
@@ -48,7 +48,7 @@ async function operation(leaf: Leaf, cmd: Command, rt: Runtime): Promise<number 
   const planned = await planOperation(rt, leaf, local, args);
   const serverId = planned.params.server_id as string;
   const stages = await stagesOf(rt, leaf, local, [{ id: serverId, label: serverId }], 1);
-  return rt.submit(await staged(planned.plan, stages), async () => (await beforeStages(stages)) || afterStages(stages, serverId, () => execute(rt, planned, printer(rt))));
+  return rt.submit(await staged(planned.plan, stages), async () => (await stoppedAlone(rt, await beforeStages(stages))) || afterStages(stages, serverId, () => execute(rt, planned, printer(rt))));
 }
 
 /** The stages features put around the whole run (--announce's countdown), in list order. */
@@ -77,6 +77,30 @@ async function beforeStages(stages: readonly Stage[]): Promise<number | undefine
   return undefined;
 }
 
+/**
+ * One server whose stage (the countdown) was interrupted: the error a single command prints (a
+ * JSON object on stderr with --json), saying nothing was sent (issue 43 item 2).
+ */
+async function stoppedAlone(rt: Runtime, code: number | undefined): Promise<undefined> {
+  if (code === undefined) return undefined;
+  const { shellLine } = await import('../core/shell-words.js');
+  const again = rt.argv.length ? `Run it again with:\n  ${shellLine(['gsh', ...rt.argv])}` : 'Run the same command again.';
+  const err = new GshError(`${code === Exit.terminated ? 'terminated (SIGTERM)' : 'interrupted'} before the action: nothing but the announcements was sent`, code, again);
+  err.outcome = 'not_applied';
+  throw err;
+}
+
+/** The stages' own exit code, or an interruption's (a request of the checks cut by Ctrl-C). */
+async function interruptCode(fn: () => Promise<number | undefined>): Promise<number | undefined> {
+  try {
+    return await fn();
+  } catch (caught) {
+    const err = ownError(caught);
+    if (err instanceof InterruptedError) return err.exitCode;
+    throw err;
+  }
+}
+
 /** Runs one target once the stages are over; a failure is told to each stage before it goes on up. */
 async function afterStages<T>(stages: readonly Stage[], targetId: string, run: () => Promise<T>): Promise<T> {
   try {
@@ -103,13 +127,14 @@ function printer(rt: Runtime): Sink {
  * and asks once, and each runs as it would alone, its result kept for the fleet's table.
  */
 async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[], refs: TargetRefs): Promise<number> {
-  const [{ fleetOptions, resolveFleet, runFleet }, { resolveTargets }, { targetReplayCommand }] = await Promise.all([
+  const [{ fleetOptions, listNotStarted, resolveFleet, runFleet }, { resolveTargets }, { restCommand, targetReplayCommand }] = await Promise.all([
     import('../core/fleet.js'), import('../core/targets.js'), import('../core/report.js'),
   ]);
   const opts = {
     ...fleetOptions(local as { parallel?: string; failFast?: boolean }, rt.globals.idempotencyKey),
     mutates: leaf.op.method !== 'GET',
     replay: (id: string, key: string) => targetReplayCommand(rt.argv, id, key, serverArgument(leaf.op, args)),
+    rest: (ids: readonly string[]) => restCommand(rt.argv, ids, serverArgument(leaf.op, args)),
   };
   const stdin = await stdinFor([...Object.values(local), ...refs.refs], () => rt.ctx.stdin);
   const client = await rt.client();
@@ -120,7 +145,7 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[],
   if (typeof targets === 'number') return targets;
   const stages = await stagesOf(rt, leaf, local, targets.map((t) => ({ id: t.id, label: t.name ? `${t.name} (${t.id})` : t.id })), opts.parallel);
   const first = plans.get(targets[0]?.id ?? '');
-  if (targets.length === 1 && first) return (await rt.submit(await staged(first.plan, stages), async () => (await beforeStages(stages)) || afterStages(stages, first.params.server_id as string, () => execute(rt, first, printer(rt))))) ?? 0;
+  if (targets.length === 1 && first) return (await rt.submit(await staged(first.plan, stages), async () => (await stoppedAlone(rt, await beforeStages(stages))) || afterStages(stages, first.params.server_id as string, () => execute(rt, first, printer(rt))))) ?? 0;
   const named = targets.map((t) => (t.name ? `${t.name} (${t.id})` : t.id));
   const plan = await staged({
     requests: [...plans.values()].flatMap((p) => p.plan.requests),
@@ -128,8 +153,10 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[],
   }, stages);
   return (await rt.submit(plan, async () => {
     if (first?.confirm) await (await import('../core/confirm.js')).confirmDestructive(rt, `Run "gsh ${leaf.words.join(' ')}" on ${targets.length} servers: ${named.join(', ')}`);
-    const stopped = await beforeStages(stages);
-    if (stopped) return stopped;
+    // Ctrl-C in an announced action's checks or countdown: no server was started, and each is
+    // listed so (issue 43 item 2), with the command that runs them all.
+    const stopped = await interruptCode(() => beforeStages(stages));
+    if (stopped) return listNotStarted(rt, targets, refs.refs, opts, stopped, 'before any server was started', stages.length ? 'no server was started (announcements aside, nothing was sent)' : 'nothing was sent');
     rt.singleTarget = false;
     // With --wait, a server whose request is sent waits in the shared poller without holding a
     // --parallel slot; the poller keeps the budget the requests still to send need.

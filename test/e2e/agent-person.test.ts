@@ -160,13 +160,17 @@ describe('approvals (deletion and purchase by an agent)', () => {
  * The owner decides after `polls` polls of the approval status of a request for `path` (the
  * sandbox plays the person through its agent flow, as `gsh sandbox approve|reject` does).
  */
-function decideAfter(e: E2E, path: string, polls: number, status: 'approved' | 'rejected'): () => void {
+function decideAfter(e: E2E, path: string, polls: number, status: 'approved' | 'rejected' | 'expired'): () => void {
   let seen = 0;
   return e.sandbox.onRequest((entry) => {
     if (entry.method !== 'GET' || entry.route !== '/agent/approvals/{approval_id}') return;
     const id = entry.path.split('/').pop()!;
     const a = agent(e).approvals.get(id);
-    if (a?.status === 'pending' && a.fingerprint.includes(` ${path}\n`) && ++seen === polls) agent(e).decide(id, status);
+    if (a?.status === 'pending' && a.fingerprint.includes(` ${path}\n`) && ++seen === polls) {
+      // Nobody decided in time: the approval's status moves to expired on its own.
+      if (status === 'expired') (a as { status: string }).status = 'expired';
+      else agent(e).decide(id, status);
+    }
   });
 }
 
@@ -243,13 +247,30 @@ describe('an agent without a terminal waits for its owner with --wait', () => {
       const r = await t.gsh(['servers', 'delete', '-s', victim.id, '--wait', '--yes', '--json'], { env: asProfile('waiter') });
       expect(r.exitCode, String(r.stderr)).toBe(7);
       const error = JSON.parse(String(r.stderr).split('\n').filter((l) => l.startsWith('{"error"')).at(-1)!).error as Record<string, unknown>;
-      expect(error).toMatchObject({ code: 'approval_required', exit_code: 7, outcome: 'not_applied' });
+      // Issue 43 item 5: the error says the approval was rejected (code and the approval's
+      // status), not the pending of the first 403 (01-general-contract.md "States and transitions").
+      expect(error).toMatchObject({ code: 'approval_rejected', exit_code: 7, outcome: 'not_applied', approval: { status: 'rejected' } });
       expect(String(error.message)).toContain('rejected this request');
     } finally {
       stop();
     }
     expect(deletes(victim.id).map((e) => e.status)).toEqual([403]);
     expect(t.sandbox.state.servers.has(victim.id)).toBe(true);
+  });
+
+  it('the approval expires while it is polled: exit 7, the error says expired, never sent again', async () => {
+    const victim = fresh();
+    const stop = decideAfter(t, `DELETE /servers/${victim.id}`, 2, 'expired');
+    try {
+      const r = await t.gsh(['servers', 'delete', '-s', victim.id, '--wait', '--yes', '--json'], { env: asProfile('waiter') });
+      expect(r.exitCode, String(r.stderr)).toBe(7);
+      const error = JSON.parse(String(r.stderr).split('\n').filter((l) => l.startsWith('{"error"')).at(-1)!).error as Record<string, unknown>;
+      expect(error).toMatchObject({ code: 'approval_expired', exit_code: 7, outcome: 'not_applied', approval: { status: 'expired' } });
+      expect(String(error.message)).toContain('expired');
+    } finally {
+      stop();
+    }
+    expect(deletes(victim.id).map((e) => e.status)).toEqual([403]);
   });
 
   it('Ctrl-C during the poll: exit 130 with the resume line, nothing sent again', async () => {

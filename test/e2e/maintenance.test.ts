@@ -44,7 +44,8 @@ function posted(id: string, since = 0): string[] {
 function record(clock: Clock, ids: readonly string[]) {
   const seen: { path: string; body: unknown; t: number }[] = [];
   const stop = e.sandbox.onRequest((entry) => {
-    if (entry.method === 'POST' && ids.some((id) => entry.path.startsWith(`/servers/${id}/`))) seen.push({ path: entry.path, body: entry.body, t: clock.now() });
+    // The checks' console tokens (announce-checks.ts) are not announcements.
+    if (entry.method === 'POST' && ids.some((id) => entry.path.startsWith(`/servers/${id}/`)) && entry.route !== '/servers/{server_id}/console/token') seen.push({ path: entry.path, body: entry.body, t: clock.now() });
   });
   return { seen, stop };
 }
@@ -56,7 +57,8 @@ describe('announced power actions (--announce, --countdown)', () => {
     const r = await e.gsh(['power', 'restart', '-s', s.id, '--announce', 'Restart in {left}', '--countdown', '10s,5m,1m', '--announce-cancel', 'Restart cancelled', '--dry-run']);
     expect(r.exitCode).toBe(0);
     const posts = [...r.stdout.matchAll(/^POST (\S+)$/gm)].map((m) => m[1]!.replace(/^.*\/api\/v2/, ''));
-    expect(posts).toEqual([...Array(3).fill(`/servers/${s.id}/commands`), `/servers/${s.id}/power`]);
+    // The check's console token first (issue 43 item 7: it shows a suspended server), then the says and the restart.
+    expect(posts).toEqual([`/servers/${s.id}/console/token`, ...Array(3).fill(`/servers/${s.id}/commands`), `/servers/${s.id}/power`]);
     const bodies = [...r.stdout.matchAll(/"command": "([^"]*)"/g)].map((m) => m[1]);
     expect(bodies).toEqual(['say Restart in 5m', 'say Restart in 1m', 'say Restart in 10s']);
     expect(r.stdout).toMatch(/then: T-5m \(at once\): send "say Restart in 5m"/);
@@ -271,12 +273,12 @@ describe('checks before announcing', () => {
     try {
       const [a, b] = await Promise.all([...own.sandbox.state.servers.values()].filter((s) => s.plan === 'paid' && !s.stored).slice(0, 2).map((s) => ensureRunning(own.sandbox, s)));
       const key = own.sandbox.createKey(['*'], { rateLimit: 5 });
-      const says = (id: string) => own.sandbox.log.filter((x) => x.method === 'POST' && x.path.startsWith(`/servers/${id}/`)).map((x) => (x.body as Record<string, string>).command ?? `power ${(x.body as Record<string, string>).signal}`);
+      const says = (id: string) => own.sandbox.log.filter((x) => x.method === 'POST' && x.path.startsWith(`/servers/${id}/`) && x.route !== '/servers/{server_id}/console/token').map((x) => (x.body as Record<string, string>).command ?? `power ${(x.body as Record<string, string>).signal}`);
       // 2 servers × 3 says, then 2 restarts: 8 requests within 30 s, on a key of 5 a minute of
-      // which the target lookup and the check's read took 2.
+      // which the target lookup, the check's read and its two console tokens took 4.
       const r = await own.gsh(['power', 'restart', '-s', `${a!.id},${b!.id}`, ...announce], { clock, env: { GSH_API_KEY: key } });
       expect(r.exitCode, r.stderr).toBe(8);
-      expect(r.stderr).toContain('the countdown needs 8 requests in the next 59 s (T-30s, T-20s, T-10s, T-0), and the key has 3 left in this minute (X-RateLimit-Remaining)');
+      expect(r.stderr).toContain('the countdown needs 8 requests in the next 59 s (T-30s, T-20s, T-10s, T-0), and the key has 1 left in this minute (X-RateLimit-Remaining)');
       expect(r.stderr).toContain('fewer or farther-apart --countdown points');
       expect([...says(a!.id), ...says(b!.id)]).toEqual([]);
       // One server, two points a minute apart: at most 2 requests in any minute.
@@ -336,6 +338,7 @@ describe('checks before announcing', () => {
     const plan = JSON.parse(json.stdout) as { then: { kind: string; description: string }[] };
     expect(plan.then.filter((x) => x.kind === 'check').map((x) => x.description)).toEqual([
       expect.stringContaining('read the server'),
+      expect.stringContaining('console token'),
       expect.stringContaining('the timeline needs'),
     ]);
     expect(e.sandbox.log.slice(mark).filter((x) => x.method !== 'GET')).toEqual([]);

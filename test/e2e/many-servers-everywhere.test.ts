@@ -129,6 +129,8 @@ describe('every command with a server option accepts two servers', () => {
     const withServer = ref.filter((e) => e.options.some((o) => long(o.flags) === 'server'));
     expect(withServer.length).toBeGreaterThan(100);
     const failures: string[] = [];
+    const fleetFile = join(dir, 'fleet.yaml');
+    writeFileSync(fleetFile, 'version: 1\nservers:\n  "*":\n    settings: {}\n');
     for (const e of withServer) {
       const s = steps.find((x) => x.command === e.command);
       if (!s) {
@@ -138,6 +140,8 @@ describe('every command with a server option accepts two servers', () => {
       const argv = s.argv.flatMap((a, i) => (s.argv[i - 1] === '-s' ? [two.map((x) => x.id).join(',')] : a === '--json' ? [] : [a]));
       // Several servers' files go to a folder each (files get --help): the one flag this needs.
       if (e.command === 'files get') argv.push('--to', `${dir}/`);
+      // A declaration names the servers it manages: a fleet file whose glob takes every server.
+      if (e.command === 'config diff' || e.command === 'config apply') argv.splice(2, 1, fleetFile);
       const r = await t.gsh([...argv, '--dry-run'], { timeout: 10_000 });
       const shown = r.stdout + r.stderr;
       if (r.exitCode !== 0) failures.push(`gsh ${argv.join(' ')} --dry-run: exit ${r.exitCode}: ${r.stderr.slice(0, 300)}`);
