@@ -5,7 +5,7 @@
 # _gsh_node PATH: the subcommands, flags and value-taking flags of a command.
 _gsh_node() {
   case "$1" in
-    '') subs='activity addons advertisement agent allocations api applications auth backups billing cache completion console databases docs domains files firewall game-status git health hooks importer init instances integrations llms llms-full logs man me modules monitor network openapi players ports power properties proxies reference sandbox schedules servers settings ssh-keys startup subdomains subusers support-access tickets top version wait whoami worlds' flags='' valued='' ;;
+    '') subs='activity addons advertisement agent allocations api applications auth backups billing cache completion config console databases docs domains files firewall game-status git health hooks importer init instances integrations llms llms-full logs man me modules monitor network openapi players ports power properties proxies reference sandbox schedules servers settings ssh-keys startup subdomains subusers support-access tickets top version wait whoami worlds' flags='' valued='' ;;
     'activity') subs='account list ls' flags='' valued='' ;;
     'activity account') subs='' flags='--limit --offset --all -q --quiet' valued='--limit --offset' ;;
     'activity list') subs='' flags='-s --server --all-servers --parallel --fail-fast --limit --offset --all -q --quiet' valued='-s --server --parallel --limit --offset' ;;
@@ -116,11 +116,17 @@ _gsh_node() {
     'cache clear') subs='' flags='' valued='' ;;
     'cache path') subs='' flags='' valued='' ;;
     'completion') subs='' flags='--dir' valued='--dir' ;;
+    'config') subs='export lint schema diff apply' flags='' valued='' ;;
+    'config export') subs='' flags='-s --server --dir --only --force --parallel' valued='-s --server --dir --only --parallel' ;;
+    'config lint') subs='' flags='--format' valued='--format' ;;
+    'config schema') subs='' flags='' valued='' ;;
+    'config diff') subs='' flags='-s --server --only --parallel' valued='-s --server --only --parallel' ;;
+    'config apply') subs='' flags='-s --server --only --prune --max-deletes --replace --parallel' valued='-s --server --only --prune --max-deletes --replace --parallel' ;;
     'console') subs='attach send history stats eula queue status storage timer token' flags='' valued='' ;;
     'console attach') subs='' flags='-s --server --all-servers --no-history --read-only --broadcast --until --raw --until-any' valued='-s --server --until' ;;
     'console send') subs='' flags='-s --server --all-servers --parallel --fail-fast --expect' valued='-s --server --parallel --expect' ;;
-    'console history') subs='' flags='-s --server --cursor --limit' valued='-s --server --cursor --limit' ;;
-    'console stats') subs='' flags='-s --server --watch' valued='-s --server' ;;
+    'console history') subs='' flags='-s --server --all-servers --fail-fast --cursor --limit' valued='-s --server --cursor --limit' ;;
+    'console stats') subs='' flags='-s --server --all-servers --fail-fast --watch' valued='-s --server' ;;
     'console eula') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'console queue') subs='' flags='-s --server --all-servers --parallel --fail-fast' valued='-s --server --parallel' ;;
     'console status') subs='' flags='-s --server --all-servers --parallel --fail-fast' valued='-s --server --parallel' ;;
@@ -147,8 +153,8 @@ _gsh_node() {
     'domains primary') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'domains verify') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'files') subs='put get list ls content copy delete rm folder move rename sftp chmod compress decompress disk-usage history search search-content archive nbt copy-to download pull pull-status transfer upload trash' flags='' valued='' ;;
-    'files put') subs='' flags='-s --server --dir --name --parallel' valued='-s --server --dir --name --parallel' ;;
-    'files get') subs='' flags='-s --server --to --clobber' valued='-s --server --to' ;;
+    'files put') subs='' flags='-s --server --all-servers --fail-fast --dir --name --parallel' valued='-s --server --dir --name --parallel' ;;
+    'files get') subs='' flags='-s --server --all-servers --fail-fast --to --clobber' valued='-s --server --to' ;;
     'files list') subs='' flags='-s --server --all-servers --parallel --fail-fast --directory --limit --offset --all -q --quiet' valued='-s --server --parallel --directory --limit --offset' ;;
     'files content') subs='get update' flags='' valued='' ;;
     'files content get') subs='' flags='-s --server --all-servers --parallel --fail-fast --path' valued='-s --server --parallel --path' ;;
@@ -241,7 +247,7 @@ _gsh_node() {
     'init templates list') subs='' flags='--limit --offset --all -q --quiet' valued='--limit --offset' ;;
     'init templates get') subs='' flags='' valued='' ;;
     'init templates delete') subs='' flags='--wait' valued='' ;;
-    'init status') subs='' flags='-s --server --wait' valued='-s --server' ;;
+    'init status') subs='' flags='-s --server --all-servers --fail-fast --wait' valued='-s --server' ;;
     'instances') subs='list ls create clone-jobs update delete rm activate clone' flags='' valued='' ;;
     'instances list') subs='' flags='-s --server --all-servers --parallel --fail-fast --limit --offset --all -q --quiet' valued='-s --server --parallel --limit --offset' ;;
     'instances create') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet --target-config-id -f --raw-field -F --field --input --wait' valued='-s --server --parallel --target-config-id -f --raw-field -F --field --input' ;;
@@ -341,8 +347,8 @@ _gsh_node() {
     'sandbox ad-view') subs='' flags='--sandbox' valued='--sandbox' ;;
     'sandbox disconnect') subs='' flags='--sandbox' valued='--sandbox' ;;
     'sandbox claim-complete') subs='' flags='--sandbox' valued='--sandbox' ;;
-    'sandbox start') subs='' flags='--port -q --quiet --servers --seed --time-scale --rate-limit --strict' valued='--port --servers --seed --time-scale --rate-limit' ;;
-    'sandbox exec') subs='' flags='--servers --seed --time-scale --rate-limit --strict' valued='--servers --seed --time-scale --rate-limit' ;;
+    'sandbox start') subs='' flags='--port -q --quiet --servers --seed --time-scale --rate-limit --strict --hostile' valued='--port --servers --seed --time-scale --rate-limit' ;;
+    'sandbox exec') subs='' flags='--servers --seed --time-scale --rate-limit --strict --hostile' valued='--servers --seed --time-scale --rate-limit' ;;
     'schedules') subs='list ls create timezone get update delete rm logs run tasks event-types triggers webhooks' flags='' valued='' ;;
     'schedules list') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet' valued='-s --server --parallel' ;;
     'schedules create') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
@@ -432,15 +438,15 @@ _gsh_node() {
     'tickets reopen') subs='' flags='-f --raw-field -F --field --input --wait' valued='-f --raw-field -F --field --input' ;;
     'tickets reply') subs='' flags='-f --raw-field -F --field --input --wait' valued='-f --raw-field -F --field --input' ;;
     'tickets participants') subs='' flags='' valued='' ;;
-    'top') subs='' flags='-s --server --all-servers --interval --once -q --quiet' valued='-s --server --interval' ;;
+    'top') subs='' flags='-s --server --all-servers --interval --once --sort -q --quiet' valued='-s --server --interval --sort' ;;
     'version') subs='' flags='' valued='' ;;
     'wait') subs='server job backup init transfer pull' flags='' valued='' ;;
     'wait server') subs='' flags='-s --server --all-servers --for --parallel --fail-fast --ready' valued='-s --server --for --parallel --ready' ;;
     'wait job') subs='' flags='' valued='' ;;
-    'wait backup') subs='' flags='-s --server' valued='-s --server' ;;
-    'wait init') subs='' flags='-s --server' valued='-s --server' ;;
-    'wait transfer') subs='' flags='-s --server' valued='-s --server' ;;
-    'wait pull') subs='' flags='-s --server --download' valued='-s --server --download' ;;
+    'wait backup') subs='' flags='-s --server --all-servers --fail-fast' valued='-s --server' ;;
+    'wait init') subs='' flags='-s --server --all-servers --fail-fast' valued='-s --server' ;;
+    'wait transfer') subs='' flags='-s --server --all-servers --fail-fast' valued='-s --server' ;;
+    'wait pull') subs='' flags='-s --server --all-servers --fail-fast --download' valued='-s --server --download' ;;
     'whoami') subs='' flags='' valued='' ;;
     'worlds') subs='list ls download maps mcworld nbt primary' flags='' valued='' ;;
     'worlds list') subs='' flags='-s --server --all-servers --parallel --fail-fast --limit --offset --all -q --quiet' valued='-s --server --parallel --limit --offset' ;;
@@ -549,6 +555,7 @@ _gsh_values() {
     'agent register --assertion-type') values='urn:ietf:params:oauth:token-type:id-jag' ;;
     'agent token --grant-type') values='urn:vendor:agent-auth:grant-type:claim urn:ietf:params:oauth:grant-type:jwt-bearer' ;;
     'applications list --kind') values='game application database' ;;
+    'config lint --format') values='stylish compact json sarif github' ;;
     'files copy-to --mode') values='copy cut' ;;
     'hooks create --events') values='server.installed server.started server.stopped server.crashed server.idle backup.completed player.joined player.left git.deployment.completed threshold.cpu threshold.memory threshold.disk' ;;
     'hooks update --events') values='server.installed server.started server.stopped server.crashed server.idle backup.completed player.joined player.left git.deployment.completed threshold.cpu threshold.memory threshold.disk' ;;

@@ -8,8 +8,9 @@ import { offline, offlineData } from './offline.js';
 // export, lint, diff, apply, schema. The work is in src/config-code/ (ARCHITECTURE.md "Layers"),
 // loaded only when one of these runs.
 
+// The first of each list is the request a run on one server surely makes (reference, walk).
 const READS = [
-  'GET /servers', 'GET /servers/{server_id}/settings', 'GET /servers/{server_id}/properties', 'GET /servers/{server_id}/startup',
+  'GET /servers/{server_id}/settings', 'GET /servers', 'GET /servers/{server_id}/properties', 'GET /servers/{server_id}/startup',
   'GET /servers/{server_id}/properties/configs', 'GET /servers/{server_id}/properties/configs/{config_type}',
   'GET /servers/{server_id}/hooks', 'GET /servers/{server_id}/subusers',
 ];
@@ -20,8 +21,9 @@ export const operations: OperationUses = {
   'config schema': [],
   'config diff': READS.filter((op) => op !== 'GET /servers/{server_id}/properties/configs'),
   'config apply': [
+    'PATCH /servers/{server_id}/settings',
     ...READS.filter((op) => op !== 'GET /servers/{server_id}/properties/configs'),
-    'PATCH /servers/{server_id}/settings', 'PUT /servers/{server_id}/properties',
+    'PUT /servers/{server_id}/properties',
     'PATCH /servers/{server_id}/startup/variables/{env_variable}', 'PUT /servers/{server_id}/properties/configs/{config_type}',
     'POST /servers/{server_id}/hooks', 'PATCH /servers/{server_id}/hooks/{hook_id}', 'DELETE /servers/{server_id}/hooks/{hook_id}',
     'POST /servers/{server_id}/subusers', 'PUT /servers/{server_id}/subusers/{user_id}', 'DELETE /servers/{server_id}/subusers/{user_id}',

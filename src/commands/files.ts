@@ -1,7 +1,7 @@
 import { type Stats, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { mkdirSync } from 'node:fs';
+import { makeDir } from '../core/disk.js';
 import { join } from 'node:path';
 import { InterruptedError, UsageError } from '../core/errors.js';
 import { collect } from '../core/fields.js';
@@ -192,7 +192,7 @@ API:
           const fetchOne = async () => {
             const res = await client.request<{ data?: unknown }>(ask);
             // The server's folder, once it has a file to give.
-            if (many && into.kind === 'dir') mkdirSync(into.dir, { recursive: true });
+            if (many && into.kind === 'dir') makeDir(into.dir);
             return download(rt, client, signedUrlOf(res.body?.data), into, {
               size: announcedSize(res.body?.data),
               fallbackName: basename(remote) || 'download',

@@ -183,8 +183,16 @@ export function planOf(ref: RefEntry[], ops: Operation[], fx: Fixtures): { steps
         const file = join(fx.dir, 'upload.txt');
         writeFileSync(file, 'walk upload\n');
         argv.push(file);
+      } else if (a.name === 'paths') {
+        // gsh config diff|apply: a declaration whose glob takes every server (-s narrows it);
+        // diff's is in sync (exit 0), apply's changes one setting (its PATCH is the step's target).
+        const file = join(fx.dir, `declared-${words[1]}.yaml`);
+        writeFileSync(file, `version: 1\nservers:\n  "*":\n    settings: ${words[1] === 'apply' ? '{description: walked}' : '{}'}\n`);
+        argv.push(file);
       } else argv.push(FLAG_VALUES[a.name] ?? '/server.properties');
     }
+    // gsh config export writes files: into the walk's own directory, replaced on each run.
+    if (e.command === 'config export') argv.push('--dir', join(fx.dir, 'exported'), '--force');
     const query: Record<string, string> = {};
     const body: Record<string, unknown> = {};
     for (const o of e.options) {
