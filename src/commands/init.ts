@@ -3,7 +3,7 @@ import { colorEnabled, colorWhen, outputStream } from '../core/io.js';
 import { TIERS } from '../init/caps.js';
 import { FORMAT_NAMES } from '../init/format/names.js';
 import type { Runtime } from '../core/runtime.js';
-import { readAll } from '../core/run-state.js';
+import { readAll } from '../core/streams.js';
 import { offline, offlineData } from './offline.js';
 
 // `gsh init`: hand-written commands for init manifests. `lint` and `schema` work offline; the

@@ -1,22 +1,11 @@
-import type { Readable, Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { fileStore, type ConfigStore } from './store.js';
+import type { Env, InStream, OutStream } from './streams.js';
 
 // Everything a command may touch outside itself (ARCHITECTURE.md "Plan, then execute"): the streams
 // with their terminal facts, the environment, time, the HTTP dispatcher, the auth store and the
 // signals. src/cli.ts builds one from `process`; tests build their own and call run(argv, ctx),
 // so no command reads `process` directly.
-
-export interface OutStream extends Writable {
-  isTTY?: boolean;
-  /** Terminal width; unknown (0 or absent) when not a terminal. */
-  columns?: number;
-}
-
-export interface InStream extends Readable {
-  isTTY?: boolean;
-  setRawMode?(on: boolean): unknown;
-}
 
 export interface Clock {
   now(): number;
@@ -35,7 +24,7 @@ export interface Context {
   stdin: InStream;
   stdout: OutStream;
   stderr: OutStream;
-  env: Record<string, string | undefined>;
+  env: Env;
   clock: Clock;
   /** Carries every API request; absent: each command makes its own (proxy-aware) agent. */
   dispatcher?: Dispatcher;

@@ -128,7 +128,7 @@ export function namesStdin(values: readonly unknown[]): boolean {
  */
 export async function stdinFor(values: readonly unknown[], stdin: () => NodeJS.ReadableStream): Promise<StdinText> {
   if (!namesStdin(values)) return new StdinText(undefined);
-  const { readAll } = await import('./run-state.js');
+  const { readAll } = await import('./streams.js');
   return new StdinText((await readAll(stdin())).toString('utf8'));
 }
 

@@ -5,7 +5,8 @@ import { fillTemplate } from '../operations/leaves.js';
 import type { SignalName } from './context.js';
 import type { Runtime } from './runtime.js';
 import { shellLine } from './shell-words.js';
-import { pollUntil, targetState, waitForBackup, waitForJob, waitForServerState } from './wait.js';
+import { pollUntil } from './poll.js';
+import { targetState, waitForBackup, waitForJob, waitForServerState } from './wait.js';
 
 // Work already under way, as one value: what `--wait` follows after a 202 and what `gsh wait`
 // follows later (ARCHITECTURE.md "Many servers at once"), so both poll the same way and every 202

@@ -1,4 +1,4 @@
-import type { Context } from './context.js';
+import type { Env } from './streams.js';
 import { UsageError } from './errors.js';
 import type { Globals } from './global-flags.js';
 import { checkIdempotencyKey } from './http.js';
@@ -26,7 +26,7 @@ export interface RunOptions {
 }
 
 /** `quiet`: -q on a list command. */
-export function checkGlobals(globals: Globals, env: Context['env'], quiet: boolean): RunOptions {
+export function checkGlobals(globals: Globals, env: Env, quiet: boolean): RunOptions {
   const format = resolveFormat(globals);
   const jqRows = globals.jq !== undefined && (globals.output === 'csv' || globals.output === 'tsv') ? (globals.output as 'csv' | 'tsv') : undefined;
   const shaping = { columns: checkShaping(globals, jqRows ?? format, quiet), header: globals.header !== false, quiet, ...(jqRows ? { jqRows } : {}) };

@@ -1,4 +1,4 @@
-import type { Context, InStream, OutStream } from './context.js';
+import type { Env, InStream, OutStream } from './streams.js';
 import { terminalStream } from './terminal-text.js';
 
 // Terminal facts decided in one place (ARCHITECTURE.md "Lessons from other CLIs": gh's iostreams).
@@ -30,7 +30,7 @@ export interface Streams {
   /** ANSI colour on stderr. */
   colorErr: boolean;
   columns: number;
-  env: Context['env'];
+  env: Env;
 }
 
 /** `--color` (and `--no-color`, which is `--color never`). */
@@ -42,7 +42,7 @@ export type ColorWhen = (typeof COLOR_WHEN)[number];
  * CLICOLOR_FORCE (not 0) or FORCE_COLOR (not 0/false) force colour even when piped; then NO_COLOR
  * (non-empty), CLICOLOR=0 and FORCE_COLOR=0 turn it off; otherwise a terminal (not TERM=dumb) has it.
  */
-export function colorEnabled(env: Context['env'], isTTY: boolean, when: ColorWhen = 'auto'): boolean {
+export function colorEnabled(env: Env, isTTY: boolean, when: ColorWhen = 'auto'): boolean {
   if (when !== 'auto') return when === 'always';
   const force = env.FORCE_COLOR;
   const forceOff = force === '0' || force === 'false';
@@ -70,7 +70,7 @@ export function colorWhenIn(argv: readonly string[]): ColorWhen {
 }
 
 /** The terminal facts of a context's streams, decided once per command. */
-export function streamsFor(ctx: Context, opts: { color?: ColorWhen } = {}): Streams {
+export function streamsFor(ctx: { stdin: InStream; stdout: OutStream; stderr: OutStream; env: Env }, opts: { color?: ColorWhen } = {}): Streams {
   const { env } = ctx;
   const stdoutTTY = ctx.stdout.isTTY === true;
   const stderrTTY = ctx.stderr.isTTY === true;

@@ -7,7 +7,7 @@ import { sharePaceMs } from './rate-share.js';
 import { replayCommand } from './report.js';
 import type { RuntimeView } from './runtime-view.js';
 import { fromService, term, visible } from './terminal-text.js';
-import { pollUntil } from './wait.js';
+import { pollUntil } from './poll.js';
 
 // When the API answers that a person must act (01-general-contract.md "Agent registration flow":
 // Approvals; "Errors"; "States and transitions"), the request core asks this handler whether to

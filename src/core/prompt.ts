@@ -1,6 +1,6 @@
 import { UsageError } from './errors.js';
 import type { Streams } from './io.js';
-import { readAll } from './run-state.js';
+import { readAll } from './streams.js';
 
 // Prompts on the terminal (stderr), for the interactive paths only. Secrets are read without
 // echo and never appear on argv or in history.

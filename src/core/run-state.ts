@@ -45,10 +45,3 @@ export function argvOf(cmd: Command): readonly string[] {
 export function setExitCode(cmd: Command, code: number): void {
   runOf(cmd).exitCode = code;
 }
-
-/** All of stdin (a pipe or file) as bytes. */
-export async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks);
-}

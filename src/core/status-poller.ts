@@ -3,7 +3,8 @@ import type { ApiClient, ApiResponse } from './http.js';
 import { MAX_PAGE, type ListEnvelope } from './paging.js';
 import { sharePaceMs } from './rate-share.js';
 import type { Runtime } from './runtime.js';
-import { describeServerStatus, pollDelay, type ServerStatus, serverStateReached } from './wait.js';
+import { pollDelay } from './poll.js';
+import { describeServerStatus, type ServerStatus, serverStateReached } from './wait.js';
 
 // Fleet waits in pages (README "Waiting on many servers"): the servers a fleet waits on are read
 // together, a round at a time, through GET /servers?include=status (02-endpoints-part-a.md

@@ -1,5 +1,5 @@
 import stringWidth from 'string-width';
-import type { OutStream } from './context.js';
+import type { OutStream } from './streams.js';
 
 // Text on a terminal (issue #28). Whoever controls text the service returns (a file name, a
 // console line, a server name, an error message) must not control the terminal it is shown on: no

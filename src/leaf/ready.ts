@@ -8,7 +8,8 @@ import type { ApiClient, RequestSpec } from '../core/http.js';
 import { step as planStep, type Step } from '../core/plan.js';
 import type { Runtime } from '../core/runtime.js';
 import type { SignalName } from '../core/context.js';
-import { cannotTell, describeServerStatus, pollDelay, progressFor, readServerStatus, serverStateReached, statusReadable, type ServerStatus } from '../core/wait.js';
+import { cannotTell, pollDelay, progressFor } from '../core/poll.js';
+import { describeServerStatus, readServerStatus, serverStateReached, statusReadable, type ServerStatus } from '../core/wait.js';
 import { initialState, type Observation, QUIET_RUNNING_MS, seenOf, step, type WaitState } from './ready-wait.js';
 
 // Ready means ready (issue 31, item 2; issue 36, item 4): `--ready` on power start/restart and

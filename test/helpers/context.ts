@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { PassThrough, Writable } from 'node:stream';
-import type { Context, Clock, InStream, OutStream } from '../../src/core/context.js';
+import type { Context, Clock } from '../../src/core/context.js';
+import type { InStream, OutStream } from '../../src/core/streams.js';
 import { realClock } from '../../src/core/context.js';
 import { fileStore } from '../../src/core/store.js';
 import { run } from '../../src/program.js';

@@ -3,7 +3,8 @@ import type { RequestSpec } from '../../core/http.js';
 import { step } from '../../core/plan.js';
 import type { Runtime } from '../../core/runtime.js';
 import { onServers, type ServerFlags } from '../../core/fleet-command.js';
-import { pollUntil, TERMINAL_JOB_STATES } from '../../core/wait.js';
+import { pollUntil } from '../../core/poll.js';
+import { TERMINAL_JOB_STATES } from '../../core/wait.js';
 
 // `gsh init status -s SERVER [--wait]`: GET /servers/{server_id}/init, the latest provisioning job
 // (02-endpoints-part-a.md "Init templates and manifest validation"): phases content, files, env,

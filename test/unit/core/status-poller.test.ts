@@ -4,7 +4,7 @@ import { Exit } from '../../../src/core/errors.js';
 import type { ApiClient, RequestSpec } from '../../../src/core/http.js';
 import { Runtime } from '../../../src/core/runtime.js';
 import { POLL_SHARE_SENDING, StatusPoller } from '../../../src/core/status-poller.js';
-import { pollDelay } from '../../../src/core/wait.js';
+import { pollDelay } from '../../../src/core/poll.js';
 import { testContext } from '../../helpers/context.js';
 
 // Fleet waits in pages (status-poller.ts): GET /servers?include=status, 100 a page
