@@ -1,4 +1,4 @@
-import { Exit, GshError } from './errors.js';
+import { GshError, NotTheApiError } from './errors.js';
 import type { ApiResponse } from './request-spec.js';
 
 // A 2xx is only a success when it is the API's answer (01-general-contract.md "Envelope rules":
@@ -14,17 +14,6 @@ export function envelopeData(res: ApiResponse<unknown>): unknown {
     return (body as { data: unknown }).data;
   }
   throw notTheApi(res);
-}
-
-/**
- * An answer that is not the API's. When it answered a mutation with 2xx, the change was applied
- * and the answer is what is missing: its ending gives the replay line, as a cut answer's does.
- */
-export class NotTheApiError extends GshError {
-  constructor(message: string, hint: string, readonly status: number) {
-    super(message, Exit.error, hint);
-    this.name = 'NotTheApiError';
-  }
 }
 
 export function notTheApi(res: ApiResponse<unknown>): GshError {

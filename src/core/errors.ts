@@ -123,6 +123,17 @@ export function exitCodeForApi(status: number, code: string | undefined): number
 }
 
 /** A network-level failure (refused, reset, timed out) that outlived its retries. */
+/**
+ * An answer that is not the API's. When it answered a mutation with 2xx, the change was applied
+ * and the answer is what is missing: its ending gives the replay line, as a cut answer's does.
+ */
+export class NotTheApiError extends GshError {
+  constructor(message: string, hint: string, readonly status: number) {
+    super(message, Exit.error, hint);
+    this.name = 'NotTheApiError';
+  }
+}
+
 export class NetworkError extends GshError {
   constructor(message: string, readonly causeCode?: string, hint = 'Check the base URL and your connection; --debug shows each attempt.') {
     super(message, Exit.unavailable, hint);

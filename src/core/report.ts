@@ -1,5 +1,4 @@
-import { ApiError, Exit, GshError, InterruptedError, NetworkError, WaitStoppedError } from './errors.js';
-import { NotTheApiError } from './envelope.js';
+import { ApiError, Exit, GshError, InterruptedError, NetworkError, NotTheApiError, WaitStoppedError } from './errors.js';
 import { ansi, type Streams } from './io.js';
 import { REPLAY_WINDOW_HOURS } from './outcome.js';
 import { redactSignedUrls } from './redact.js';
