@@ -35,7 +35,7 @@ function onInternalError(argv: readonly string[]): void {
  * With FORCE_COLOR and NO_COLOR both set, Node prints "Warning: The 'NO_COLOR' env is ignored due
  * to the 'FORCE_COLOR' env being set" the first time its own colour check runs (undici's
  * `require('node:assert')` runs it), a line on stderr that is not gsh's. gsh decides colour from
- * the context's copy of the environment (core/io.ts colorEnabled, where FORCE_COLOR wins too), so
+ * the context's copy of the environment (core/terminal/io.ts colorEnabled, where FORCE_COLOR wins too), so
  * Node's own check, which ignores NO_COLOR then anyway, is left FORCE_COLOR alone.
  */
 function withoutNodeColourWarning<T extends { env: Record<string, string | undefined> }>(ctx: T): T {
@@ -59,7 +59,7 @@ export async function main(argv: string[] = process.argv.slice(2), options: Main
   onWriteError(process.stdout, 'standard output');
   onWriteError(process.stderr, 'standard error');
   onInternalError(argv);
-  const [{ run }, { processContext }] = await Promise.all([import('./program.js'), import('./core/context.js')]);
+  const [{ run }, { processContext }] = await Promise.all([import('./program.js'), import('./core/run/context.js')]);
   const ctx = withoutNodeColourWarning(processContext());
   if (!options.keepOutput) return run(argv, ctx);
   const stdout = recorded(ctx.stdout);

@@ -2,12 +2,12 @@ import { Command, CommanderError, Option } from 'commander';
 import type { FromProgram } from './commands/hand-written.js';
 import { handWritten, handWrittenUses } from './commands/index.js';
 import type { DocTree } from './docs/command-tree.js';
-import { findWord, wordsAfter } from './core/argv.js';
+import { findWord, wordsAfter } from './core/flags/argv.js';
 import { Exit } from './core/errors.js';
-import type { Context } from './core/context.js';
-import { flagsOf, GLOBAL_FLAG_TABLE, type GlobalFlag } from './core/global-flags.js';
-import { colorWhenIn, outputStream, streamsFor } from './core/io.js';
-import { bindRun } from './core/run-state.js';
+import type { Context } from './core/run/context.js';
+import { flagsOf, GLOBAL_FLAG_TABLE, type GlobalFlag } from './core/flags/global-flags.js';
+import { colorWhenIn, outputStream, streamsFor } from './core/terminal/io.js';
+import { bindRun } from './core/run/run-state.js';
 import { similar } from './common/suggest.js';
 import { VERSION } from './core/version.js';
 import { loadAllFamilies, loadFamilies, topWords } from './operations/index.js';
@@ -194,7 +194,7 @@ export async function run(argv: string[], ctx: Context, seen: RunSeen = {}): Pro
   // jq's WebAssembly compiles on V8's background threads while the program is built and the
   // command planned; the expression is still checked before any request (Runtime.prepare).
   // A chunk that fails to load is compileJq's to report, with its context, not an internal error here.
-  if (argv.some((a) => a === '--jq' || a.startsWith('--jq='))) void import('./core/jq.js').then((jq) => jq.warmUp(), () => undefined);
+  if (argv.some((a) => a === '--jq' || a.startsWith('--jq='))) void import('./core/terminal/jq.js').then((jq) => jq.warmUp(), () => undefined);
   const io = streamsFor(ctx, { color: colorWhenIn(argv) });
   const json = argv.includes('--json') || argv.some((a, i) => (a === '-o' || a === '--output') && argv[i + 1] === 'json') || argv.includes('--output=json');
   const debug = argv.includes('--debug');
@@ -228,7 +228,7 @@ export async function run(argv: string[], ctx: Context, seen: RunSeen = {}): Pro
       if (err.code === 'commander.executeSubCommandAsync') return Exit.error;
       return Exit.usage;
     }
-    const { reportError } = await import('./core/report.js');
+    const { reportError } = await import('./core/terminal/report.js');
     return reportError(err, io, { json, debug, argv });
   }
 }

@@ -1,7 +1,7 @@
 import { fstatSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { Script } from 'node:vm';
-import { describeProblem, makePrivateDir, privateDirProblem, readPrivateFile, removeOld, replaceFile } from '../core/disk.js';
+import { describeProblem, makePrivateDir, privateDirProblem, readPrivateFile, removeOld, replaceFile } from '../core/disk/disk.js';
 import { V8_FLAGS_EVENT } from '../core/v8-flags.js';
 import { buildId, COMMAND_WORD, helpCacheFile, keepHelp, readHelp } from './help-cache.js';
 
@@ -118,7 +118,7 @@ export function createBundleLoader(cacheDir: string | undefined, { setFlags = se
     const pending = toWrite;
     toWrite = [];
     try {
-      // A directory someone else made or can write to meanwhile is left alone (core/disk.ts).
+      // A directory someone else made or can write to meanwhile is left alone (core/disk/disk.ts).
       if (makePrivateDir(cacheDir) !== undefined) return;
       for (const compiled of pending) write(compiled);
       removeOld(cacheDir, Date.now() - STALE_MS);
@@ -261,7 +261,7 @@ export function runCli(dist: string, argv: string[], env: NodeJS.ProcessEnv = pr
 
 /**
  * The cache directory when it may be used: the user's own, written by no one else, as ssh wants
- * ~/.ssh (core/disk.ts privateDirProblem). Another user who can put files in it could have a help
+ * ~/.ssh (core/disk/disk.ts privateDirProblem). Another user who can put files in it could have a help
  * print escape sequences, or have gsh run compiled code of theirs; so it is not used, with one
  * line on stderr, and gsh runs without its caches.
  */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { sep } from 'node:path';
-import { makePrivateDir, readPrivateFile, replaceFile } from '../core/disk.js';
+import { makePrivateDir, readPrivateFile, replaceFile } from '../core/disk/disk.js';
 
 // `gsh --help`, `gsh servers --help`: the text commander renders is a function of the bundle, the
 // command words and the help width, nothing else (no context reaches a help; the help-purity test
@@ -9,7 +9,7 @@ import { makePrivateDir, readPrivateFile, replaceFile } from '../core/disk.js';
 // cheapest help is the one not rendered again. The file is named after the bundle's build id
 // (bin/dist/build-id, a hash of every bundle file, written by src/boot/stamp-build.ts), so a new
 // build or version never reads an old help; old files go with the code cache's 30-day sweep.
-// A kept help is read only from a checked directory (core/disk.ts privateDirProblem, asked by the
+// A kept help is read only from a checked directory (core/disk/disk.ts privateDirProblem, asked by the
 // launcher), only from a plain file of the user's own (never through a link), and printed only
 // when it holds plain text: a help with a control character or an escape sequence in it is not
 // one gsh wrote, and it is rendered again instead (ARCHITECTURE.md "Doors").
@@ -41,7 +41,7 @@ export function helpCacheFile(argv: readonly string[], build: string | undefined
   return `${cacheDir}${sep}help-${build}-${width()}-${['gsh', ...words].join('.')}.txt`;
 }
 
-// What the terminal sanitiser (core/terminal-text.ts visible()) would change, and tab and \r
+// What the terminal sanitiser (core/terminal/terminal-text.ts visible()) would change, and tab and \r
 // besides: C0 and C1 controls, DEL, bidi controls and zero-width characters. The launcher does not
 // load the bundle, so it cannot call the sanitiser; test/unit/boot/help-cache.test.ts holds the
 // two together. Commander's help has none of them.

@@ -1,12 +1,12 @@
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { ApiError, UsageError } from '../core/errors.js';
-import { collect, parseFields, readInputBody, stdinFor } from '../core/fields.js';
-import { type ApiClient, type Method, type QueryValue, type RequestSpec, withIdempotencyKey } from '../core/http.js';
-import { describeTarget, planTarget, saveBody } from '../core/download.js';
-import { fetchAll } from '../core/paging.js';
+import { collect, parseFields, readInputBody, stdinFor } from '../core/flags/fields.js';
+import { type ApiClient, type Method, type QueryValue, type RequestSpec, withIdempotencyKey } from '../core/wire/http.js';
+import { describeTarget, planTarget, saveBody } from '../core/transfer/download.js';
+import { fetchAll } from '../core/wire/paging.js';
 import { step } from '../core/plan.js';
-import { type Runtime, withRuntime } from '../core/runtime.js';
+import { type Runtime, withRuntime } from '../core/run/runtime.js';
 
 // `gsh api <path>`: any request, through the same core as every command (auth, retries,
 // idempotency, errors, exit codes). Modelled on gh api.

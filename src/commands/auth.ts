@@ -1,16 +1,16 @@
 import type { Command } from 'commander';
-import { staticCredential } from '../core/credentials.js';
+import { staticCredential } from '../core/auth/credentials.js';
 import { Exit, GshError, UsageError } from '../core/errors.js';
-import { promptHidden, promptLine, readAllStdin } from '../core/prompt.js';
-import type { RequestSpec } from '../core/http.js';
+import { promptHidden, promptLine, readAllStdin } from '../core/terminal/prompt.js';
+import type { RequestSpec } from '../core/wire/http.js';
 import { step } from '../core/plan.js';
-import { type Runtime, withRuntime } from '../core/runtime.js';
-import { assertConfigDirUsable, DEFAULT_PROFILE, profileName } from '../core/store.js';
-import type { AgentLoginOptions } from '../core/agent-login.js';
+import { type Runtime, withRuntime } from '../core/run/runtime.js';
+import { assertConfigDirUsable, DEFAULT_PROFILE, profileName } from '../core/auth/store.js';
+import type { AgentLoginOptions } from '../core/login/agent-login.js';
 
 // `gsh auth …` (issue: "Auth store"). API keys are read from stdin or a hidden prompt, never
 // argv, and verified with GET /me before anything is saved. `login --agent` and `claim` run the
-// agent registration flow (src/core/agent-login.ts).
+// agent registration flow (src/core/login/agent-login.ts).
 
 
 interface Me {
@@ -64,7 +64,7 @@ export function register(auth: Command): void {
           const how = opts.resume ? 'finish the pending agent login' : `register as an agent (${opts.email !== undefined ? `a person with ${opts.email} enters a code` : opts.anonymous ? 'a temporary account' : 'an identity assertion'})`;
           const agentPlan = { requests: [], then: [step('person', `${how}: discovery, registration and the token grant; save the identity in profile "${profileName(rt.globals.profile, rt.env, rt.store.read())}"`)] };
           return rt.submit(agentPlan, async () => {
-            const { agentLogin } = await import('../core/agent-login.js');
+            const { agentLogin } = await import('../core/login/agent-login.js');
             await agentLogin(rt, opts);
           });
         }
@@ -91,7 +91,7 @@ Example:
       const opts = this.opts<AgentLoginOptions & { email: string }>();
       await withRuntime(this, (rt) =>
         rt.submit({ requests: [], then: [step('person', `start a claim of the temporary account for ${opts.email}, then wait until they complete it`)] }, async () => {
-          const { agentClaim } = await import('../core/agent-login.js');
+          const { agentClaim } = await import('../core/login/agent-login.js');
           await agentClaim(rt, opts.email, opts);
         }));
     });
@@ -184,7 +184,7 @@ async function login(rt: Runtime): Promise<number | void> {
   try {
     return await rt.submit(plan, async () => {
       // Saved only after a 2xx in the API's envelope: a redirect, a login page or other JSON proves nothing.
-      const { envelopeData } = await import('../core/envelope.js');
+      const { envelopeData } = await import('../core/wire/envelope.js');
       const res = await client.request(check);
       const data = envelopeData(res);
       if (data === null || typeof data !== 'object' || Array.isArray(data)) {
@@ -248,7 +248,7 @@ async function logout(rt: Runtime): Promise<number | void> {
     const agent = profile.agent;
     let revoked = false;
     if (agent?.access_token && profile.base_url) {
-      const { revokeAccessToken } = await import('../core/agent-logout.js');
+      const { revokeAccessToken } = await import('../core/login/agent-logout.js');
       revoked = await revokeAccessToken(rt, profile.base_url, agent);
     }
     await rt.store.update((d) => {

@@ -1,11 +1,11 @@
-import { outputStream } from '../core/io.js';
+import { outputStream } from '../core/terminal/io.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import type { Clock, Context } from '../core/context.js';
-import { resolveAuth } from '../core/credentials.js';
-import { configDir, configDirProblem, writePrivateCache } from '../core/store.js';
+import type { Clock, Context } from '../core/run/context.js';
+import { resolveAuth } from '../core/auth/credentials.js';
+import { configDir, configDirProblem, writePrivateCache } from '../core/auth/store.js';
 
 // `gsh __complete servers [--profile P] [--base-url U] [--prefix WORD]`: server names for the
 // shells' `-s <TAB>` (hidden: run() answers it before commander, so it is in no help, reference or
@@ -73,7 +73,7 @@ async function serverNames({ prefix = '', ...globals }: { profile?: string; base
   });
   const key = createHash('sha256').update([auth.baseUrl, auth.profile, auth.source, ctx.env.GSH_TOKEN ?? ctx.env.GSH_API_KEY ?? ''].join('\0')).digest('hex');
   const file = join(configDir(ctx.env), CACHE_FILE);
-  // A config dir others can write to is not read (core/disk.ts); completion stays silent.
+  // A config dir others can write to is not read (core/disk/disk.ts); completion stays silent.
   const cached = configDirProblem(ctx.env) ? undefined : readCache(file);
   const now = ctx.clock.now();
   const fresh = cached?.key === key ? cached.entries.filter((e) => e.at <= now && now - e.at < CACHE_MS) : [];
@@ -87,7 +87,7 @@ async function serverNames({ prefix = '', ...globals }: { profile?: string; base
     sleep: (ms) => (ctx.clock.now() - started + ms > BUDGET_MS ? Promise.reject(new Error('over budget')) : ctx.clock.sleep(ms)),
   };
   const silent = new Writable({ write: (_c, _e, done) => done() });
-  const { Runtime } = await import('../core/runtime.js');
+  const { Runtime } = await import('../core/run/runtime.js');
   const rt = new Runtime({ ...globals, retries: '0', requestTimeout: `${BUDGET_MS}ms`, input: false }, { ...ctx, stderr: silent, clock });
   try {
     const client = await rt.client();

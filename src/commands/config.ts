@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { colorEnabled, colorWhen, outputStream } from '../core/io.js';
+import { colorEnabled, colorWhen, outputStream } from '../core/terminal/io.js';
 import { FORMAT_NAMES } from '../init/format/names.js';
 import type { OperationUses } from './hand-written.js';
 import { offline, offlineData } from './offline.js';
@@ -110,8 +110,8 @@ interface SelectFlags {
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
-async function online(cmd: Command, fn: (rt: import('../core/runtime.js').Runtime) => Promise<number | void>): Promise<void> {
-  const { withRuntime } = await import('../core/runtime.js');
+async function online(cmd: Command, fn: (rt: import('../core/run/runtime.js').Runtime) => Promise<number | void>): Promise<void> {
+  const { withRuntime } = await import('../core/run/runtime.js');
   await withRuntime(cmd, fn);
 }
 

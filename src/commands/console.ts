@@ -1,20 +1,20 @@
 import type { Command } from 'commander';
-import { CHECKS } from '../core/checks.js';
+import { CHECKS } from '../core/flags/checks.js';
 import { Exit, GshError, UsageError } from '../core/errors.js';
-import { withIdempotencyKey } from '../core/http.js';
+import { withIdempotencyKey } from '../core/wire/http.js';
 import { type Plan, step, type Step } from '../core/plan.js';
-import { type Runtime, withRuntime } from '../core/runtime.js';
-import { door, fitWidth, term } from '../core/terminal-text.js';
+import { type Runtime, withRuntime } from '../core/run/runtime.js';
+import { door, fitWidth, term } from '../core/terminal/terminal-text.js';
 import { attach, LINGER_MS, QUIET_MS } from '../console/attach.js';
 import { displayLine } from '../console/display.js';
 import { awaitAnswer, endedError, openSession } from '../console/exchange.js';
 import { parseHistory, type Frame } from '../console/protocol.js';
 import { parseStats, statsLine } from '../console/stats-view.js';
 import { type ConsoleTarget, consoleTarget, planTarget, sessionSource } from '../console/target.js';
-import { collect, stdinFor } from '../core/fields.js';
-import { fleetOptions, parallelOption, resolveFleet, runFleet } from '../core/fleet.js';
-import { resolveTargets, singleRef, targetRefs, type TargetRefs } from '../core/targets.js';
-import { onServers, SERVERS_HELP, type ServerFlags } from '../core/fleet-command.js';
+import { collect, stdinFor } from '../core/flags/fields.js';
+import { fleetOptions, parallelOption, resolveFleet, runFleet } from '../core/fleet/fleet.js';
+import { resolveTargets, singleRef, targetRefs, type TargetRefs } from '../core/fleet/targets.js';
+import { onServers, SERVERS_HELP, type ServerFlags } from '../core/fleet/fleet-command.js';
 
 // Hand-written console commands (issue 5): attach, send (with --expect), history and stats talk
 // to the console socket (01-general-contract.md "Console socket"). The generated `console status|
@@ -220,7 +220,7 @@ Examples:
         }
         // Several servers (ARCHITECTURE.md "Many servers at once"): one send and one result each.
         // Each send is a POST: one interrupted says whether it went out.
-        const { restCommand, targetReplayCommand } = await import('../core/report.js');
+        const { restCommand, targetReplayCommand } = await import('../core/terminal/report.js');
         const opts = { ...fleetOptions(flags, rt.globals.idempotencyKey), mutates: true, replay: (id: string, key: string) => targetReplayCommand(rt.argv, id, key), rest: (ids: readonly string[]) => restCommand(rt.argv, ids) };
         const client = await rt.client();
         const stdin = await stdinFor(refs.refs, () => rt.ctx.stdin);

@@ -1,20 +1,20 @@
 import { type Stats, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { makeDir } from '../core/disk.js';
+import { makeDir } from '../core/disk/disk.js';
 import { join } from 'node:path';
 import { InterruptedError, UsageError } from '../core/errors.js';
-import { collect } from '../core/fields.js';
-import { DEFAULT_PARALLEL, fleetOptions, MAX_PARALLEL } from '../core/fleet.js';
-import { onServers, SERVERS_HELP, type ServerFlags } from '../core/fleet-command.js';
-import { withIdempotencyKey } from '../core/http.js';
-import { counted, localFile, uploadSpec } from '../core/multipart-upload.js';
-import { progressBar } from '../core/progress.js';
-import { askSpec, planTree, remoteDir, treeRequests, uploadOne, uploadTree, uploadTreeInFleet } from '../core/tree-upload.js';
-import { announcedSize, type DownloadTarget, describeTarget, download, fetchSpec, planTarget, SIGNED_URL, signedUrlOf } from '../core/download.js';
+import { collect } from '../core/flags/fields.js';
+import { DEFAULT_PARALLEL, fleetOptions, MAX_PARALLEL } from '../core/fleet/fleet.js';
+import { onServers, SERVERS_HELP, type ServerFlags } from '../core/fleet/fleet-command.js';
+import { withIdempotencyKey } from '../core/wire/http.js';
+import { counted, localFile, uploadSpec } from '../core/transfer/multipart-upload.js';
+import { progressBar } from '../core/transfer/progress.js';
+import { askSpec, planTree, remoteDir, treeRequests, uploadOne, uploadTree, uploadTreeInFleet } from '../core/transfer/tree-upload.js';
+import { announcedSize, type DownloadTarget, describeTarget, download, fetchSpec, planTarget, SIGNED_URL, signedUrlOf } from '../core/transfer/download.js';
 import { step } from '../core/plan.js';
-import { type Runtime, withRuntime } from '../core/runtime.js';
-import type { Target } from '../core/targets.js';
+import { type Runtime, withRuntime } from '../core/run/runtime.js';
+import type { Target } from '../core/fleet/targets.js';
 import type { OperationUses } from './hand-written.js';
 
 // `gsh files put` and `gsh files get`: both steps of a transfer in one command (03-endpoints-

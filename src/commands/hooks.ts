@@ -1,11 +1,11 @@
-import { outputStream } from '../core/io.js';
+import { outputStream } from '../core/terminal/io.js';
 import { readFileSync, statSync } from 'node:fs';
 import { type Command, Option } from 'commander';
-import type { Context } from '../core/context.js';
+import type { Context } from '../core/run/context.js';
 import { UsageError } from '../core/errors.js';
-import { contextOf } from '../core/run-state.js';
-import { readAll } from '../core/streams.js';
-import { SIGNATURE_HEADER as SIGNATURE, signatureFromHeader, verifySignature } from '../core/webhook-signature.js';
+import { contextOf } from '../core/run/run-state.js';
+import { readAll } from '../core/terminal/streams.js';
+import { SIGNATURE_HEADER as SIGNATURE, signatureFromHeader, verifySignature } from '../core/wire/webhook-signature.js';
 import type { OperationUses } from './hand-written.js';
 import { offline } from './offline.js';
 

@@ -1,9 +1,9 @@
 import { type Command, Option } from 'commander';
-import { colorEnabled, colorWhen, outputStream } from '../core/io.js';
+import { colorEnabled, colorWhen, outputStream } from '../core/terminal/io.js';
 import { TIERS } from '../init/caps.js';
 import { FORMAT_NAMES } from '../init/format/names.js';
-import type { Runtime } from '../core/runtime.js';
-import { readAll } from '../core/streams.js';
+import type { Runtime } from '../core/run/runtime.js';
+import { readAll } from '../core/terminal/streams.js';
 import { offline, offlineData } from './offline.js';
 
 // `gsh init`: hand-written commands for init manifests. `lint` and `schema` work offline; the
@@ -116,13 +116,13 @@ API:
 `;
 
 /** Runs an online command with the runtime, closing its client afterwards (loaded only then, so `lint` starts fast). */
-/** -s repeated: every value kept (core/fields.ts collect, without loading it for `init lint`). */
+/** -s repeated: every value kept (core/flags/fields.ts collect, without loading it for `init lint`). */
 function collectServers(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
 async function online(cmd: Command, run: (rt: Runtime) => Promise<number | void>): Promise<void> {
-  const { withRuntime } = await import('../core/runtime.js');
+  const { withRuntime } = await import('../core/run/runtime.js');
   await withRuntime(cmd, run);
 }
 

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import type { Context } from '../core/context.js';
+import type { Context } from '../core/run/context.js';
 import { UsageError } from '../core/errors.js';
 import { step } from '../core/plan.js';
-import { contextOf, rootOf, setExitCode } from '../core/run-state.js';
+import { contextOf, rootOf, setExitCode } from '../core/run/run-state.js';
 
 /**
  * Runs a command that never calls the API (lint, schema, completion, man, reference). With
@@ -16,7 +16,7 @@ export async function offline(cmd: Command, description: string, run: (ctx: Cont
     throw new UsageError(`--jq does not apply to \`gsh ${cmd.parent?.parent ? `${cmd.parent.name()} ` : ''}${cmd.name()}\`: it prints text or a report of its own`, 'Where the command has a JSON format, pipe that into jq.');
   }
   if (globals.dryRun) {
-    const { withRuntime } = await import('../core/runtime.js');
+    const { withRuntime } = await import('../core/run/runtime.js');
     await withRuntime(cmd, (rt) => rt.submit({ requests: [], then: [step('local', description)] }, async () => undefined));
     return;
   }
@@ -30,7 +30,7 @@ export async function offline(cmd: Command, description: string, run: (ctx: Cont
 export async function offlineData(cmd: Command, description: string, produce: () => Promise<unknown>, text: (data: unknown) => string): Promise<void> {
   const globals = rootOf(cmd).opts<{ dryRun?: boolean; jq?: string; output?: string; json?: boolean }>();
   if (globals.dryRun || globals.jq !== undefined || globals.output !== undefined || globals.json) {
-    const { withRuntime } = await import('../core/runtime.js');
+    const { withRuntime } = await import('../core/run/runtime.js');
     await withRuntime(cmd, async (rt) => rt.submit({ requests: [], then: [step('local', description)] }, async () => rt.out.show(await produce())));
     return;
   }

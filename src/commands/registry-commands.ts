@@ -3,10 +3,10 @@ import type { Family, Field } from '../operations/types.js';
 import { accessText } from '../operations/access-text.js';
 import { type Leaf, leavesOf } from '../operations/leaves.js';
 
-import { collect } from '../core/fields.js';
-import { flagName } from '../core/values.js';
-import { FORMATS } from '../core/output.js';
-import { GLOBAL_FLAG_NAMES } from '../core/global-flags.js';
+import { collect } from '../core/flags/fields.js';
+import { flagName } from '../core/flags/values.js';
+import { FORMATS } from '../core/terminal/output.js';
+import { GLOBAL_FLAG_NAMES } from '../core/flags/global-flags.js';
 import type { HelpLines } from '../leaf/feature.js';
 import { FEATURES } from '../leaf/features/index.js';
 

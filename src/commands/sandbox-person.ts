@@ -1,7 +1,7 @@
-import { outputStream } from '../core/io.js';
+import { outputStream } from '../core/terminal/io.js';
 import type { Command } from 'commander';
 import { GshError, UsageError } from '../core/errors.js';
-import { contextOf } from '../core/run-state.js';
+import { contextOf } from '../core/run/run-state.js';
 import { offline } from './offline.js';
 
 // `gsh sandbox approve|reject|ad-view|disconnect|claim-complete`: play the person against a

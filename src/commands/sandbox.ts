@@ -1,10 +1,10 @@
-import { outputStream } from '../core/io.js';
+import { outputStream } from '../core/terminal/io.js';
 import { spawn } from 'node:child_process';
 import type { Stream } from 'node:stream';
 import { constants as osConstants } from 'node:os';
 import type { Command } from 'commander';
 import { GshError, UsageError } from '../core/errors.js';
-import type { Context } from '../core/context.js';
+import type { Context } from '../core/run/context.js';
 import { offline as local } from './offline.js';
 import type { Sandbox, SandboxOptions } from '../sandbox/index.js';
 import { registerPersonCommands } from './sandbox-person.js';

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { parseDuration } from '../core/duration.js';
+import { parseDuration } from '../core/flags/duration.js';
 import { UsageError } from '../core/errors.js';
-import { collect } from '../core/fields.js';
+import { collect } from '../core/flags/fields.js';
 import { step } from '../core/plan.js';
-import { type Runtime, withRuntime } from '../core/runtime.js';
+import { type Runtime, withRuntime } from '../core/run/runtime.js';
 import type { OperationUses } from './hand-written.js';
 
 // `gsh top` (README "gsh top"): the fleet at a glance. On a terminal a full-screen live view
@@ -92,7 +92,7 @@ async function top(rt: Runtime, o: TopFlags & { quiet?: boolean }): Promise<numb
   const client = await rt.client();
   let only: Set<string> | undefined;
   if (o.server !== undefined || o.allServers) {
-    const [{ resolveTargets, singleRef, targetRefs }, { stdinFor }, { serverIdOf }] = await Promise.all([import('../core/targets.js'), import('../core/fields.js'), import('../core/server-cache.js')]);
+    const [{ resolveTargets, singleRef, targetRefs }, { stdinFor }, { serverIdOf }] = await Promise.all([import('../core/fleet/targets.js'), import('../core/flags/fields.js'), import('../core/fleet/server-cache.js')]);
     const refs = targetRefs(o.server, undefined, rt.env, o.allServers === true);
     // One plain reference resolves as every single-server command does (remembered, or one search).
     const single = singleRef(refs);

@@ -1,18 +1,18 @@
 import type { Command } from 'commander';
-import { collect } from '../core/fields.js';
+import { collect } from '../core/flags/fields.js';
 import { Exit, GshError, ownError, UsageError } from '../core/errors.js';
-import { pathIdProblem } from '../core/checks.js';
+import { pathIdProblem } from '../core/flags/checks.js';
 import { step } from '../core/plan.js';
-import { type Runtime, withRuntime } from '../core/runtime.js';
-import type { ServerFlags } from '../core/fleet-command.js';
-import type { Work } from '../core/follow.js';
-import type { ApiClient } from '../core/http.js';
+import { type Runtime, withRuntime } from '../core/run/runtime.js';
+import type { ServerFlags } from '../core/fleet/fleet-command.js';
+import type { Work } from '../core/fleet/follow.js';
+import type { ApiClient } from '../core/wire/http.js';
 import type { OperationUses } from './hand-written.js';
 
 // `gsh wait` (ARCHITECTURE.md "Many servers at once"): follows work already under way without
 // sending its request again: server states on one or many servers, and each kind of job the
 // contract has. Every 202 answer prints the `gsh wait …` line that picks its work up
-// (src/core/follow.ts). Exit codes as --wait: 0 reached, 1 failed, 10 timed out, 12 cannot tell
+// (src/core/fleet/follow.ts). Exit codes as --wait: 0 reached, 1 failed, 10 timed out, 12 cannot tell
 // (the record shows no field gsh reads); 11 when some of several servers failed.
 
 const SERVER_HELP = 'server id or name (default: $GSH_SERVER); for several: repeat it, commas, a name glob, or - for stdin';
@@ -66,7 +66,7 @@ export function register(cmd: Command): void {
     .addHelpText('after', '\nExample:\n  gsh wait job /account/servers/create-jobs/cj_123\n')
     .action(async function (this: Command, raw: string) {
       await withRuntime(this, async (rt) => {
-        const { jobPath, followOrInterrupt } = await import('../core/follow.js');
+        const { jobPath, followOrInterrupt } = await import('../core/fleet/follow.js');
         const path = jobPath(raw);
         const client = await rt.client();
         return rt.submit({ requests: [{ method: 'GET', path }], then: [step('wait', `poll until the job ends, for at most ${rt.waitLimitMs / 1000} s`)] }, async () => {
@@ -87,7 +87,7 @@ export function register(cmd: Command): void {
       await withRuntime(this, async (rt) => {
         const problem = pathIdProblem(backupId);
         if (problem) throw new UsageError(`<backup-uuid> ${problem} (got "${backupId}")`);
-        const [{ backupWork, followOrInterrupt }, { onServer }, many] = await Promise.all([import('../core/follow.js'), import('../core/server-cache.js'), import('../core/fleet-command.js')]);
+        const [{ backupWork, followOrInterrupt }, { onServer }, many] = await Promise.all([import('../core/fleet/follow.js'), import('../core/fleet/server-cache.js'), import('../core/fleet/fleet-command.js')]);
         const o = this.opts<ServerFlags>();
         return many.onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: false }, async (client, t, _several, only) => ({
           plan: { requests: [{ method: 'GET', path: backupWork(t.id, backupId).path }], then: [step('wait', `poll the backup until it has finished, for at most ${rt.waitLimitMs / 1000} s`)] },
@@ -111,7 +111,7 @@ export function register(cmd: Command): void {
     sub.action(async function (this: Command) {
       await withRuntime(this, async (rt) => {
         const o = this.opts<ServerFlags & { download?: string }>();
-        const [{ followOrInterrupt, pollPath }, { onServer }, many] = await Promise.all([import('../core/follow.js'), import('../core/server-cache.js'), import('../core/fleet-command.js')]);
+        const [{ followOrInterrupt, pollPath }, { onServer }, many] = await Promise.all([import('../core/fleet/follow.js'), import('../core/fleet/server-cache.js'), import('../core/fleet/fleet-command.js')]);
         const workOn = (serverId: string) => (kind === 'pull' ? { kind, serverId, ...(o.download ? { started: o.download } : {}) } : { kind, serverId });
         return many.onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: false }, async (client, t, _several, only) => ({
           plan: { requests: [{ method: 'GET', path: pollPath(workOn(t.id)) }], then: [step('wait', `poll ${what} on ${t.id} until it ends, for at most ${rt.waitLimitMs / 1000} s`)] },
@@ -131,7 +131,7 @@ export function register(cmd: Command): void {
  * the `gsh wait` that resumes it on that server (the fleet lists it with the servers left).
  */
 async function waitInFleet(rt: Runtime, client: ApiClient, work: Work): Promise<unknown> {
-  const { followWork, waitCommand } = await import('../core/follow.js');
+  const { followWork, waitCommand } = await import('../core/fleet/follow.js');
   try {
     return (await followWork(rt, client, work)) ?? { summary: 'finished' };
   } catch (err) {
@@ -145,7 +145,7 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
   const state = o.ready !== undefined ? 'running' : (o.for ?? 'settled');
   if (!/^[a-z_]+$/.test(state)) throw new UsageError(`--for "${state}" is not a state`, 'Use running, offline, settled or another state of the status resource.');
   const [{ followOrInterrupt, followWork, waitCommand }, { fleetOptions, resolveFleet, runFleet }, { resolveTargets, singleRef, targetRefs }, { onServer, resolveRemembered }, { stdinFor }] = await Promise.all([
-    import('../core/follow.js'), import('../core/fleet.js'), import('../core/targets.js'), import('../core/server-cache.js'), import('../core/fields.js'),
+    import('../core/fleet/follow.js'), import('../core/fleet/fleet.js'), import('../core/fleet/targets.js'), import('../core/fleet/server-cache.js'), import('../core/flags/fields.js'),
   ]);
   const refs = targetRefs(o.server, undefined, rt.env, o.allServers === true);
   // A server of several not started (Ctrl-C first) is waited for by the same command for it.
@@ -206,7 +206,7 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
   const requests = [...targets.flatMap((t) => then(t.id, t.id).requests), ...pagedRequests(targets.length)];
   return rt.submit({ requests, then: then(`${targets.length} servers, read together from the list with statuses (100 a request)`, targets[0]?.id ?? '').then }, async () => {
     rt.singleTarget = false;
-    const { stopPolling } = await import('../core/status-poller.js');
+    const { stopPolling } = await import('../core/fleet/status-poller.js');
     try {
       // Nothing to send first: every server waits in the shared poller at once.
       return await runFleet(rt, targets, opts, (t, release) => {

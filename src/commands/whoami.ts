@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withRuntime } from '../core/runtime.js';
+import { withRuntime } from '../core/run/runtime.js';
 import type { OperationUses } from './hand-written.js';
 
 // `gsh whoami`: the short way to `gsh auth status` (one function serves both).

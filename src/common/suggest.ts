@@ -1,5 +1,5 @@
 // "Did you mean": edit distance and the nearest candidates, for the command line (program.ts,
-// core/values.ts, --columns in core/output.ts), server names (core/server-ref.ts) and the
+// core/flags/values.ts, --columns in core/terminal/output.ts), server names (core/fleet/server-ref.ts) and the
 // manifest linter (init/suggest.ts), which the sandbox runs too. Here, on
 // the ground floor, because the sandbox may not reach core (ARCHITECTURE.md "Layers").
 // Sorted by code units: commander's own suggester sorts with localeCompare, whose first call

@@ -2,13 +2,13 @@
 // each declarable kind (README "Configuration as code"). A webhook's secret is never read back
 // (02 "Webhooks": returned only at creation), so the file holds a ${env:…} placeholder instead.
 
-import { makeDir } from '../core/disk.js';
+import { makeDir } from '../core/disk/disk.js';
 import { join } from 'node:path';
 import { Exit, GshError, InterruptedError, ownError, UsageError } from '../core/errors.js';
-import { parallelOption } from '../core/fleet.js';
-import { stdinFor } from '../core/fields.js';
-import type { Runtime } from '../core/runtime.js';
-import { resolveTargets, type Target, targetRefs } from '../core/targets.js';
+import { parallelOption } from '../core/fleet/fleet.js';
+import { stdinFor } from '../core/flags/fields.js';
+import type { Runtime } from '../core/run/runtime.js';
+import { resolveTargets, type Target, targetRefs } from '../core/fleet/targets.js';
 import type { Live } from './compare.js';
 import { type Kind, KINDS, kindList, SETTINGS_FIELDS } from './kinds.js';
 import { readLive, readSpecs } from './live.js';

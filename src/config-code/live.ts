@@ -1,10 +1,10 @@
 // Reading what a server has, for the kinds a declaration manages (or every kind, for export):
 // one read per kind (one per declared config type), through the registry's operations and
-// ApiClient.request; paged lists through core/paging.ts.
+// ApiClient.request; paged lists through core/wire/paging.ts.
 
 import { ApiError } from '../core/errors.js';
-import type { ApiClient } from '../core/http.js';
-import { fetchAll } from '../core/paging.js';
+import type { ApiClient } from '../core/wire/http.js';
+import { fetchAll } from '../core/wire/paging.js';
 import { asText, type Live, type LiveHook, type LiveSubuser } from './compare.js';
 import { type Kind, opSpec } from './kinds.js';
 

@@ -2,15 +2,15 @@
 // servers they manage (one listing of the servers), each server's declared kinds are read (only
 // those), compared (compare.ts), and apply makes exactly the writes diff shows, each with its
 // Idempotency-Key and outcome (core/outcome.ts), servers --parallel at once on the client's one
-// rate-limit budget (core/http.ts), as fleets do.
+// rate-limit budget (core/wire/http.ts), as fleets do.
 
 import { ApiError, Exit, GshError, InterruptedError, ownError, UsageError } from '../core/errors.js';
-import { parallelOption } from '../core/fleet.js';
-import { type ApiClient, withIdempotencyKey } from '../core/http.js';
+import { parallelOption } from '../core/fleet/fleet.js';
+import { type ApiClient, withIdempotencyKey } from '../core/wire/http.js';
 import { OutcomeTracker, trackOutcomes } from '../core/outcome.js';
-import { fetchAll } from '../core/paging.js';
-import type { Runtime } from '../core/runtime.js';
-import type { ServerItem } from '../core/server-ref.js';
+import { fetchAll } from '../core/wire/paging.js';
+import type { Runtime } from '../core/run/runtime.js';
+import type { ServerItem } from '../core/fleet/server-ref.js';
 import { type Change, compare, type Comparison } from './compare.js';
 import { type Declaration, declarationFor, declaredKinds, type DeclFile, expandPaths, loadFile, loadLibraries, matches, picomatchSync } from './files.js';
 import { type Kind, kindList, opSpec, PRUNABLE } from './kinds.js';
@@ -261,7 +261,7 @@ export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
     return results.length ? Exit.someFailed : Exit.ok;
   }
   if (!rt.dryRun) {
-    const { confirmDestructive } = await import('../core/confirm.js');
+    const { confirmDestructive } = await import('../core/run/confirm.js');
     await confirmDestructive(rt, `apply ${writes.length} change${writes.length === 1 ? '' : 's'} to ${work.filter((w) => w.changes.length).length} server(s)${deletes ? `, ${deletes} of them deletes` : ''}`);
   }
   const reads = 1 + readsOf(managed);

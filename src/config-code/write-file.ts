@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { createFile, replaceFile } from '../core/disk.js';
+import { createFile, replaceFile } from '../core/disk/disk.js';
 import { GshError, UsageError } from '../core/errors.js';
 
 // The one place `gsh config export` writes a file (README "Configuration as code"), through the
-// disk door (core/disk.ts). Without --force a file is created only where nothing stands at its
+// disk door (core/disk/disk.ts). Without --force a file is created only where nothing stands at its
 // name (a link included); with --force it is replaced atomically, so a reader never sees half a
 // file and a link at the name is replaced, not written through.
 

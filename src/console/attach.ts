@@ -1,7 +1,7 @@
-import type { Clock, SignalName, Signals } from '../core/context.js';
-import { ansi, type Streams } from '../core/io.js';
+import type { Clock, SignalName, Signals } from '../core/run/context.js';
+import { ansi, type Streams } from '../core/terminal/io.js';
 import { Exit, GshError } from '../core/errors.js';
-import { door, forTerminal } from '../core/terminal-text.js';
+import { door, forTerminal } from '../core/terminal/terminal-text.js';
 import { describeEvent } from './describe-event.js';
 import { displayLine, resetOnExit } from './display.js';
 import type { ConsoleSessionInfo, Frame } from './protocol.js';
@@ -28,7 +28,7 @@ export interface AttachOptions {
   json: boolean;
   /** ANSI kept in console lines. */
   color: boolean;
-  /** --raw: console lines exactly as they came, even to a terminal (core/terminal-text.ts). */
+  /** --raw: console lines exactly as they came, even to a terminal (core/terminal/terminal-text.ts). */
   raw?: boolean;
   reconnect?: ReconnectPolicy;
   /** --until: detach (exit 0) after the first console line matching `re`; exit 10 after `timeoutMs`. */

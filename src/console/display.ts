@@ -1,5 +1,5 @@
-import { stripAnsi } from '../core/io.js';
-import { displayWidth, RESET as SGR_RESET, type SafeText, term, visible } from '../core/terminal-text.js';
+import { stripAnsi } from '../core/terminal/io.js';
+import { displayWidth, RESET as SGR_RESET, type SafeText, term, visible } from '../core/terminal/terminal-text.js';
 
 /** SGR 0: every colour and attribute off. */
 export const RESET = SGR_RESET;

@@ -1,5 +1,5 @@
 import { Exit, GshError } from '../core/errors.js';
-import type { Runtime } from '../core/runtime.js';
+import type { Runtime } from '../core/run/runtime.js';
 import type { Frame } from './protocol.js';
 import { ConsoleSession } from './session.js';
 import { sessionSource, type ConsoleTarget } from './target.js';

@@ -1,9 +1,9 @@
-import type { Clock, SignalName, Signals } from '../core/context.js';
+import type { Clock, SignalName, Signals } from '../core/run/context.js';
 import { Exit } from '../core/errors.js';
-import { ansi, type Streams } from '../core/io.js';
+import { ansi, type Streams } from '../core/terminal/io.js';
 import { describeEvent } from './describe-event.js';
 import { displayLine, labelledLine, resetOnExit } from './display.js';
-import { displayWidth, door, visible } from '../core/terminal-text.js';
+import { displayWidth, door, visible } from '../core/terminal/terminal-text.js';
 import type { ConsoleSessionInfo, Frame } from './protocol.js';
 import { ConsoleSession, type ReconnectPolicy } from './session.js';
 import { LineSink } from './sink.js';
@@ -37,7 +37,7 @@ export interface MultiOptions {
   readOnly?: boolean;
   json: boolean;
   color: boolean;
-  /** --raw: lines exactly as they came, even to a terminal (core/terminal-text.ts). */
+  /** --raw: lines exactly as they came, even to a terminal (core/terminal/terminal-text.ts). */
   raw?: boolean;
   reconnect?: ReconnectPolicy;
   until?: { re: RegExp; timeoutMs: number; any: boolean };

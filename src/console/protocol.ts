@@ -1,11 +1,11 @@
 // The console socket's frames (01-general-contract.md "Console socket"): JSON text objects with
 // `event` and `args` (strings; may be omitted when empty), in both directions.
 
-import { fromService, type ServiceText } from '../core/terminal-text.js';
+import { fromService, type ServiceText } from '../core/terminal/terminal-text.js';
 
 export interface Frame {
   event: string;
-  /** What the node sent: the service's text, shown only through the terminal door (core/terminal-text.ts). */
+  /** What the node sent: the service's text, shown only through the terminal door (core/terminal/terminal-text.ts). */
   args?: ServiceText[];
 }
 

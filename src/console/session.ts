@@ -5,7 +5,7 @@ import {
   type ConsoleSessionInfo, type Frame,
 } from './protocol.js';
 import { fillGap, RecentLines } from './resync.js';
-import { fromService } from '../core/terminal-text.js';
+import { fromService } from '../core/terminal/terminal-text.js';
 
 // A console socket session that lasts (issue 5, item 2; 01-general-contract.md "Console
 // socket"). It authenticates, renews the token on the same connection on `token expiring`,

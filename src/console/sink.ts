@@ -1,4 +1,4 @@
-import type { Writer } from '../core/io.js';
+import type { Writer } from '../core/terminal/io.js';
 
 // Batched output with backpressure: lines collected during one turn of the event loop are
 // written with one write(), and when the stream's buffer is full the reader is paused until it

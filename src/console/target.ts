@@ -1,8 +1,8 @@
 import { Exit, GshError } from '../core/errors.js';
-import { type ApiClient, type RequestSpec, withIdempotencyKey } from '../core/http.js';
-import type { Runtime } from '../core/runtime.js';
-import { serverIdOf } from '../core/server-cache.js';
-import { serverFlag } from '../core/server-ref.js';
+import { type ApiClient, type RequestSpec, withIdempotencyKey } from '../core/wire/http.js';
+import type { Runtime } from '../core/run/runtime.js';
+import { serverIdOf } from '../core/fleet/server-cache.js';
+import { serverFlag } from '../core/fleet/server-ref.js';
 import type { ConsoleSessionInfo } from './protocol.js';
 
 // Where a console command goes, found while planning: -s resolved (the one request planning may

@@ -71,7 +71,7 @@ export function trackOutcomes<T>(tracker: OutcomeTracker, fn: () => Promise<T>):
 }
 
 /**
- * The tracker of a run's own work (what core/submit.ts executes), kept by the run and read by the
+ * The tracker of a run's own work (what core/run/submit.ts executes), kept by the run and read by the
  * run's clients, not in the AsyncLocalStorage: once one is entered, Node runs promise hooks on
  * every promise the process makes afterwards, about 3 ms of a `gsh servers list` (issue 39).
  * Inside trackOutcomes() its tracker wins, as it did when both were in the storage.

@@ -16,7 +16,7 @@ export interface RequestSpec {
   form?: Record<string, string>;
   /** Sent as is: the caller sets content-type. */
   rawBody?: Buffer | string;
-  /** Streamed with this exact Content-Length (uploads, core/multipart-upload.ts); opened anew on each attempt. */
+  /** Streamed with this exact Content-Length (uploads, core/transfer/multipart-upload.ts); opened anew on each attempt. */
   streamBody?: StreamBody;
   headers?: Record<string, string>;
   /** false: no Authorization header (health, discovery). */
@@ -40,7 +40,7 @@ export interface RequestSpec {
   afterInterrupt?: boolean;
   /**
    * --wait: an approval this request needs is waited for (its status URL polled) without a
-   * terminal too; otherwise only on a terminal (core/person-must-act.ts).
+   * terminal too; otherwise only on a terminal (core/run/person-must-act.ts).
    */
   waitsForApproval?: boolean;
 }

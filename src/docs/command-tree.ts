@@ -1,7 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import type { Command, Option } from 'commander';
 import { leavesOf, type Leaf } from '../operations/leaves.js';
-import { flagName } from '../core/values.js';
+import { flagName } from '../core/flags/values.js';
 import { accessText } from '../operations/access-text.js';
 import type { Family, Field, Operation } from '../operations/types.js';
 

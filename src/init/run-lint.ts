@@ -3,7 +3,7 @@
 // fail unless --max-warnings is exceeded), 1 problems found, 2 usage or I/O error.
 
 import { resolve } from 'node:path';
-import { appendToFile } from '../core/disk.js';
+import { appendToFile } from '../core/disk/disk.js';
 import { Exit, UsageError } from '../core/errors.js';
 import { DEFAULT_TIER, TIERS, type Tier } from './caps.js';
 import { choice } from './choice.js';
@@ -29,7 +29,7 @@ export interface LintIo {
   stderr: (text: string) => void;
   /** Whether stdout is a terminal: picks the default format. */
   isTTY: boolean;
-  /** ANSI colour in the stylish format (decided by core/io.ts colorEnabled). */
+  /** ANSI colour in the stylish format (decided by core/terminal/io.ts colorEnabled). */
   color: boolean;
   readStdin: () => Promise<Uint8Array>;
   /** $GITHUB_STEP_SUMMARY: the file --format github appends its Markdown job summary to. */

@@ -1,10 +1,10 @@
 import { ApiError, Exit, GshError } from '../core/errors.js';
 import { OutcomeTracker, trackOutcomes } from '../core/outcome.js';
-import type { ApiClient, RateLimitState, RequestSpec } from '../core/http.js';
-import { fetchAll, MAX_PAGE } from '../core/paging.js';
+import type { ApiClient, RateLimitState, RequestSpec } from '../core/wire/http.js';
+import { fetchAll, MAX_PAGE } from '../core/wire/paging.js';
 import { step, type Step } from '../core/plan.js';
-import { promptLine } from '../core/prompt.js';
-import type { Runtime } from '../core/runtime.js';
+import { promptLine } from '../core/terminal/prompt.js';
+import type { Runtime } from '../core/run/runtime.js';
 
 // Checks before announcing (issue 36, item 2): no `say` reaches a player before gsh has checked
 // what would make the action fail or the announced times false.
@@ -92,7 +92,7 @@ export function planChecks(a: Announcement, local: { ready?: unknown; wait?: unk
 export function timelineLoad(a: Announcement, atZero: AtZero): { at: number; requests: number; what: string }[] {
   const total = a.points[0]!.ms;
   const n = a.targets.length;
-  // A fleet's waits read the statuses 100 servers a request (core/status-poller.ts).
+  // A fleet's waits read the statuses 100 servers a request (core/fleet/status-poller.ts).
   const reads = atZero.waits ? (n === 1 ? 1 : Math.ceil(n / MAX_PAGE)) : 0;
   const perTarget = 1 + (atZero.ready ? 1 : 0) + (atZero.readsSettings ? 1 : 0);
   return [

@@ -1,14 +1,14 @@
 import consoleFamily from '../operations/console.js';
 import type { Leaf } from '../operations/leaves.js';
-import type { SignalName } from '../core/context.js';
-import { parseDuration } from '../core/duration.js';
+import type { SignalName } from '../core/run/context.js';
+import { parseDuration } from '../core/flags/duration.js';
 import { Exit, GshError, InterruptedError, UsageError } from '../core/errors.js';
-import { StdinText } from '../core/fields.js';
-import { type RequestSpec, withIdempotencyKey } from '../core/http.js';
+import { StdinText } from '../core/flags/fields.js';
+import { type RequestSpec, withIdempotencyKey } from '../core/wire/http.js';
 import { OutcomeTracker, trackOutcomes } from '../core/outcome.js';
 import { type Plan, step } from '../core/plan.js';
 import type { RateLimitState } from '../core/request-spec.js';
-import type { Runtime } from '../core/runtime.js';
+import type { Runtime } from '../core/run/runtime.js';
 import { type Checks, checkSteps, planChecks, runChecks } from './announce-checks.js';
 import type { StageContext } from './feature.js';
 

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import type { Leaf } from '../operations/leaves.js';
 import type { Field, Operation } from '../operations/types.js';
-import type { JsonObject, StdinText } from '../core/fields.js';
-import type { ApiClient, ApiResponse, QueryValue, RequestSpec } from '../core/http.js';
-import type { ShowOptions } from '../core/output.js';
+import type { JsonObject, StdinText } from '../core/flags/fields.js';
+import type { ApiClient, ApiResponse, QueryValue, RequestSpec } from '../core/wire/http.js';
+import type { ShowOptions } from '../core/terminal/output.js';
 import type { Plan, Step } from '../core/plan.js';
-import type { Runtime } from '../core/runtime.js';
-import type { Work } from '../core/follow.js';
+import type { Runtime } from '../core/run/runtime.js';
+import type { Work } from '../core/fleet/follow.js';
 
 // What an operation feature may hook into (ARCHITECTURE.md "Operation features"). A feature is
 // one module of features/ with the hooks it needs; features/index.ts lists them in order, and the

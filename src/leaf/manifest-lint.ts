@@ -1,6 +1,6 @@
 import type { Tier } from '../init/caps.js';
 import { Exit, GshError } from '../core/errors.js';
-import type { Runtime } from '../core/runtime.js';
+import type { Runtime } from '../core/run/runtime.js';
 
 // A manifest about to be sent is linted locally first, at the caps it will be held to (templates
 // at paid, a server at its plan's): findings go to stderr, and errors stop the command before any

@@ -1,9 +1,9 @@
 import { fillTemplate, type Leaf } from '../operations/leaves.js';
 import type { Operation } from '../operations/types.js';
 import { UsageError } from '../core/errors.js';
-import { type StdinText, stdinFor } from '../core/fields.js';
-import { type RequestSpec, withIdempotencyKey } from '../core/http.js';
-import type { Runtime } from '../core/runtime.js';
+import { type StdinText, stdinFor } from '../core/flags/fields.js';
+import { type RequestSpec, withIdempotencyKey } from '../core/wire/http.js';
+import type { Runtime } from '../core/run/runtime.js';
 import type { Draft, Local, OperationPlan } from './feature.js';
 import { FEATURES } from './features/index.js';
 
@@ -43,7 +43,7 @@ export async function planOperation(rt: Runtime, leaf: Leaf, local: Local, args:
     // A reference no name matches is checked as an id before anything is sent, unless the
     // command's own request is that check (`servers get`); a dry run checks it to say what it is.
     const ownRequestChecks = !rt.dryRun && op.method === 'GET' && op.path === '/servers/{server_id}';
-    const { resolveRemembered } = await import('../core/server-cache.js');
+    const { resolveRemembered } = await import('../core/fleet/server-cache.js');
     const resolved = await resolveRemembered(rt, client, d.serverRef, { ownRequestChecks });
     d.params.server_id = resolved.id;
     if (resolved.remembered) remembered = d.serverRef;

@@ -3,13 +3,13 @@ import { parseHistory, type Frame } from '../console/protocol.js';
 import { displayLine } from '../console/display.js';
 import { consoleTarget, sessionSource } from '../console/target.js';
 import { Exit, GshError, UsageError, WaitStoppedError } from '../core/errors.js';
-import { waitCommand } from '../core/follow.js';
-import type { ApiClient, RequestSpec } from '../core/http.js';
+import { waitCommand } from '../core/fleet/follow.js';
+import type { ApiClient, RequestSpec } from '../core/wire/http.js';
 import { step as planStep, type Step } from '../core/plan.js';
-import type { Runtime } from '../core/runtime.js';
-import type { SignalName } from '../core/context.js';
-import { cannotTell, pollDelay, progressFor } from '../core/poll.js';
-import { describeServerStatus, readServerStatus, serverStateReached, statusReadable, type ServerStatus } from '../core/wait.js';
+import type { Runtime } from '../core/run/runtime.js';
+import type { SignalName } from '../core/run/context.js';
+import { cannotTell, pollDelay, progressFor } from '../core/run/poll.js';
+import { describeServerStatus, readServerStatus, serverStateReached, statusReadable, type ServerStatus } from '../core/fleet/wait.js';
 import { initialState, type Observation, QUIET_RUNNING_MS, seenOf, step, type WaitState } from './ready-wait.js';
 
 // Ready means ready (issue 31, item 2; issue 36, item 4): `--ready` on power start/restart and

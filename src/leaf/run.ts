@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { type Leaf, needsServer } from '../operations/leaves.js';
-import { envelopeData } from '../core/envelope.js';
+import { envelopeData } from '../core/wire/envelope.js';
 import { ApiError, Exit, GshError, InterruptedError, ownError } from '../core/errors.js';
-import type { ShowOptions } from '../core/output.js';
-import { stdinFor } from '../core/fields.js';
+import type { ShowOptions } from '../core/terminal/output.js';
+import { stdinFor } from '../core/flags/fields.js';
 import { type Plan, step } from '../core/plan.js';
-import type { TargetRefs } from '../core/targets.js';
-import { type Runtime, withRuntime } from '../core/runtime.js';
+import type { TargetRefs } from '../core/fleet/targets.js';
+import { type Runtime, withRuntime } from '../core/run/runtime.js';
 import type { Execution, Local, OperationPlan, Sink, Stage, StageContext } from './feature.js';
 import { FEATURES } from './features/index.js';
 import { serverArgument } from './features/servers.js';
@@ -37,7 +37,7 @@ async function operation(leaf: Leaf, cmd: Command, rt: Runtime): Promise<number 
   const local = cmd.opts();
   const args = cmd.processedArgs as string[];
   if (needsServer(leaf.op)) {
-    const [{ singleRef, targetRefs }, { parallelOption }] = await Promise.all([import('../core/targets.js'), import('../core/fleet.js')]);
+    const [{ singleRef, targetRefs }, { parallelOption }] = await Promise.all([import('../core/fleet/targets.js'), import('../core/fleet/fleet.js')]);
     const refs = targetRefs(local.server as string[] | undefined, serverArgument(leaf.op, args), rt.env, local.allServers === true);
     parallelOption(local.parallel as string | undefined);
     if (singleRef(refs) === undefined) {
@@ -128,7 +128,7 @@ function printer(rt: Runtime): Sink {
  */
 async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[], refs: TargetRefs): Promise<number> {
   const [{ fleetOptions, listNotStarted, resolveFleet, runFleet }, { resolveTargets }, { restCommand, targetReplayCommand }] = await Promise.all([
-    import('../core/fleet.js'), import('../core/targets.js'), import('../core/report.js'),
+    import('../core/fleet/fleet.js'), import('../core/fleet/targets.js'), import('../core/terminal/report.js'),
   ]);
   const opts = {
     ...fleetOptions(local as { parallel?: string; failFast?: boolean }, rt.globals.idempotencyKey),
@@ -152,7 +152,7 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[],
     then: [step('fleet', `run on ${targets.length} servers, ${opts.parallel} at a time${opts.failFast ? ', starting none after a failure' : ''}: ${named.join(', ')}`), ...(first?.plan.then ?? [])],
   }, stages);
   return (await rt.submit(plan, async () => {
-    if (first?.confirm) await (await import('../core/confirm.js')).confirmDestructive(rt, `Run "gsh ${leaf.words.join(' ')}" on ${targets.length} servers: ${named.join(', ')}`);
+    if (first?.confirm) await (await import('../core/run/confirm.js')).confirmDestructive(rt, `Run "gsh ${leaf.words.join(' ')}" on ${targets.length} servers: ${named.join(', ')}`);
     // Ctrl-C in an announced action's checks or countdown: no server was started, and each is
     // listed so (issue 43 item 2), with the command that runs them all.
     const stopped = await interruptCode(() => beforeStages(stages));
@@ -161,7 +161,7 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[],
     // With --wait, a server whose request is sent waits in the shared poller without holding a
     // --parallel slot; the poller keeps the budget the requests still to send need.
     let sent = 0;
-    const { sharedPoller, stopPolling } = await import('../core/status-poller.js');
+    const { sharedPoller, stopPolling } = await import('../core/fleet/status-poller.js');
     sharedPoller(rt, client).actionsLeft = () => targets.length - sent;
     try {
       return await runFleet(rt, targets, opts, async (t, release) => {
@@ -205,9 +205,9 @@ async function sendFor<T>(rt: Runtime, p: OperationPlan, send: (p: OperationPlan
     // Any answer but 404 on a server path says the server exists (02-endpoints-part-a.md, rule 2).
     if (err instanceof ApiError && err.status !== 404) p.confirmId?.();
     // The request was the reference's check as an id: its 404 is a reference that names no server.
-    if (p.unchecked !== undefined && err instanceof ApiError && err.status === 404) throw await (await import('../core/server-ref.js')).unknownServers(p.client, [p.unchecked], err);
+    if (p.unchecked !== undefined && err instanceof ApiError && err.status === 404) throw await (await import('../core/fleet/server-ref.js')).unknownServers(p.client, [p.unchecked], err);
     const again = p.remembered !== undefined && err instanceof ApiError && err.status === 404
-      ? await (await import('../core/server-cache.js')).lookUpAgain(rt, p.client, p.remembered, p.params.server_id as string) : undefined;
+      ? await (await import('../core/fleet/server-cache.js')).lookUpAgain(rt, p.client, p.remembered, p.params.server_id as string) : undefined;
     if (again === undefined) throw err;
     const retargeted = await retarget(rt, p, again);
     return { sent: await send(retargeted), p: retargeted };

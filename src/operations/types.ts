@@ -12,7 +12,7 @@ export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'string[]'
 
 /**
  * A rule the client checks before sending (exit 2 instead of a round trip). Only rules the
- * contract states are named here; each is implemented once in src/core/checks.ts.
+ * contract states are named here; each is implemented once in src/core/flags/checks.ts.
  */
 export type CheckName =
   | 'octal-mode' // `644`, `0755` (files chmod, init files[].mode)
@@ -90,7 +90,7 @@ export type WaitSpec =
   /**
    * A backup (document 3 names the family only; its fields and states are not shown): poll
    * `poll` (placeholders from path params and the answer, `{backup_uuid}` from its `uuid` or
-   * `id`) until the answer says it finished (core/wait.ts backupOutcome).
+   * `id`) until the answer says it finished (core/fleet/wait.ts backupOutcome).
    */
   | { kind: 'backup'; poll: string };
 
@@ -188,7 +188,7 @@ export interface Operation {
   serverArgument?: true;
   /**
    * The answer carries a short-lived signed URL (`url`, with its expiry) to GET the bytes from:
-   * the command takes `--to FILE|DIR|-` and `--clobber` and downloads them (core/download.ts).
+   * the command takes `--to FILE|DIR|-` and `--clobber` and downloads them (core/transfer/download.ts).
    */
   signedUrl?: true;
   /** The response is not JSON (llms.txt, docs redirect, export): print the body as is. */

@@ -1,4 +1,4 @@
-import { MAX_PAGE } from '../core/paging.js';
+import { MAX_PAGE } from '../core/wire/paging.js';
 import { sharePaceMs } from '../core/rate-share.js';
 
 // How often `gsh top` may read the fleet (README "gsh top"). One refresh is GET /servers with

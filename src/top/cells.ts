@@ -2,7 +2,7 @@
 // An absent value is ABSENT (`–`), never a zero (README "gsh top").
 
 import { duration } from '../console/stats-view.js';
-import { displayWidth, visible } from '../core/terminal-text.js';
+import { displayWidth, visible } from '../core/terminal/terminal-text.js';
 
 export const ABSENT = '–';
 /** A value whose unit gsh has not inferred yet (README "What gsh assumes beyond the contract"). */
@@ -37,7 +37,7 @@ export function graphemes(s: string): { g: string; w: number }[] {
 
 /**
  * Service text as one inert line of the screen: every control character and escape sequence
- * shown as text (core/terminal-text.ts visible()), and the tab, newline and carriage return that
+ * shown as text (core/terminal/terminal-text.ts visible()), and the tab, newline and carriage return that
  * visible() keeps for other output shown too (`^I`, `^J`, `^M`): on the screen a newline would
  * split a row and a tab would skip cells and leave the last frame's characters in them.
  */

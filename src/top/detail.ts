@@ -1,4 +1,4 @@
-import type { ApiClient } from '../core/http.js';
+import type { ApiClient } from '../core/wire/http.js';
 import { parseStats } from '../console/stats-view.js';
 import type { Frame } from '../console/protocol.js';
 import { ConsoleSession } from '../console/session.js';

@@ -1,4 +1,4 @@
-import { stripAnsi } from '../core/io.js';
+import { stripAnsi } from '../core/terminal/io.js';
 import { ABSENT, fit, graphemes, oneLine, percent, shortBytes, sparkline, uptime, width } from './cells.js';
 import { differAt, fitName } from './names.js';
 import { type DetailView, type ServerView, shown, stateLabel, type TopState, windowStart } from './state.js';

@@ -1,7 +1,7 @@
-import type { SignalName } from '../core/context.js';
+import type { SignalName } from '../core/run/context.js';
 import { Exit } from '../core/errors.js';
-import type { ApiClient } from '../core/http.js';
-import type { Runtime } from '../core/runtime.js';
+import type { ApiClient } from '../core/wire/http.js';
+import type { Runtime } from '../core/run/runtime.js';
 import { type Opened, openDetail } from './detail.js';
 import { frame } from './frame.js';
 import { type Action, onKey, parseKeys } from './keys.js';

@@ -1,11 +1,11 @@
-import type { ApiClient, RequestSpec } from '../core/http.js';
-import { fetchAll, MAX_PAGE } from '../core/paging.js';
+import type { ApiClient, RequestSpec } from '../core/wire/http.js';
+import { fetchAll, MAX_PAGE } from '../core/wire/paging.js';
 import { type Interval, refreshInterval, requestsPerRefresh, stretchNote } from './budget.js';
 import { type Sample, sampleOf } from './sample.js';
 import { applySamples, type TopState } from './state.js';
 
 // One refresh of `gsh top`: the list with statuses through the paging code every list uses
-// (core/paging.ts: the first page, then the rest, paced by the client on the rate-limit headers).
+// (core/wire/paging.ts: the first page, then the rest, paced by the client on the rate-limit headers).
 
 /** The first page's request (the plan shows it; the others differ only by offset). */
 export const LIST_STATUS: RequestSpec = { method: 'GET', path: '/servers', query: { include: 'status' } };

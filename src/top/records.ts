@@ -1,7 +1,7 @@
 import type { ServerView } from './state.js';
 
 // `gsh top` for scripts (not a terminal, or --once): the rows of the screen as records for the
-// output layer (core/output.ts), so every format, --columns, --jq and -q work as in any list.
+// output layer (core/terminal/output.ts), so every format, --columns, --jq and -q work as in any list.
 // Every field is present in every record: a value the service did not send is null (never a
 // zero), so --columns never finds a column missing from a snapshot where no server reported it.
 

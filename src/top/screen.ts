@@ -1,4 +1,4 @@
-import type { InStream, OutStream } from '../core/streams.js';
+import type { InStream, OutStream } from '../core/terminal/streams.js';
 
 // The terminal of `gsh top`, taken and given back in this one place (ARCHITECTURE.md "Layers",
 // `src/top/`): the alternate screen, a hidden cursor and raw input while the view

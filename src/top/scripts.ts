@@ -1,5 +1,5 @@
-import type { ApiClient } from '../core/http.js';
-import type { Runtime } from '../core/runtime.js';
+import type { ApiClient } from '../core/wire/http.js';
+import type { Runtime } from '../core/run/runtime.js';
 import { refresh } from './read.js';
 import { DEFAULT_COLUMNS, recordOf } from './records.js';
 import { initialState, shown, type SortKey, type TopState } from './state.js';

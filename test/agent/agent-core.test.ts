@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentAuth, pollClaim } from '../../src/core/agent-flow.js';
-import { needsRenewal, renewMarginMs } from '../../src/core/agent-credential.js';
-import { CLAIM_GRANT, discover, requireMethod, resourceMetadataUrl } from '../../src/core/discovery.js';
+import { AgentAuth, pollClaim } from '../../src/core/auth/agent-flow.js';
+import { needsRenewal, renewMarginMs } from '../../src/core/auth/agent-credential.js';
+import { CLAIM_GRANT, discover, requireMethod, resourceMetadataUrl } from '../../src/core/auth/discovery.js';
 import { ApiError, UsageError } from '../../src/core/errors.js';
-import { ApiClient, toApiError } from '../../src/core/http.js';
-import { personMustAct } from '../../src/core/person-must-act.js';
-import { Runtime } from '../../src/core/runtime.js';
+import { ApiClient, toApiError } from '../../src/core/wire/http.js';
+import { personMustAct } from '../../src/core/run/person-must-act.js';
+import { Runtime } from '../../src/core/run/runtime.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { agentOf } from '../../src/sandbox/agent/service.js';
 import { testContext } from '../helpers/context.js';

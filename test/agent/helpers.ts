@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { E2E } from '../e2e/helpers.js';
 import { agentOf, type AgentService } from '../../src/sandbox/agent/service.js';
-import type { AgentIdentity } from '../../src/core/store.js';
+import type { AgentIdentity } from '../../src/core/auth/store.js';
 
 // Shared by the agent-flow tests: the sandbox's agent model, profile-based env, the stored
 // profile, and waiting for the sandbox to reach a state (the person acts on their own schedule).

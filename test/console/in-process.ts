@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { realClock, type Context } from '../../src/core/context.js';
-import { fileStore } from '../../src/core/store.js';
+import { realClock, type Context } from '../../src/core/run/context.js';
+import { fileStore } from '../../src/core/auth/store.js';
 import { run } from '../../src/program.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 

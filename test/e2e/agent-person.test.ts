@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { realClock } from '../../src/core/context.js';
+import { realClock } from '../../src/core/run/context.js';
 import { type E2E, runEnv, setup } from './helpers.js';
 import { testContext } from '../helpers/context.js';
 import { run } from '../../src/program.js';

@@ -9,7 +9,7 @@ import { needing, skipTitle } from '../helpers/tools.js';
 // Backups followed to the end, then taken off the machine (document 3, "Operation families that
 // are only named": Backups; "Players": migrate apply wants "a completed backup_id", 409 "backup
 // incomplete"). The contract shows no backup fields or states: gsh follows what the answer
-// carries (a status word, else completed_at), as core/wait.ts backupState documents; a record with
+// carries (a status word, else completed_at), as core/fleet/wait.ts backupState documents; a record with
 // neither cannot say, and the wait stops at once (exit 12). The sandbox's backups take 4 s scaled
 // by its time scale. In the strict pass (GSH_TEST_SANDBOX=strict) the records show no progress
 // field and name their id `id`: the tests that need a finished backup follow it in the default

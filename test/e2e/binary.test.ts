@@ -44,7 +44,7 @@ describe('the launcher', () => {
   });
 
   // Subprocess: the bundle's jq reads its WebAssembly from bin/dist/jq.wasm, which the build moves
-  // out of jq-wasm's factory; run from source, jq takes it from the factory (core/jq.ts wasmBytes).
+  // out of jq-wasm's factory; run from source, jq takes it from the factory (core/terminal/jq.ts wasmBytes).
   it('--jq runs on the WebAssembly module beside the bundle', async () => {
     const ids = await t.gshProcess(['servers', 'list', '--jq', '.[].id']);
     expect(ids.exitCode, ids.stderr).toBe(0);
@@ -189,7 +189,7 @@ describe('Ctrl-C and SIGTERM on a fleet', () => {
       });
       try {
         // Interrupted once the first restart is accepted and the waits have begun polling (the
-        // list with statuses: a fleet's waits are read together, core/status-poller.ts).
+        // list with statuses: a fleet's waits are read together, core/fleet/status-poller.ts).
         await new Promise<void>((resolve) => {
           const timer = setInterval(() => {
             const poll = t.sandbox.log.slice(mark).find((e) => e.method === 'GET' && e.path === '/servers' && e.query.include === 'status');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureRunning, type E2E, setup } from './helpers.js';
 
-// Colour is decided in one place (src/core/io.ts) by gh's rules: `--color always|never` (and
+// Colour is decided in one place (src/core/terminal/io.ts) by gh's rules: `--color always|never` (and
 // `--no-color`, the same as `--color never`) beats the environment; CLICOLOR_FORCE or FORCE_COLOR
 // force colour even when piped; NO_COLOR or CLICOLOR=0 turn it off; otherwise a terminal decides.
 // ARCHITECTURE.md "Output for scripts": piped, no colour. The bold table header and the red

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CACHE_FILE } from '../../src/commands/complete.js';
-import type { Clock } from '../../src/core/context.js';
+import type { Clock } from '../../src/core/run/context.js';
 import { type E2E, gshInProcess, setup } from './helpers.js';
 
 // `gsh __complete servers`: the server names behind `-s <TAB>` in bash, zsh and fish (the shells

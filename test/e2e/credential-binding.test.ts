@@ -5,7 +5,7 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isLoopbackHost } from '../../src/core/transport-policy.js';
+import { isLoopbackHost } from '../../src/core/wire/transport-policy.js';
 import { runGsh } from '../helpers/context.js';
 import { type E2E, runEnv, setup } from './helpers.js';
 import { skipTitle } from '../helpers/tools.js';

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GSH } from './helpers.js';
 
 // The launcher's caches on a machine shared with another user (ARCHITECTURE.md "Doors",
-// README "Security"): the help cache and the code cache are written through core/disk.ts, never
+// README "Security"): the help cache and the code cache are written through core/disk/disk.ts, never
 // through a link planted where gsh writes, and read only from a directory that is the user's own
 // and that no one else can write to. Subprocess: only the real launcher writes these files.
 // Tests run as root: another user is a chown to a uid no one has.

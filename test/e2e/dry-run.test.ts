@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { realClock } from '../../src/core/context.js';
+import { realClock } from '../../src/core/run/context.js';
 import type { RequestLogEntry } from '../../src/sandbox/index.js';
 import { expectRequests } from '../helpers/request-expectations.js';
 import { type E2E, setup } from './helpers.js';

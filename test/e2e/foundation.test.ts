@@ -1,7 +1,7 @@
 import { statSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { realClock } from '../../src/core/context.js';
+import { realClock } from '../../src/core/run/context.js';
 import { type E2E, setup } from './helpers.js';
 
 // Issue 2 end to end: gsh, run in-process (run(argv, ctx)), against a real sandbox on a loopback

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type Options, type Result } from 'execa';
-import type { Clock } from '../../src/core/context.js';
+import type { Clock } from '../../src/core/run/context.js';
 import { type ServerRecord, startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { until } from '../console/in-process.js';
 import { assertNoNodeWarning, fastClock, testContext, type TestContext, type TestContextOptions, withoutNodeWarnings } from '../helpers/context.js';
@@ -133,7 +133,7 @@ export async function setup(opts: SetupOptions = {}): Promise<E2E> {
     GSH_SERVER: undefined,
     GSH_TOKEN: undefined,
     NO_COLOR: '1',
-    // A runner's own colour forcing would beat NO_COLOR in subprocess runs (core/io.ts).
+    // A runner's own colour forcing would beat NO_COLOR in subprocess runs (core/terminal/io.ts).
     FORCE_COLOR: undefined,
     CLICOLOR_FORCE: undefined,
     CLICOLOR: undefined,

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifySignature } from '../../src/core/webhook-signature.js';
+import { verifySignature } from '../../src/core/wire/webhook-signature.js';
 import { until } from '../sandbox/helpers.js';
 import { type E2E, setup } from './helpers.js';
 

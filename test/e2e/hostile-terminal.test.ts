@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { parse as parseWords } from 'shell-quote';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { realClock } from '../../src/core/context.js';
+import { realClock } from '../../src/core/run/context.js';
 import { exampleLines } from '../../src/docs/command-tree.js';
 import { loadDocTree } from '../../src/program.js';
 import { HOSTILE, HOSTILE_BARE_CR } from '../../src/sandbox/hostile.js';

@@ -1,13 +1,13 @@
 import { parse } from 'shell-quote';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/core/context.js';
+import type { Clock } from '../../src/core/run/context.js';
 import type { ServerRecord } from '../../src/sandbox/index.js';
 import { fastClock, runGsh, testContext } from '../helpers/context.js';
 import { ensureRunning, runEnv, setup, type E2E } from './helpers.js';
 
 // Issue 43: a restart passes through offline, and an interrupt lists and resumes everything.
 
-/** A virtual clock whose pauses end early on their signal, as the real clock's do (core/context.ts realClock). */
+/** A virtual clock whose pauses end early on their signal, as the real clock's do (core/run/context.ts realClock). */
 function listeningClock(): Clock {
   let now = Math.floor(Date.now() / 60_000) * 60_000 + 1000;
   return {

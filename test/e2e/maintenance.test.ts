@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleNodeOf } from '../../src/sandbox/console-node/index.js';
 import type { ServerRecord } from '../../src/sandbox/index.js';
-import type { Clock } from '../../src/core/context.js';
+import type { Clock } from '../../src/core/run/context.js';
 import { run } from '../../src/program.js';
 import { testContext, virtualClock } from '../helpers/context.js';
 import { ensureRunning, runEnv, setup, type E2E } from './helpers.js';

@@ -9,7 +9,7 @@ import { long, makeFixtures, planOf, reference, registryOps } from './walk-plan.
 // Issue 46 item 5: every server-scoped command takes several servers (README "Many servers":
 // -s repeated or comma-separated, globs, `-s -`), the hand-written ones (files put, files get,
 // the waits, init status, console history and stats) through the same fleet runner
-// (core/fleet-command.ts → core/fleet.ts): one result per server, exit 0 when all succeeded and
+// (core/fleet/fleet-command.ts → core/fleet/fleet.ts): one result per server, exit 0 when all succeeded and
 // 11 when some failed. files get to several servers writes DIR/<server name>/.
 
 let t: E2E;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/core/context.js';
+import type { Clock } from '../../src/core/run/context.js';
 import { assertNoNodeWarning, withoutNodeWarnings } from '../helpers/context.js';
 import { type E2E, GSH, setup } from './helpers.js';
 
@@ -13,7 +13,7 @@ import { type E2E, GSH, setup } from './helpers.js';
 // requests a minute, whose workers all wait out the window on the run's abort signal.
 
 /**
- * A virtual clock whose pauses listen to their signal, as the real clock's do (core/context.ts
+ * A virtual clock whose pauses listen to their signal, as the real clock's do (core/run/context.ts
  * realClock), and last 100 ms in real time, so that the workers waiting out a window wait together.
  */
 function listeningClock(): Clock {

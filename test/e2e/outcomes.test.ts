@@ -16,7 +16,7 @@ beforeAll(async () => {
   const s = [...t.sandbox.state.servers.values()][0]!;
   server = { id: s.id, name: s.name };
   // Remembered, so each mutation goes on a new connection: a loss on a kept-alive one (after a
-  // lookup) would be resent at once without spending a retry (core/transport.ts resending).
+  // lookup) would be resent at once without spending a retry (core/wire/transport.ts resending).
   await t.gsh(['servers', 'get', server.id, '--json']);
 });
 afterAll(() => t.close());

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replayCommand } from '../../src/core/report.js';
+import { replayCommand } from '../../src/core/terminal/report.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { runGsh, testContext, virtualClock } from '../helpers/context.js';
 import { type E2E, runEnv, setup } from './helpers.js';

@@ -2,7 +2,7 @@ import type { EventEmitter } from 'node:events';
 import { parse } from 'shell-quote';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerRecord } from '../../src/sandbox/index.js';
-import { waitCommand } from '../../src/core/follow.js';
+import { waitCommand } from '../../src/core/fleet/follow.js';
 import { runGsh, testContext } from '../helpers/context.js';
 import { ensureRunning, runEnv, setup, type E2E } from './helpers.js';
 

@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/core/http.js';
-import { staticCredential } from '../../src/core/credentials.js';
+import { ApiClient } from '../../src/core/wire/http.js';
+import { staticCredential } from '../../src/core/auth/credentials.js';
 import { type E2E, gshInProcess, setup } from './helpers.js';
 
 // The guarantees of README "Security" that had no test of their own (issue #28): redirects are

@@ -57,16 +57,16 @@ describe('what a start loads', () => {
 
   it('servers list: the request goes through node:http; undici, node:crypto and the person-must-act flow stay unloaded', async () => {
     const { builtins, sources } = await loads(['servers', 'list', '--limit', '5']);
-    expect(sources).toContain('src/core/http.ts');
+    expect(sources).toContain('src/core/wire/http.ts');
     expect(builtins).toContain('http');
     expect(sources.filter(undici)).toEqual([]);
-    expect(sources).not.toContain('src/core/person-must-act.ts');
+    expect(sources).not.toContain('src/core/run/person-must-act.ts');
     expect(builtins).not.toContain('crypto');
   });
 
   it('servers list: nothing of a server\'s command (its reference, fleets) and no AsyncLocalStorage entered', async () => {
     const { internals, sources } = await loads(['servers', 'list', '--limit', '5']);
-    for (const module of ['targets', 'fleet', 'server-cache', 'server-ref', 'report', 'confirm']) expect(sources).not.toContain(`src/core/${module}.ts`);
+    for (const module of ['fleet/targets', 'fleet/fleet', 'fleet/server-cache', 'fleet/server-ref', 'output/report', 'terminal/confirm']) expect(sources).not.toContain(`src/core/${module}.ts`);
     // A run's outcome tracker is the run's own (core/outcome.ts RunOutcomes): entering an
     // AsyncLocalStorage would make Node run promise hooks on every promise after it.
     expect(internals).not.toContain('internal/promise_hooks');

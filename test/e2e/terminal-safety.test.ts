@@ -13,7 +13,7 @@ import { until } from '../console/in-process.js';
 // Issue #28: whoever controls text the service returns must not control the terminal it is shown
 // on. A hostile peer (an HTTP server in this process) puts escape sequences and control characters
 // in every field; a terminal (isTTY true) must receive no ESC, C1 or lone \r from them: the only
-// escape sequences allowed through are gsh's own colours (SGR from core/io.ts `ansi`) and, in
+// escape sequences allowed through are gsh's own colours (SGR from core/terminal/io.ts `ansi`) and, in
 // `console attach`, the game's SGR colours. Piped output stays the bytes the service sent.
 
 /** Every kind of sequence the issue names: OSC 52 (both terminators), OSC 0 title, OSC 8 link, DCS, CSI clear, C1 CSI, \r overwrite, BEL, BS, DEL, and SGR gsh never uses (blink, conceal). */
@@ -23,9 +23,9 @@ const SERVER = '0b1c2d3e-4f50-4617-8283-94a5b6c7d8e9';
 const FAILING = '1b1c2d3e-4f50-4617-8283-94a5b6c7d8e9';
 const MISSING = '2b1c2d3e-4f50-4617-8283-94a5b6c7d8e9';
 
-/** gsh's own palette (core/io.ts `ansi`): the only SGR a non-console terminal may receive. */
+/** gsh's own palette (core/terminal/io.ts `ansi`): the only SGR a non-console terminal may receive. */
 const GSH_SGR = /\x1b\[(?:1|2|22|31|32|33|36|39)m/g;
-/** …and on stderr gsh's own line redraw (the fleet's progress line, core/fleet.ts). */
+/** …and on stderr gsh's own line redraw (the fleet's progress line, core/fleet/fleet.ts). */
 const GSH_SGR_OR_REDRAW = /\x1b\[(?:1|2|22|31|32|33|36|39)m|\r\x1b\[2K/g;
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/core/context.js';
+import type { Clock } from '../../src/core/run/context.js';
 import { run } from '../../src/program.js';
 import type { ServerRecord } from '../../src/sandbox/state.js';
 import { width } from '../../src/top/cells.js';

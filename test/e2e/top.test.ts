@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/core/context.js';
+import type { Clock } from '../../src/core/run/context.js';
 import { run } from '../../src/program.js';
 import { consoleNodeOf } from '../../src/sandbox/console-node/index.js';
 import type { RequestLogEntry } from '../../src/sandbox/index.js';
@@ -115,7 +115,7 @@ describe('the live view', () => {
         now: clock.now,
         sleep: async (ms) => {
           // Two drops: the first comes on a kept-alive connection and is resent at once on a new
-          // one (core/transport.ts resending), which the second drops.
+          // one (core/wire/transport.ts resending), which the second drops.
           if (sleeps++ === 0) small.sandbox.inject({ kind: 'drop', method: 'GET', path: '/servers', count: 2 });
           await clock.sleep(ms);
         },

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src/sandbox/index.js';
 import { type E2E, setup } from './helpers.js';
-import { pick } from '../../src/core/output.js';
+import { pick } from '../../src/core/terminal/output.js';
 import type { Operation } from '../../src/operations/types.js';
 import { type Step, makeFixtures, planOf, reference, registryOps } from './walk-plan.js';
 

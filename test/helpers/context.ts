@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events';
 import { PassThrough, Writable } from 'node:stream';
-import type { Context, Clock } from '../../src/core/context.js';
-import type { InStream, OutStream } from '../../src/core/streams.js';
-import { realClock } from '../../src/core/context.js';
-import { fileStore } from '../../src/core/store.js';
+import type { Context, Clock } from '../../src/core/run/context.js';
+import type { InStream, OutStream } from '../../src/core/terminal/streams.js';
+import { realClock } from '../../src/core/run/context.js';
+import { fileStore } from '../../src/core/auth/store.js';
 import { run } from '../../src/program.js';
 
 // A context for running gsh in-process (ARCHITECTURE.md "Plan, then execute"): captured stdout and

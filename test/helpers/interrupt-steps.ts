@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, Dispatcher } from 'undici';
-import type { Clock } from '../../src/core/context.js';
+import type { Clock } from '../../src/core/run/context.js';
 import { run } from '../../src/program.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { runEnv } from '../e2e/helpers.js';

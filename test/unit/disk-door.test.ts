@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-// ARCHITECTURE.md "Doors": one module writes every file gsh writes, src/core/disk.ts (temporary
+// ARCHITECTURE.md "Doors": one module writes every file gsh writes, src/core/disk/disk.ts (temporary
 // files created new under a random name, fsync, rename; gsh's own directories checked as ssh
 // checks ~/.ssh). This test reads every file under src/ and fails when another one reaches a
 // file-system call that writes: a write API imported from node:fs or node:fs/promises (or used
@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SRC = join(ROOT, 'src');
-const DOOR = 'src/core/disk.ts';
+const DOOR = 'src/core/disk/disk.ts';
 
 /**
  * Build steps (`npm run build`), not gsh: they write bin/dist/ on the developer's machine and

@@ -1,10 +1,10 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { findWord, wordsAfter } from '../../src/core/argv.js';
-import { flagsOf, GLOBAL_FLAG_NAMES, GLOBAL_FLAG_TABLE, type GlobalFlag, type Globals } from '../../src/core/global-flags.js';
+import { findWord, wordsAfter } from '../../src/core/flags/argv.js';
+import { flagsOf, GLOBAL_FLAG_NAMES, GLOBAL_FLAG_TABLE, type GlobalFlag, type Globals } from '../../src/core/flags/global-flags.js';
 import { createProgram } from '../../src/program.js';
 
 // One table of global flags: the program's options, the word finder's value flags, the names a
-// registry field must not shadow and the Globals type all come from src/core/global-flags.ts. An
+// registry field must not shadow and the Globals type all come from src/core/flags/global-flags.ts. An
 // option added to the program beside the table, or a table row the word finder does not skip,
 // fails here (a value flag the word finder misses takes its value for the command word: this
 // once happened with --jq).

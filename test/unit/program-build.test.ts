@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { wordsAfter } from '../../src/core/argv.js';
+import { wordsAfter } from '../../src/core/flags/argv.js';
 import { buildFullProgram, buildProgram } from '../../src/program.js';
 
 // Start-up builds only what the command line runs: the top-level word's branches that a word of

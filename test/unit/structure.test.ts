@@ -16,7 +16,7 @@ const SRC = join(ROOT, 'src');
  * A new layer is one row here and one row in the table.
  */
 const LAYERS: Record<string, { files: string[]; mayImport: string[] }> = {
-  boot: { files: ['src/boot/'], mayImport: ['src/core/v8-flags.ts', 'src/core/disk.ts'] },
+  boot: { files: ['src/boot/'], mayImport: ['src/core/v8-flags.ts', 'src/core/disk/disk.ts'] },
   cli: { files: ['src/cli.ts'], mayImport: ['program', 'core'] },
   program: { files: ['src/program.ts'], mayImport: ['commands', 'docs', 'core', 'operations', 'common'] },
   commands: { files: ['src/commands/'], mayImport: ['docs', 'config-code', 'leaf', 'top', 'console', 'init', 'core', 'operations', 'common', 'sandbox'] },
@@ -25,7 +25,7 @@ const LAYERS: Record<string, { files: string[]; mayImport: string[] }> = {
   leaf: { files: ['src/leaf/'], mayImport: ['console', 'init', 'core', 'operations', 'common'] },
   top: { files: ['src/top/'], mayImport: ['console', 'core', 'common'] },
   console: { files: ['src/console/'], mayImport: ['core', 'common'] },
-  init: { files: ['src/init/'], mayImport: ['operations', 'common', 'src/core/errors.ts', 'src/core/version.ts', 'src/core/disk.ts'] },
+  init: { files: ['src/init/'], mayImport: ['operations', 'common', 'src/core/errors.ts', 'src/core/version.ts', 'src/core/disk/disk.ts'] },
   core: { files: ['src/core/'], mayImport: ['operations', 'common'] },
   operations: { files: ['src/operations/'], mayImport: ['common'] },
   common: { files: ['src/common/'], mayImport: [] },
@@ -118,7 +118,7 @@ describe('the import structure of src/', () => {
   it('reads the imports it checks (a walk that finds nothing proves nothing)', () => {
     expect(graph.get('src/program.ts')).toContain('src/commands/index.ts');
     // A lazy import counts as much as a static one.
-    expect(graph.get('src/cli.ts')).toEqual(['src/core/context.ts', 'src/program.ts']);
+    expect(graph.get('src/cli.ts')).toEqual(['src/core/run/context.ts', 'src/program.ts']);
     expect([...graph.values()].flat().filter((to) => !graph.has(to))).toEqual([]);
   });
 
@@ -160,5 +160,55 @@ describe('the import structure of src/', () => {
     }
     const cli = ['cli', 'program', 'commands', 'docs', 'leaf', 'console', 'core'];
     expect([...reached].filter((f) => cli.includes(layerOf(f) ?? '')).sort()).toEqual([]);
+  });
+});
+
+/**
+ * ARCHITECTURE.md "Core by boundary": src/core/ is grouped one folder per boundary, its door in
+ * it, and the folders are layered too. A folder may import the root files (the shared vocabulary)
+ * and the folders on the rows below its own; the root imports no folder. Top to bottom.
+ */
+const CORE_FOLDERS: string[][] = [['fleet', 'transfer', 'login'], ['run'], ['flags', 'auth'], ['terminal', 'wire', 'disk'], ['.']];
+
+function coreFolderOf(file: string): string | undefined {
+  if (!file.startsWith('src/core/')) return undefined;
+  const rest = file.slice('src/core/'.length);
+  return rest.includes('/') ? rest.split('/')[0] : '.';
+}
+
+function coreArrowsUp(graph: Graph): string[] {
+  const row = (folder: string) => CORE_FOLDERS.findIndex((r) => r.includes(folder));
+  const wrong: string[] = [];
+  for (const [from, targets] of graph) {
+    const a = coreFolderOf(from);
+    if (a === undefined) continue;
+    for (const to of targets) {
+      const b = coreFolderOf(to);
+      if (b === undefined || a === b) continue;
+      if (row(a) < 0 || row(b) < 0 || row(b) <= row(a)) wrong.push(`${from} -> ${to}`);
+    }
+  }
+  return wrong;
+}
+
+describe('src/core/ by boundary', () => {
+  const graph = importGraph();
+
+  it('has a row for every folder of src/core/', () => {
+    const folders = new Set([...graph.keys()].map(coreFolderOf).filter((f) => f !== undefined));
+    expect([...folders].sort()).toEqual(CORE_FOLDERS.flat().sort());
+  });
+
+  it('points every arrow between its folders down the rows (terminal, wire and disk import nothing of each other)', () => {
+    expect(coreArrowsUp(graph)).toEqual([]);
+  });
+
+  it('finds an arrow up or sideways when there is one', () => {
+    const g: Graph = new Map([
+      ['src/core/terminal/io.ts', ['src/core/run/context.ts', 'src/core/errors.ts']],
+      ['src/core/wire/http.ts', ['src/core/terminal/io.ts']],
+      ['src/core/run/runtime.ts', ['src/core/wire/http.ts']],
+    ]);
+    expect(coreArrowsUp(g)).toEqual(['src/core/terminal/io.ts -> src/core/run/context.ts', 'src/core/wire/http.ts -> src/core/terminal/io.ts']);
   });
 });

@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 // The terminal door (issue #44; src/ARCHITECTURE.md "Doors"): a stream that may be a terminal is
-// written raw only by the door (core/terminal-text.ts, core/io.ts). Everyone else writes to the
-// streams core/io.ts hands out (Streams.stdout/stderr, wrapped by the sanitiser on a terminal), or
+// written raw only by the door (core/terminal/terminal-text.ts, core/terminal/io.ts). Everyone else writes to the
+// streams core/terminal/io.ts hands out (Streams.stdout/stderr, wrapped by the sanitiser on a terminal), or
 // through door(stream).write, which takes SafeText only. This test finds every mention of a raw
 // stream (`rawStdout`, `rawStderr`, `ctx.stdout`, `ctx.stderr`, `process.stdout`,
 // `process.stderr`) in src/ outside the door, other than reading its terminal facts (`isTTY`,
@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
 /** The door itself. */
-const DOOR = new Set(['core/terminal-text.ts', 'core/io.ts']);
+const DOOR = new Set(['core/terminal/terminal-text.ts', 'core/terminal/io.ts']);
 
 /**
  * Raw streams outside the door, each with the reason it may be there. A line of a file listed
@@ -24,11 +24,11 @@ const ALLOWED: Record<string, { pattern: RegExp; why: string }[]> = {
   'cli.ts': [
     { pattern: /process\.std(out|err)|ctx\.std(out|err)/, why: 'builds the context from process and records its streams; its last-resort lines are gsh\'s own' },
   ],
-  'core/context.ts': [{ pattern: /process\.std(out|err)/, why: 'processContext(): the process\'s streams become the context\'s' }],
+  'core/run/context.ts': [{ pattern: /process\.std(out|err)/, why: 'processContext(): the process\'s streams become the context\'s' }],
   'boot/bundle-loader.ts': [{ pattern: /process\.std(out|err)/, why: 'the launcher prints a help this build printed before (its own bytes) and its own error line' }],
-  'core/wait.ts': [{ pattern: /rt\.io\.rawStderr/, why: 'ora draws the --wait spinner; its text passes visible() (progressFor)' }],
-  'core/prompt.ts': [{ pattern: /io\.rawStderr/, why: 'readline echoes what the person types; the question is gsh\'s own' }],
-  'core/confirm.ts': [{ pattern: /rt\.io\.rawStderr/, why: 'readline echoes what the person types; the targets listed pass visible()' }],
+  'core/run/poll.ts': [{ pattern: /rt\.io\.rawStderr/, why: 'ora draws the --wait spinner; its text passes visible() (progressFor)' }],
+  'core/terminal/prompt.ts': [{ pattern: /io\.rawStderr/, why: 'readline echoes what the person types; the question is gsh\'s own' }],
+  'core/run/confirm.ts': [{ pattern: /rt\.io\.rawStderr/, why: 'readline echoes what the person types; the targets listed pass visible()' }],
   'console/attach.ts': [
     { pattern: /opts\.raw \? io\.rawStdout/, why: '`console attach --raw` asks for the bytes as they came' },
     { pattern: /io\.stdoutTTY \? io\.rawStdout : io\.rawStderr/, why: 'readline echoes the command the person types' },
@@ -83,16 +83,16 @@ describe('the terminal door', () => {
 
   it('can fail: a raw write, an alias of a raw stream, or one handed on is found', () => {
     const hits = rawStreamUses([
-      ['core/fleet.ts', "rt.io.rawStderr.write(`\\r\\x1b[2K${name}`);"],
+      ['core/fleet/fleet.ts', "rt.io.rawStderr.write(`\\r\\x1b[2K${name}`);"],
       ['commands/x.ts', 'const out = ctx.stdout;\nout.write(name);'],
       ['console/x.ts', 'new LineSink(io.rawStdout, {});'],
       ['commands/y.ts', 'if (ctx.stdout.isTTY) rt.io.stdout.write(name);'],
-      ['core/io.ts', 'rawStdout: ctx.stdout,'],
+      ['core/terminal/io.ts', 'rawStdout: ctx.stdout,'],
       ['top/live.ts', 'other.write(rt.io.rawStderr)'],
     ]);
-    expect(rawStreamUses([['core/fleet.ts', 'door(rt.io.rawStderr).write(term`x`); outputStream(ctx.stdout).write(x);']])).toEqual([]);
+    expect(rawStreamUses([['core/fleet/fleet.ts', 'door(rt.io.rawStderr).write(term`x`); outputStream(ctx.stdout).write(x);']])).toEqual([]);
     expect(hits).toEqual([
-      'core/fleet.ts:1: rt.io.rawStderr.write(`\\r\\x1b[2K${name}`);',
+      'core/fleet/fleet.ts:1: rt.io.rawStderr.write(`\\r\\x1b[2K${name}`);',
       'commands/x.ts:1: const out = ctx.stdout;',
       'console/x.ts:1: new LineSink(io.rawStdout, {});',
       'top/live.ts:1: other.write(rt.io.rawStderr)',

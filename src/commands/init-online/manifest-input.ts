@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../../core/errors.js';
-import { readAll } from '../../core/streams.js';
+import { readAll } from '../../core/terminal/streams.js';
 
 // A manifest named on the command line (or - for stdin), read once: its text is what travels in
 // the body (the `#service-init` header is a YAML comment, so the text is sent, not a parse), and

@@ -1,6 +1,6 @@
 import { ApiError, type FieldError, GshError } from '../../core/errors.js';
-import { ansi } from '../../core/io.js';
-import type { Runtime } from '../../core/runtime.js';
+import { ansi } from '../../core/terminal/io.js';
+import type { Runtime } from '../../core/run/runtime.js';
 import { ManifestLocator, parseFieldPath, type Location } from './field-location.js';
 import type { ManifestInput } from './manifest-input.js';
 

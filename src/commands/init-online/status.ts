@@ -1,10 +1,10 @@
 import { Exit, GshError } from '../../core/errors.js';
-import type { RequestSpec } from '../../core/http.js';
+import type { RequestSpec } from '../../core/wire/http.js';
 import { step } from '../../core/plan.js';
-import type { Runtime } from '../../core/runtime.js';
-import { onServers, type ServerFlags } from '../../core/fleet-command.js';
-import { pollUntil } from '../../core/poll.js';
-import { TERMINAL_JOB_STATES } from '../../core/wait.js';
+import type { Runtime } from '../../core/run/runtime.js';
+import { onServers, type ServerFlags } from '../../core/fleet/fleet-command.js';
+import { pollUntil } from '../../core/run/poll.js';
+import { TERMINAL_JOB_STATES } from '../../core/fleet/wait.js';
 
 // `gsh init status -s SERVER [--wait]`: GET /servers/{server_id}/init, the latest provisioning job
 // (02-endpoints-part-a.md "Init templates and manifest validation"): phases content, files, env,

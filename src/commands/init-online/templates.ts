@@ -1,7 +1,7 @@
 import { UsageError } from '../../core/errors.js';
-import { withIdempotencyKey } from '../../core/http.js';
-import type { Runtime } from '../../core/runtime.js';
-import { findExisting } from '../../core/if-absent.js';
+import { withIdempotencyKey } from '../../core/wire/http.js';
+import type { Runtime } from '../../core/run/runtime.js';
+import { findExisting } from '../../core/wire/if-absent.js';
 import { lintBeforeSending } from '../../leaf/manifest-lint.js';
 import { step } from '../../core/plan.js';
 import { readManifest, type ManifestInput } from './manifest-input.js';

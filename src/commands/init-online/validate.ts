@@ -1,6 +1,6 @@
 import type { FieldError } from '../../core/errors.js';
-import { withIdempotencyKey } from '../../core/http.js';
-import type { Runtime } from '../../core/runtime.js';
+import { withIdempotencyKey } from '../../core/wire/http.js';
+import type { Runtime } from '../../core/run/runtime.js';
 import { readManifest } from './manifest-input.js';
 import { isManifestRejection, locate, manifestRejected, printLocated, type ManifestContext } from './server-problems.js';
 

@@ -1,10 +1,10 @@
 import { UsageError } from '../../core/errors.js';
-import { collect, type JsonObject, parseFields, readInputBody } from '../../core/fields.js';
+import { collect, type JsonObject, parseFields, readInputBody } from '../../core/flags/fields.js';
 import type { Feature } from '../feature.js';
 import { declaredValues, takesBody } from './declared-fields.js';
 
 // `body`: declared body fields become flags; `-f`/`-F` add fields of any name and `--input` takes
-// the whole body from a file or stdin, the flags merged over it (core/fields.ts).
+// the whole body from a file or stdin, the flags merged over it (core/flags/fields.ts).
 
 export const body: Feature = {
   name: 'body',

@@ -1,6 +1,6 @@
 import { UsageError } from '../../core/errors.js';
 import { step } from '../../core/plan.js';
-import { flagName } from '../../core/values.js';
+import { flagName } from '../../core/flags/values.js';
 import type { Feature } from '../feature.js';
 
 // `destructive` operations and body fields (`servers reinstall --wipe`): asked on a terminal,
@@ -25,7 +25,7 @@ export const confirmation: Feature = {
   },
   async beforeSend({ rt, p }) {
     if (!p.confirm) return;
-    const { confirmDestructive } = await import('../../core/confirm.js');
+    const { confirmDestructive } = await import('../../core/run/confirm.js');
     await confirmDestructive(rt, p.confirm);
   },
 };

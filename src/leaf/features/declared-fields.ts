@@ -1,11 +1,11 @@
 import type { Field, Operation } from '../../operations/types.js';
 import { UsageError } from '../../core/errors.js';
-import type { JsonObject, StdinText } from '../../core/fields.js';
-import { convertField, flagName, optionKey, readSecretFlag } from '../../core/values.js';
+import type { JsonObject, StdinText } from '../../core/flags/fields.js';
+import { convertField, flagName, optionKey, readSecretFlag } from '../../core/flags/values.js';
 import type { Local } from '../feature.js';
 
 // Shared by the features that read declared fields: their values from the parsed flags, converted
-// and checked (core/values.ts, core/checks.ts), and whether an operation sends a body at all.
+// and checked (core/flags/values.ts, core/flags/checks.ts), and whether an operation sends a body at all.
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 

@@ -1,10 +1,10 @@
 import { UsageError } from '../../core/errors.js';
-import type { DownloadTarget } from '../../core/download.js';
+import type { DownloadTarget } from '../../core/transfer/download.js';
 import { step } from '../../core/plan.js';
 import { type Feature, slot } from '../feature.js';
 
 // `signedUrl`: the answer carries a short-lived signed URL; `--to FILE|DIR|-` and `--clobber`
-// download its bytes (core/download.ts, loaded only by these operations).
+// download its bytes (core/transfer/download.ts, loaded only by these operations).
 
 const planned = slot<DownloadTarget>('download');
 
@@ -22,7 +22,7 @@ export const download: Feature = {
   },
   async values(d) {
     if (!d.leaf.op.signedUrl) return;
-    const { planTarget } = await import('../../core/download.js');
+    const { planTarget } = await import('../../core/transfer/download.js');
     const target = planTarget(d.local.to as string | undefined, d.local.clobber === true);
     if (target) planned.set(d, target);
   },
@@ -30,14 +30,14 @@ export const download: Feature = {
     const target = planned.get(d);
     if (!target) return;
     // The signed URL is known only from the answer: the plan names its GET with a placeholder.
-    const { describeTarget, fetchSpec, SIGNED_URL } = await import('../../core/download.js');
+    const { describeTarget, fetchSpec, SIGNED_URL } = await import('../../core/transfer/download.js');
     d.after.push(fetchSpec(SIGNED_URL));
     d.then.push(step('transfer', describeTarget(target, String(d.local.to))));
   },
   async afterAnswer({ rt, p, out }, _res, data) {
     const target = planned.get(p);
     if (!target) return;
-    const { announcedSize, download: fetchBytes, signedUrlOf } = await import('../../core/download.js');
+    const { announcedSize, download: fetchBytes, signedUrlOf } = await import('../../core/transfer/download.js');
     const got = await fetchBytes(rt, p.client, signedUrlOf(data), target, { size: announcedSize(data), fallbackName: fallbackName(data, p.params) });
     if (got.path) out.note(`Saved ${got.bytes} bytes to ${got.path}`);
     return true;

@@ -1,5 +1,5 @@
 import { UsageError } from '../../core/errors.js';
-import type { JsonObject } from '../../core/fields.js';
+import type { JsonObject } from '../../core/flags/fields.js';
 import type { Feature } from '../feature.js';
 
 // `form`: the body is sent form-encoded (the OAuth endpoints), with flat string values.

@@ -1,12 +1,12 @@
 import { fillTemplate } from '../../operations/leaves.js';
 import { UsageError } from '../../core/errors.js';
-import type { RequestSpec } from '../../core/http.js';
+import type { RequestSpec } from '../../core/wire/http.js';
 import { step } from '../../core/plan.js';
 import { type Feature, slot } from '../feature.js';
 import { takesBody } from './declared-fields.js';
 
 // `ifAbsent`: `--if-absent` lists the collection first and creates nothing when an item already
-// has the body's value at the field (servers by name, hooks by URL); core/if-absent.ts looks.
+// has the body's value at the field (servers by name, hooks by URL); core/wire/if-absent.ts looks.
 
 const planned = slot<{ lookup: RequestSpec; field: string; value: unknown }>('ifAbsent');
 
@@ -32,7 +32,7 @@ export const ifAbsent: Feature = {
   async beforeSend({ p, out }) {
     const absent = planned.get(p);
     if (!absent) return;
-    const { findExisting } = await import('../../core/if-absent.js');
+    const { findExisting } = await import('../../core/wire/if-absent.js');
     const existing = await findExisting(p.client, absent.lookup.path, absent.field, absent.value);
     if (!existing) return;
     out.note(`${absent.field} ${JSON.stringify(absent.value)} exists (${existing.id}); nothing created (--if-absent)`);

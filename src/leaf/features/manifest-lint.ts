@@ -1,4 +1,4 @@
-import { optionKey } from '../../core/values.js';
+import { optionKey } from '../../core/flags/values.js';
 import type { Feature } from '../feature.js';
 import { takesBody } from './declared-fields.js';
 

@@ -1,11 +1,11 @@
 import { UsageError } from '../../core/errors.js';
-import type { ApiClient, RequestSpec } from '../../core/http.js';
-import { fetchAll, fetchPage, MAX_PAGE } from '../../core/paging.js';
+import type { ApiClient, RequestSpec } from '../../core/wire/http.js';
+import { fetchAll, fetchPage, MAX_PAGE } from '../../core/wire/paging.js';
 import { step } from '../../core/plan.js';
 import { type Execution, type Feature, slot } from '../feature.js';
 
 // `paging`: `--limit/--offset/--all` (offset paging) or `--page` (provider pages). A paged list
-// is fetched by core/paging.ts instead of the one request (ARCHITECTURE.md "Requests": Paging).
+// is fetched by core/wire/paging.ts instead of the one request (ARCHITECTURE.md "Requests": Paging).
 
 /** Flags of paged commands only; an unpaged op may declare its own `limit`. */
 const PAGING_FLAGS = { offset: ['limit', 'offset', 'all'], page: ['page'] } as const;

@@ -1,5 +1,5 @@
 import { pathParams } from '../../operations/leaves.js';
-import { CHECKS, pathIdProblem } from '../../core/checks.js';
+import { CHECKS, pathIdProblem } from '../../core/flags/checks.js';
 import { UsageError } from '../../core/errors.js';
 import type { Feature } from '../feature.js';
 

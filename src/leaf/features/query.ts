@@ -1,4 +1,4 @@
-import type { QueryValue } from '../../core/http.js';
+import type { QueryValue } from '../../core/wire/http.js';
 import type { Feature } from '../feature.js';
 import { declaredValues } from './declared-fields.js';
 

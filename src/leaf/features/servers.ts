@@ -1,6 +1,6 @@
 import { needsServer } from '../../operations/leaves.js';
 import type { Operation } from '../../operations/types.js';
-import { collect } from '../../core/fields.js';
+import { collect } from '../../core/flags/fields.js';
 import type { Feature } from '../feature.js';
 
 // The server a command acts on: `-s` (repeated, commas, globs, - for stdin), `--all-servers`,
@@ -32,7 +32,7 @@ export const servers: Feature = {
       return;
     }
     // The one server reference of a single-server run (several go through the fleet runner).
-    const { singleRef, targetRefs } = await import('../../core/targets.js');
+    const { singleRef, targetRefs } = await import('../../core/fleet/targets.js');
     const ref = singleRef(targetRefs(d.local.server as string[] | undefined, serverArgument(op, d.args), d.rt.env));
     if (ref === undefined) throw new Error('several servers reached the single-server plan');
     d.serverRef = ref;

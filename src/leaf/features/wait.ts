@@ -1,13 +1,13 @@
-import type { ApiResponse } from '../../core/http.js';
+import type { ApiResponse } from '../../core/wire/http.js';
 import { Exit, GshError, ownError } from '../../core/errors.js';
 import { step } from '../../core/plan.js';
-import type { Work } from '../../core/follow.js';
+import type { Work } from '../../core/fleet/follow.js';
 import type { Feature } from '../feature.js';
 
 // `wait`: `--wait` follows the 202's work (a job, the server status, a pull, a transfer, an init,
-// a backup) to its end (core/follow.ts, core/wait.ts); without it, a 202 prints the `gsh wait`
+// a backup) to its end (core/fleet/follow.ts, core/fleet/wait.ts); without it, a 202 prints the `gsh wait`
 // line that follows it later. On every mutation, --wait also waits for an approval the request
-// needs, without a terminal too (core/person-must-act.ts): an agent's way to let its owner decide.
+// needs, without a terminal too (core/run/person-must-act.ts): an agent's way to let its owner decide.
 
 export const wait: Feature = {
   name: 'wait',
@@ -34,7 +34,7 @@ export const wait: Feature = {
   async afterAnswer(x, res, data) {
     const { rt, p, out } = x;
     if (!p.follow) return;
-    const { followOrInterrupt, followWork, waitCommand, workOf } = await import('../../core/follow.js');
+    const { followOrInterrupt, followWork, waitCommand, workOf } = await import('../../core/fleet/follow.js');
     const answered = workOf(p.leaf.op, p.leaf.verb, p.params, data);
     if (!answered) return;
     const work = x.waitFor?.(answered) ?? answered;
@@ -51,13 +51,13 @@ export const wait: Feature = {
   },
   async afterShow({ p, out }, res, data) {
     if (res.status !== 202 || !p.leaf.op.wait) return;
-    const { waitCommand, workOf } = await import('../../core/follow.js');
+    const { waitCommand, workOf } = await import('../../core/fleet/follow.js');
     const work = workOf(p.leaf.op, p.leaf.verb, p.params, data);
     if (!work) return;
     // A backup whose answer shows no field saying when it ends: `gsh wait backup` could only stop
     // with exit 12, so the line names what can finish instead (its download, retried).
-    if (work.kind === 'backup' && !(await import('../../core/wait.js')).backupShowsEnd((data ?? {}) as Record<string, unknown>)) {
-      return out.note(`Its record shows no status, state or completed_at, so gsh cannot follow it. ${(await import('../../core/follow.js')).backupDownloadLoop(work)}`);
+    if (work.kind === 'backup' && !(await import('../../core/fleet/wait.js')).backupShowsEnd((data ?? {}) as Record<string, unknown>)) {
+      return out.note(`Its record shows no status, state or completed_at, so gsh cannot follow it. ${(await import('../../core/fleet/follow.js')).backupDownloadLoop(work)}`);
     }
     // Work under way: the command that follows it without sending the request again.
     out.note(`Follow it: ${waitCommand(work)}`);
@@ -72,7 +72,7 @@ export const wait: Feature = {
 async function waitFailed(caught: unknown, res: ApiResponse<unknown>, work: Work): Promise<unknown> {
   const err = ownError(caught);
   if (!(err instanceof GshError) || res.idempotencyKey === undefined) return err;
-  const { waitCommand } = await import('../../core/follow.js');
+  const { waitCommand } = await import('../../core/fleet/follow.js');
   err.outcome = 'applied';
   err.idempotencyKey = res.idempotencyKey;
   err.step = 'wait';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildId, helpCacheFile, isPlainHelp, keepHelp, readHelp } from '../../../src/boot/help-cache.js';
-import { visible } from '../../../src/core/terminal-text.js';
+import { visible } from '../../../src/core/terminal/terminal-text.js';
 
 // The launcher's help cache (README "Speed", src/ARCHITECTURE.md "Start-up"): which command lines
 // may be answered from it, what its files are named after, and that keeping one can fail quietly.

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readLimited } from '../../../src/core/body-limit.js';
+import { readLimited } from '../../../src/core/wire/body-limit.js';
 
 // An answer read into memory is bounded (ARCHITECTURE.md "Requests": answers; README
 // GSH_MAX_RESPONSE_BYTES): refused from Content-Length before reading, or as soon as the bytes

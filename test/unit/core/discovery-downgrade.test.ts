@@ -1,8 +1,8 @@
 import { MockAgent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { discover } from '../../../src/core/discovery.js';
+import { discover } from '../../../src/core/auth/discovery.js';
 import { GshError } from '../../../src/core/errors.js';
-import { ApiClient } from '../../../src/core/http.js';
+import { ApiClient } from '../../../src/core/wire/http.js';
 
 // Issue #28, TLS or loopback: identity assertions and claim tokens travel in the bodies sent to
 // {auth_url}. A service reached over https that names a plain-http authorization server on

@@ -2,9 +2,9 @@ import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, r
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createBeside, createFile, makePrivateDir, privateDirProblem, readPrivateFile, replaceFile } from '../../../src/core/disk.js';
+import { createBeside, createFile, makePrivateDir, privateDirProblem, readPrivateFile, replaceFile } from '../../../src/core/disk/disk.js';
 
-// The disk door (src/core/disk.ts, ARCHITECTURE.md "Doors"): how gsh replaces a file (never
+// The disk door (src/core/disk/disk.ts, ARCHITECTURE.md "Doors"): how gsh replaces a file (never
 // through a link, at the temporary name or the final one) and which directories it trusts with
 // its own files (as ssh trusts ~/.ssh). Tests run as root, so another user is simulated with
 // chown to a uid no one has (root may give a file away).

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { FileHandle } from 'node:fs/promises';
-import { announcedSize, dispositionName, writeAll } from '../../../src/core/download.js';
+import { announcedSize, dispositionName, writeAll } from '../../../src/core/transfer/download.js';
 import { formatBytes } from '../../../src/core/bytes.js';
-import { backupState } from '../../../src/core/wait.js';
+import { backupState } from '../../../src/core/fleet/wait.js';
 
 describe('backupState: what the answer carries (the contract shows no backup fields or states)', () => {
   it('a status or state word decides first', () => {
@@ -47,7 +47,7 @@ describe('download names and sizes', () => {
 
 describe('planTarget: --to checked while planning', () => {
   it('- is stdout; --clobber alone is a usage error', async () => {
-    const { planTarget } = await import('../../../src/core/download.js');
+    const { planTarget } = await import('../../../src/core/transfer/download.js');
     expect(planTarget('-', false)).toEqual({ kind: 'stdout', explicit: true });
     expect(planTarget(undefined, false)).toBeUndefined();
     expect(() => planTarget(undefined, true)).toThrow(/--clobber replaces a file --to would write/);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { exitCodeForApi, Exit } from '../../../src/core/errors.js';
-import { toApiError } from '../../../src/core/http.js';
+import { toApiError } from '../../../src/core/wire/http.js';
 
 // ARCHITECTURE.md "Exit codes" against 01-general-contract.md "Errors".
 describe('exit codes for API errors', () => {

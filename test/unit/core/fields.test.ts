@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseFields, parseKeyPath, typedValue } from '../../../src/core/fields.js';
+import { parseFields, parseKeyPath, typedValue } from '../../../src/core/flags/fields.js';
 import { UsageError } from '../../../src/core/errors.js';
 
 describe('-f/-F fields', () => {

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient, checkIdempotencyKey, rateLimitTaken } from '../../../src/core/http.js';
+import { ApiClient, checkIdempotencyKey, rateLimitTaken } from '../../../src/core/wire/http.js';
 import { ApiError, NetworkError, UsageError } from '../../../src/core/errors.js';
-import { staticCredential } from '../../../src/core/credentials.js';
+import { staticCredential } from '../../../src/core/auth/credentials.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, n: number) => void;
 const servers: Server[] = [];
@@ -52,7 +52,7 @@ describe('ApiClient (01-general-contract.md "Errors" retry rules, "Limits" idemp
     expect(new Set(seen.map((s) => s.key)).size).toBe(1);
     expect(seen[0]?.key).toMatch(/^[0-9a-f-]{36}$/);
     // The drop came on the 503's kept-alive connection before any answer: resent at once on a new
-    // one, with no pause and no retry spent (core/transport-policy.ts).
+    // one, with no pause and no retry spent (core/wire/transport-policy.ts).
     expect(c.sleeps).toEqual([1000]);
   });
 

@@ -1,8 +1,8 @@
 import { EventEmitter, getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Clock } from '../../../src/core/context.js';
+import type { Clock } from '../../../src/core/run/context.js';
 import { InterruptedError } from '../../../src/core/errors.js';
-import { Interrupts } from '../../../src/core/interrupts.js';
+import { Interrupts } from '../../../src/core/run/interrupts.js';
 
 // Issue 37 item 3: stderr is gsh's own. A fleet or a tree upload that waits out the rate-limit
 // window had every worker pause on the run's one abort signal, and Node printed

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Exit, GshError, UsageError } from '../../../src/core/errors.js';
-import { compileJq, renderJq } from '../../../src/core/jq.js';
+import { compileJq, renderJq } from '../../../src/core/terminal/jq.js';
 
 // --jq is real jq (1.7.1 in WebAssembly). The expectations are examples of the jq 1.7 manual
 // (https://jqlang.org/manual/v1.7/), each program with its documented input and outputs.

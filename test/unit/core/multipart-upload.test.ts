@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { localFile, readSizeFor } from '../../../src/core/multipart-upload.js';
+import { localFile, readSizeFor } from '../../../src/core/transfer/multipart-upload.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;

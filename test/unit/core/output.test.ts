@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { colorEnabled, colorWhen, colorWhenIn, streamsFor, type Streams } from '../../../src/core/io.js';
+import { colorEnabled, colorWhen, colorWhenIn, streamsFor, type Streams } from '../../../src/core/terminal/io.js';
 import { parse } from 'csv-parse/sync';
-import { columnsOf, fitWidths, Output } from '../../../src/core/output.js';
+import { columnsOf, fitWidths, Output } from '../../../src/core/terminal/output.js';
 import { testContext } from '../../helpers/context.js';
 
 /** The streams of a test context (no colour unless asked), its stdout captured. */
@@ -67,7 +67,7 @@ describe('output formats (ARCHITECTURE.md "Output for scripts")', () => {
     expect(lines).toHaveLength(3);
     expect(lines[1]).toBe('a1  日本語のサ…   eu'); // 12 columns for the name: the next wide character would need 13
     expect(lines[2]).toBe('b2  x^Jy^Iz       us');
-    const { displayWidth } = await import('../../../src/core/terminal-text.js');
+    const { displayWidth } = await import('../../../src/core/terminal/terminal-text.js');
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(24);
     expect(lines.map((l) => displayWidth(l.slice(0, l.lastIndexOf(' ') + 1)))).toEqual([18, 18, 18]); // the last column starts at one place on every line
   });
@@ -178,7 +178,7 @@ describe('column formats and ids', () => {
 
 describe('rows of unknown shapes (issue 27)', () => {
   it('a nested object in a cell shows its name, slug or id, in that order; never raw JSON', async () => {
-    const { formatCell } = await import('../../../src/core/output.js');
+    const { formatCell } = await import('../../../src/core/terminal/output.js');
     expect(formatCell({ id: 3, slug: 'minecraft-fabric', name: 'Fabric' })).toBe('Fabric');
     expect(formatCell({ id: 3, slug: 'minecraft-fabric' })).toBe('minecraft-fabric');
     expect(formatCell({ id: 3 })).toBe('3');
@@ -190,7 +190,7 @@ describe('rows of unknown shapes (issue 27)', () => {
   });
 
   it('-q prints the id whatever the service names it, and says so when there is none', async () => {
-    const { idOf } = await import('../../../src/core/output.js');
+    const { idOf } = await import('../../../src/core/terminal/output.js');
     expect(idOf({ uuid: 'u1' })).toBe('u1');
     expect(idOf({ id: 'i1', uuid: 'u1' })).toBe('i1');
     expect(idOf({ object: 'server_backup', backup_id: 'b1' })).toBe('b1');

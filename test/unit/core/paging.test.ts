@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../src/core/http.js';
-import { fetchAll } from '../../../src/core/paging.js';
+import { ApiClient } from '../../../src/core/wire/http.js';
+import { fetchAll } from '../../../src/core/wire/paging.js';
 
 // 01-general-contract.md "Envelope rules" 5 (pagination object) and "Limits" (limit max 100).
 const servers: Server[] = [];

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolveAuth, staticCredential } from '../../../src/core/credentials.js';
+import { resolveAuth, staticCredential } from '../../../src/core/auth/credentials.js';
 import { NetworkError } from '../../../src/core/errors.js';
-import { ApiClient, withIdempotencyKey } from '../../../src/core/http.js';
-import { decideRetry } from '../../../src/core/retry.js';
-import { fileStore } from '../../../src/core/store.js';
+import { ApiClient, withIdempotencyKey } from '../../../src/core/wire/http.js';
+import { decideRetry } from '../../../src/core/wire/retry.js';
+import { fileStore } from '../../../src/core/auth/store.js';
 
 // Issue 11 (plan before request) at the level of the core pieces the planner uses.
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { progressBar } from '../../../src/core/progress.js';
-import type { RuntimeView } from '../../../src/core/runtime-view.js';
+import { progressBar } from '../../../src/core/transfer/progress.js';
+import type { RuntimeView } from '../../../src/core/run/runtime-view.js';
 import { capture } from '../../helpers/context.js';
 
 // Issue 37 item 6: a transfer stopped by Ctrl-C clears its progress line, and bytes that the

@@ -1,8 +1,8 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../src/core/http.js';
-import { staticCredential } from '../../../src/core/credentials.js';
+import { ApiClient } from '../../../src/core/wire/http.js';
+import { staticCredential } from '../../../src/core/auth/credentials.js';
 
 // Issue 2: HTTPS_PROXY/NO_PROXY are honoured. A loopback proxy that tunnels CONNECT (what undici
 // uses) and forwards absolute-form requests, counting what passes through it.

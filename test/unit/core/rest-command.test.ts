@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { restCommand } from '../../../src/core/report.js';
+import { restCommand } from '../../../src/core/terminal/report.js';
 
 // Issue 43 item 3: the line that runs a fleet's command on the servers it did not start.
 describe('restCommand', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, BACKOFF_CAP_MS, decideRetry, parseRetryAfter } from '../../../src/core/retry.js';
+import { backoffDelay, BACKOFF_CAP_MS, decideRetry, parseRetryAfter } from '../../../src/core/wire/retry.js';
 
 // 01-general-contract.md, "Errors" → Retry rules.
 describe('retry schedule (01-general-contract.md, Errors: retry rules)', () => {
@@ -35,6 +35,13 @@ describe('retry schedule (01-general-contract.md, Errors: retry rules)', () => {
   it('retries only what may succeed on a retry: 408 like a 5xx, never 501', () => {
     expect(decideRetry({ status: 408, attempt: 0, maxRetries: 3, idempotent: true, random: () => 0.5 })).toMatchObject({ retry: true, delayMs: 1000 });
     expect(decideRetry({ status: 501, attempt: 0, maxRetries: 3, idempotent: true })).toEqual({ retry: false });
+  });
+
+  it('waits out a key whose first request is still in flight (01-general-contract.md "Limits": 409 idempotency_conflict while in flight), only with a key', () => {
+    expect(decideRetry({ status: 409, attempt: 0, maxRetries: 4, idempotent: true, keyInFlight: true, random: () => 0.5 })).toMatchObject({ retry: true, delayMs: 1000 });
+    expect(decideRetry({ status: 409, attempt: 0, maxRetries: 4, idempotent: true, keyInFlight: false }).retry).toBe(false);
+    expect(decideRetry({ status: 409, attempt: 0, maxRetries: 4, idempotent: false, keyInFlight: true }).retry).toBe(false);
+    expect(decideRetry({ status: 409, attempt: 4, maxRetries: 4, idempotent: true, keyInFlight: true }).retry).toBe(false);
   });
 
   it('stops after maxRetries', () => {

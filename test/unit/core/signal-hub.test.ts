@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { SignalHub } from '../../../src/core/interrupts.js';
+import { SignalHub } from '../../../src/core/run/interrupts.js';
 
 // Issue 43 item 6: one listener per signal on the process, whatever listens in the run.
 describe('SignalHub', () => {

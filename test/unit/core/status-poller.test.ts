@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../../src/core/context.js';
+import type { Clock } from '../../../src/core/run/context.js';
 import { Exit } from '../../../src/core/errors.js';
-import type { ApiClient, RequestSpec } from '../../../src/core/http.js';
-import { Runtime } from '../../../src/core/runtime.js';
-import { POLL_SHARE_SENDING, StatusPoller } from '../../../src/core/status-poller.js';
-import { pollDelay } from '../../../src/core/poll.js';
+import type { ApiClient, RequestSpec } from '../../../src/core/wire/http.js';
+import { Runtime } from '../../../src/core/run/runtime.js';
+import { POLL_SHARE_SENDING, StatusPoller } from '../../../src/core/fleet/status-poller.js';
+import { pollDelay } from '../../../src/core/run/poll.js';
 import { testContext } from '../../helpers/context.js';
 
 // Fleet waits in pages (status-poller.ts): GET /servers?include=status, 100 a page

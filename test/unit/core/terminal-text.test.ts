@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { coloured, displayWidth, door, fitWidth, neutralise, padWidth, term, terminalStream, visible, visibleDeep, type SafeText } from '../../../src/core/terminal-text.js';
+import { coloured, displayWidth, door, fitWidth, neutralise, padWidth, term, terminalStream, visible, visibleDeep, type SafeText } from '../../../src/core/terminal/terminal-text.js';
 
-// core/terminal-text.ts (issue #28): control characters and escape sequences shown as text
+// core/terminal/terminal-text.ts (issue #28): control characters and escape sequences shown as text
 // (cat -v notation), never obeyed; SGR kept only where colour is on.
 
 describe('visible', () => {

@@ -1,13 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { staticCredential } from '../../../src/core/credentials.js';
+import { staticCredential } from '../../../src/core/auth/credentials.js';
 import { NetworkError } from '../../../src/core/errors.js';
-import { ApiClient, type RequestSpec } from '../../../src/core/http.js';
-import { bypassesProxy, checkProxiedPlainHttp, proxyFor } from '../../../src/core/transport-policy.js';
+import { ApiClient, type RequestSpec } from '../../../src/core/wire/http.js';
+import { bypassesProxy, checkProxiedPlainHttp, proxyFor } from '../../../src/core/wire/transport-policy.js';
 import { deadProxy, type ProxyOptions, startProxy, type TestProxy } from '../../helpers/test-proxy.js';
 
-// One transport policy for both request paths (issue 45; core/transport-policy.ts): the same
+// One transport policy for both request paths (issue 45; core/wire/transport-policy.ts): the same
 // table of cases runs on node:http (a plain request) and on undici (a request whose answer goes
 // to a sink, as a download does). Proxies are chosen as curl chooses them, a kept-alive
 // connection found closed before any byte of its answer is sent again at once (no pause, no

@@ -2,11 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent } from 'undici';
-import { ApiClient } from '../../../src/core/http.js';
-import { staticCredential } from '../../../src/core/credentials.js';
-import { nodeTransport } from '../../../src/core/transport.js';
+import { ApiClient } from '../../../src/core/wire/http.js';
+import { staticCredential } from '../../../src/core/auth/credentials.js';
+import { nodeTransport } from '../../../src/core/wire/transport.js';
 
-// Which transport carries a request (core/transport.ts): node:http for plain requests (direct or
+// Which transport carries a request (core/wire/transport.ts): node:http for plain requests (direct or
 // to an http:// proxy), undici for streamed bodies and answers, CONNECT tunnels and a handed-in
 // dispatcher; the request core above them is
 // the same. The two tell themselves apart on the wire: node:http sends its own `Host` header
@@ -66,7 +66,7 @@ describe('the transport of a request', () => {
     }
   });
 
-  it('a host NO_PROXY lists goes direct, through node:http (core/transport-policy.ts proxyFor)', async () => {
+  it('a host NO_PROXY lists goes direct, through node:http (core/wire/transport-policy.ts proxyFor)', async () => {
     const { base, hosts } = await serve();
     await client(base, { env: { HTTP_PROXY: 'http://127.0.0.1:9', NO_PROXY: '127.0.0.1' } }).request({ method: 'GET', path: '/servers' });
     expect(hosts).toEqual(['Host']);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../../src/core/http.js';
-import { Runtime } from '../../../src/core/runtime.js';
-import { UNSEEN_RESTART_MS, waitForBackup, waitForServerState, waitForJob } from '../../../src/core/wait.js';
+import type { ApiClient } from '../../../src/core/wire/http.js';
+import { Runtime } from '../../../src/core/run/runtime.js';
+import { UNSEEN_RESTART_MS, waitForBackup, waitForServerState, waitForJob } from '../../../src/core/fleet/wait.js';
 import { Exit } from '../../../src/core/errors.js';
 import { testContext } from '../../helpers/context.js';
 

@@ -1,7 +1,7 @@
 import crypto, { createHmac } from 'node:crypto';
 import { syncBuiltinESMExports } from 'node:module';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { verifySignature } from '../../../src/core/webhook-signature.js';
+import { verifySignature } from '../../../src/core/wire/webhook-signature.js';
 
 // 01-general-contract.md "Webhooks (per server)": the signature is checked over the raw bytes
 // with a constant-time comparison. Time is not measured here (no timed assertions); what is

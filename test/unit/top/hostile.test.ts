@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stripAnsi } from '../../../src/core/io.js';
+import { stripAnsi } from '../../../src/core/terminal/io.js';
 import { oneLine, width } from '../../../src/top/cells.js';
 import { frame } from '../../../src/top/frame.js';
 import { onKey, parseKeys } from '../../../src/top/keys.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SORT_KEYS as FLAG_KEYS } from '../../../src/commands/top.js';
-import { stripAnsi } from '../../../src/core/io.js';
+import { stripAnsi } from '../../../src/core/terminal/io.js';
 import { uptime, width } from '../../../src/top/cells.js';
 import { frame } from '../../../src/top/frame.js';
 import { onKey, parseKeys } from '../../../src/top/keys.js';
