@@ -352,8 +352,9 @@ function startBoth(targets: ServerRecord[]): void {
 }
 
 describe('an announced restart, a signal at every step (issue 43 item 2)', () => {
-  // --wait, not --ready: --ready's console wait does not move on the virtual clock of these runs
-  // (leaf/ready.ts is being rewritten as a state machine; this case goes to --ready then).
+  // --wait: the stepped runs here move no real time, which a --ready wait needs for its socket's
+  // frames; the same announced restart with --ready, interrupted at 1 s and 4 s, is in
+  // ready-restart.test.ts.
   it('power restart -s A,B,C --announce … --countdown 6s,3s --wait -o json: stdout lists the 3 servers each time', async () => {
     // Paid servers: a free-plan one needs an ad view first (01-general-contract.md "States and transitions").
     const targets = servers.filter((s) => s.plan === 'paid' && !s.stored).slice(0, 3);

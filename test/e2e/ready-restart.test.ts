@@ -177,3 +177,39 @@ describe('Ctrl-C and SIGTERM at every step of a ready wait', () => {
     expect(new Set(resumes)).toEqual(new Set([`gsh wait -s ${s.id} --ready 'Done \\('`]));
   }, 60_000);
 });
+
+describe('an announced fleet restart with --ready, interrupted (issue 43 item 2)', () => {
+  // The countdown (6 s, 3 s) runs on the virtual clock: at 1 s the players have been told of the
+  // restart and nothing was restarted; at 4 s still in the countdown. Either way stdout is the
+  // JSON of every server, as README "Many servers" says of an interrupted multi-server command.
+  for (const [signal, atMs, code] of [['SIGINT', 1000, 130], ['SIGTERM', 4000, 143]] as const) {
+    it(`power restart -s A,B,C --announce … --countdown 6s,3s --ready … -o json, ${signal} at ${atMs / 1000} s: exit ${code}, stdout lists the 3 servers`, async () => {
+      // Paid servers (a free one needs an ad view first), the last six of the sandbox's: three each.
+      const paid = plain.filter((s) => s.plan === 'paid').slice(-6);
+      const targets = (atMs === 1000 ? paid.slice(0, 3) : paid.slice(3)).map(running);
+      expect(targets).toHaveLength(3);
+      timing(1000);
+      const ids = targets.map((s) => s.id);
+      const start = time.now;
+      let delivered = false;
+      const ctx = testContext({
+        env: runEnv(env()),
+        clock: clock(() => {
+          if (delivered || time.now - start < atMs) return;
+          delivered = true;
+          ctx.signals.emit(signal);
+        }),
+      });
+      const mark = sandbox.effects.length;
+      const r = await runGsh(['power', 'restart', '-s', ids.join(','), '--announce', 'Restart in {left}', '--countdown', '6s,3s', '--ready', 'Done \\(', '--yes', '-o', 'json'], ctx);
+      expect(delivered).toBe(true);
+      expect(r.exitCode, r.stderr).toBe(code);
+      const entries = JSON.parse(r.stdout) as { server_id: string; ok: boolean; not_started?: boolean }[];
+      expect(entries.map((e) => e.server_id).sort()).toEqual([...ids].sort());
+      for (const e of entries) expect(e.ok).toBe(false);
+      // Interrupted in the countdown: nothing restarted, and one line runs the command on all three.
+      expect(sandbox.effects.slice(mark).filter((x) => x.method === 'POST' && /\/power$/.test(x.path))).toEqual([]);
+      expect(r.stderr).toContain(`-s ${ids.join(',')}`);
+    }, 30_000);
+  }
+});
