@@ -39,6 +39,11 @@ export class GshError extends Error {
   step?: string;
   /** The `gsh wait …` command that picks up work this failure left under way. */
   resume?: string;
+  /**
+   * Where a `gsh wait` would stop the same way again (a backup whose records show no state), the
+   * line to run instead: it ends with the work done (core/fleet/follow.ts backupDownloadLine).
+   */
+  forward?: string;
   constructor(
     message: string,
     readonly exitCode: number = Exit.error,

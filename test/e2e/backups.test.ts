@@ -190,3 +190,63 @@ describe('a server whose backup records show no progress (a strict sandbox, in b
     expect(strict.sandbox.log.slice(mark)).toEqual([]);
   });
 });
+
+// Issue 46: the same on several servers ("Many servers at once"). Each server's backup gets its own
+// download line, on stderr after the table (and in its --json entry as error.forward); each one is
+// run as printed, in a directory of its own, and ends with that backup's archive saved.
+describe('backups create --wait on several servers whose backup records show no progress (strict sandbox, both passes)', () => {
+  let strict: E2E;
+  let ids: string[];
+  beforeAll(async () => {
+    strict = await setup({ servers: 3, strict: true, clock: 'fast' });
+    ids = [...strict.sandbox.state.servers.keys()];
+  });
+  afterAll(async () => {
+    await strict.close();
+  });
+
+  /** Runs the loop `line` prints the way a shell would: the download again while it exits 6. */
+  async function runLoop(line: string): Promise<string[]> {
+    const m = /^until (gsh [^;]+); do \[ \$\? -eq 6 \] \|\| break; sleep 20; done$/.exec(line);
+    expect(m, line).not.toBeNull();
+    const words = m![1]!.split(' ').slice(1);
+    const here = process.cwd();
+    const into = mkdtempSync(join(tmpdir(), 'gsh-forward-'));
+    try {
+      process.chdir(into);
+      let code = 6;
+      for (let tries = 0; code === 6 && tries < 100; tries++) {
+        const d = await strict.gsh(words);
+        code = d.exitCode;
+        if (code === 6) await new Promise((done) => setTimeout(done, 20));
+      }
+      expect(code, line).toBe(0);
+      return readdirSync(into);
+    } finally {
+      process.chdir(here);
+      rmSync(into, { recursive: true, force: true });
+    }
+  }
+
+  it('table and --json: one download line per server on stderr, no gsh wait line, and every line runs to exit 0', async () => {
+    for (const extra of [[], ['--json']]) {
+      const r = await strict.gsh(['backups', 'create', '-s', ids.join(','), '--wait', ...extra]);
+      expect(r.exitCode, r.stderr).toBe(11);
+      expect(r.stderr).not.toMatch(/Resume with|resume with|Follow it|gsh wait backup/);
+      const forward = [...r.stderr.matchAll(/^ {2}(until gsh backups download .+)$/gm)].map((m) => m[1]!);
+      expect(forward, r.stderr).toHaveLength(ids.length);
+      // One line per server, each naming its own server and a backup of its own.
+      expect(forward.map((l) => /-s (\S+)/.exec(l)?.[1]).sort()).toEqual([...ids].sort());
+      expect(new Set(forward.map((l) => /download (\S+)/.exec(l)?.[1])).size).toBe(ids.length);
+      if (extra.length) {
+        const entries = json(r) as { server_id: string; error: { forward?: string; exit_code: number; step?: string } }[];
+        expect(entries.map((e) => [e.error.exit_code, e.error.step])).toEqual(ids.map(() => [12, 'wait']));
+        expect(entries.map((e) => `${e.error.forward}`).sort()).toEqual([...forward].sort());
+      }
+      for (const line of forward) {
+        const saved = await runLoop(line);
+        expect(saved).toEqual([`backup-${/download (\S+)/.exec(line)![1]}.tar.gz`]);
+      }
+    }
+  });
+});

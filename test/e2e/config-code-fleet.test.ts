@@ -166,3 +166,54 @@ describe('Ctrl-C and SIGTERM at every step of config apply on two servers', () =
     }
   });
 });
+
+// Issue 47: the estimate (README "Configuration as code": "A run that will take more than a minute
+// at the key's rate limit says so first, with its number of requests"). The key's limit is the
+// contract's X-RateLimit-Limit (01-general-contract.md "Limits"), per minute. The same 8 servers
+// and file, read with a key of 10 requests a minute (17 reads: the listing and two kinds on 8
+// servers, more than a minute) and with one of 600 (well under a minute).
+describe('the estimate: printed first for a slow key, not at all for a fast one', () => {
+  let sb: Sandbox;
+  const clock = virtualClock();
+  let dir: string;
+  beforeAll(async () => {
+    sb = await startSandbox({ strict: STRICT, servers: 8, rateLimit: 600, timeScale: 0.01, now: clock.now });
+    [...sb.state.servers.values()].forEach((s, i) => {
+      s.application = 'minecraft';
+      s.plan = 'paid';
+      s.name = `est-${i}`;
+    });
+    dir = join(root, 'estimate');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'fleet.yaml'), 'version: 1\nservers:\n  "est-*":\n    properties:\n      motd: Estimated\n    settings:\n      description: Estimated\n');
+  });
+  afterAll(() => sb.close());
+
+  const gsh = (argv: string[], key: string) => runGsh(argv, testContext({ env: runEnv({ GSH_BASE_URL: sb.baseUrl, GSH_API_KEY: key, GSH_CONFIG_DIR: root, NO_COLOR: '1' }), clock }));
+  const estimates = (stderr: string) => stderr.split('\n').filter((l) => / requests, about .* at this key's limit of /.test(l));
+
+  it('diff and apply with 10 a minute: the estimate is the first line; with 600 a minute: no estimate', async () => {
+    const fast = sb.keys.all;
+    const slow = sb.createKey(['*'], { rateLimit: 10 });
+    const fastDiff = await gsh(['config', 'diff', dir], fast);
+    expect(fastDiff.exitCode, fastDiff.stderr).toBe(14);
+    expect(estimates(fastDiff.stderr)).toEqual([]);
+    const slowDiff = await gsh(['config', 'diff', dir], slow);
+    expect(slowDiff.exitCode, slowDiff.stderr).toBe(14);
+    expect(estimates(slowDiff.stderr)).toEqual(["This run reads: about 17 requests, about 102 s at this key's limit of 10 a minute."]);
+    expect(slowDiff.stderr.split('\n')[0]).toBe(estimates(slowDiff.stderr)[0]);
+    // apply on the slow key: its reads alone outrun the minute, so that one line says it (the
+    // writes do not get a second one).
+    const slowApply = await gsh(['config', 'apply', dir, '--yes'], slow);
+    expect(slowApply.exitCode, slowApply.stderr).toBe(0);
+    expect(estimates(slowApply.stderr)).toEqual(["This run reads: about 17 requests, about 102 s at this key's limit of 10 a minute."]);
+    expect(slowApply.stderr.split('\n')[0]).toBe(estimates(slowApply.stderr)[0]);
+    // Drift again, so the fast apply reads and writes as much as the slow one did: still no estimate.
+    writeFileSync(join(dir, 'fleet.yaml'), 'version: 1\nservers:\n  "est-*":\n    properties:\n      motd: Estimated again\n    settings:\n      description: Estimated again\n');
+    const mark = sb.log.length;
+    const fastApply = await gsh(['config', 'apply', dir, '--yes'], fast);
+    expect(fastApply.exitCode, fastApply.stderr).toBe(0);
+    expect(sb.log.slice(mark).filter((e) => e.method !== 'GET')).toHaveLength(16);
+    expect(estimates(fastApply.stderr)).toEqual([]);
+  });
+});

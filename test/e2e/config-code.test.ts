@@ -368,3 +368,85 @@ describe('--replace: the only way to change a webhook\'s secret', () => {
     expect(r.stdout).not.toContain('second-secret');
   });
 });
+
+// Issue 47: subusers prune like webhooks (02-endpoints-part-a.md "Subusers": the panel user id is
+// the identity, the permission set is replaced; a subuser is removed by DELETE
+// /servers/{server_id}/subusers/{user_id}). A live subuser the file does not name is deleted only
+// when the file marks `subusers: {prune: true, …}` AND the run says --prune subusers, at most
+// --max-deletes of them, refused before any write.
+describe('subusers: pruning, and export round-trips them', () => {
+  let s: ServerRecord;
+  let dir: string;
+  const live = async () => (JSON.parse((await t.gsh(['subusers', 'list', '-s', s.id, '--json'])).stdout) as Array<{ user_id: number; permissions: string[] }>)
+    .map((u) => `${u.user_id}:${[...u.permissions].sort().join('+')}`).sort();
+  const write = (prune: boolean) => writeFileSync(join(dir, 'u.yaml'), [
+    'version: 1',
+    `server: ${s.name}`,
+    'subusers:',
+    ...(prune
+      ? ['  prune: true', '  items:', '    - user_id: 101', '      permissions: [file.read]']
+      : ['  - user_id: 101', '    permissions: [file.read]', '  - user_id: 102', '    permissions: [control.console]']),
+    '',
+  ].join('\n'));
+
+  beforeAll(async () => {
+    // A server no other block of this file changes.
+    const used = new Set(minecraft().slice(0, 3).map((m) => m.id));
+    s = [...t.sandbox.state.servers.values()].find((m) => !used.has(m.id))!;
+    dir = dirFor('subusers');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    // Two live subusers (the sandbox's panel users 101 and 102): 101 the file keeps, 102 it will no longer name.
+    write(false);
+    const made = await t.gsh(['config', 'apply', dir, '--yes']);
+    expect(made.exitCode, made.stderr + made.stdout).toBe(0);
+    expect(await live()).toEqual(['101:file.read', '102:control.console']);
+  });
+
+  it('a live subuser the file does not list stays without --prune subusers and is the only one deleted with it; --max-deletes refuses before any write', async () => {
+    write(true);
+    const mark = t.sandbox.log.length;
+    const kept = await t.gsh(['config', 'apply', dir, '--yes']);
+    expect(kept.exitCode, kept.stderr).toBe(0);
+    expect(kept.stderr).toMatch(/subusers\[102\] kept: apply deletes it only with --prune subusers/);
+    expect(writesSince(mark)).toEqual([]);
+    // --prune of another kind does not reach subusers.
+    const otherKind = await t.gsh(['config', 'apply', dir, '--yes', '--prune', 'hooks']);
+    expect(otherKind.exitCode, otherKind.stderr).toBe(0);
+    expect(writesSince(mark)).toEqual([]);
+    // The drift is there: diff says so (exit 14).
+    expect((await t.gsh(['config', 'diff', dir])).exitCode).toBe(14);
+    const tooMany = await t.gsh(['config', 'apply', dir, '--yes', '--prune', 'subusers', '--max-deletes', '0']);
+    expect(tooMany.exitCode, tooMany.stderr).toBe(1);
+    expect(tooMany.stderr).toMatch(/--max-deletes/);
+    expect(writesSince(mark)).toEqual([]);
+    expect(await live()).toEqual(['101:file.read', '102:control.console']);
+    const pruned = await t.gsh(['config', 'apply', dir, '--yes', '--prune', 'subusers', '-o', 'json']);
+    expect(pruned.exitCode, pruned.stderr).toBe(0);
+    expect(writesSince(mark).map((w) => `${w.method} ${w.route} ${w.path.split('/').pop()}`)).toEqual(['DELETE /servers/{server_id}/subusers/{user_id} 102']);
+    expect(await live()).toEqual(['101:file.read']);
+    expect((await t.gsh(['config', 'diff', dir])).exitCode).toBe(0);
+  });
+
+  it('config export writes the subusers; diff of the exported file right after exits 0 with reads only', async () => {
+    // A second subuser with two permissions, so the export has more than one entry to get right.
+    const out = join(root, 'subusers-export');
+    rmSync(out, { recursive: true, force: true });
+    writeFileSync(join(dir, 'u.yaml'), `version: 1\nserver: ${s.name}\nsubusers:\n  - user_id: 101\n    permissions: [file.read]\n  - user_id: 103\n    permissions: [control.console, file.read]\n`);
+    expect((await t.gsh(['config', 'apply', dir, '--yes'])).exitCode).toBe(0);
+    const r = await t.gsh(['config', 'export', '-s', s.name, '--dir', out]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const text = readFileSync(join(out, `${s.name}.yaml`), 'utf8');
+    expect(text).toMatch(/^subusers:\n/m);
+    expect(text).toMatch(/user_id: 101/);
+    expect(text).toMatch(/user_id: 103/);
+    const mark = t.sandbox.log.length;
+    const diff = await t.gsh(['config', 'diff', out]);
+    expect(diff.exitCode, diff.stdout + diff.stderr).toBe(0);
+    expect(writesSince(mark)).toEqual([]);
+    // And the export is what the file compares: a permission changed live is drift.
+    const changed = await t.gsh(['subusers', 'update', '-s', s.id, '101', '--permissions', 'control.console']);
+    expect(changed.exitCode, changed.stderr).toBe(0);
+    expect((await t.gsh(['config', 'diff', out])).exitCode).toBe(14);
+  });
+});

@@ -64,6 +64,29 @@ describe('a reference that names no server', () => {
     expect(requests).toEqual(['GET /servers', `GET /servers/${TYPO}`, 'GET /servers']);
   });
 
+  // Issue 46: the same typo as the positional argument (`power start amber-nope`), every
+  // assertion of the list at once: no mutation, at most 3 requests, no HTTP 404 and no request_id
+  // on the error line, the real name suggested (also in --json's hint; its object keeps the
+  // lookup's status and request_id as fields, as every --json error does).
+  it('power start amber-nope (positional): exit 5, no mutation, at most 3 requests, no HTTP 404 or request_id, suggests the real name', async () => {
+    for (const extra of [[], ['--json']]) {
+      const { r, requests } = await sent(['power', 'start', TYPO, ...extra]);
+      expect(r.exitCode, r.stderr).toBe(5);
+      expect(requests.filter((l) => !l.startsWith('GET '))).toEqual([]);
+      expect(requests.length, requests.join('\n')).toBeLessThanOrEqual(3);
+      expect(r.stdout).toBe('');
+      if (extra.length) {
+        const error = (JSON.parse(r.stderr) as { error: { status: unknown; request_id: unknown; hint?: string; message: string } }).error;
+        expect(error.message).toBe(`no server has the name or id "${TYPO}"`);
+        expect(error.hint).toMatch(/^Did you mean amber-bastion-110\?$/m);
+      } else {
+        expect(r.stderr).toMatch(/^error: no server has the name or id "amber-nope"$/m);
+        expect(r.stderr).not.toMatch(/HTTP 404|request_id|req_\w+/);
+        expect(r.stderr).toMatch(/^Did you mean amber-bastion-110\?$/m);
+      }
+    }
+  });
+
   it('an id-shaped reference no server has: its check, the search, one page of names; no POST, no 404 on the line', async () => {
     const typo = meant.id.replace(/^./, (c) => (c === '0' ? '1' : '0'));
     const { r, requests } = await sent(['power', 'start', typo]);

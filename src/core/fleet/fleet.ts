@@ -359,6 +359,10 @@ function noteOutcomes(rt: Runtime, results: TargetResult[]): void {
   const waits = results.filter((r) => r.error?.step !== undefined && r.error.outcome === 'applied');
   const resumes = resumeLines(waits);
   if (waits.length) rt.note(`Applied, then the ${waits[0]?.error?.step} failed: ${waits.map((r) => r.server_name ?? r.server_id).join(', ')}${resumes.length ? `; resume with:\n${resumes.map((l) => `  ${l}`).join('\n')}` : ''}`);
+  // A wait that would stop the same way again (a backup whose records show no state): each
+  // server's own line instead (error.forward, core/errors.ts), one a line, each ending with the work done.
+  const forward = waits.filter((r) => typeof r.error?.forward === 'string');
+  if (forward.length) rt.note(`A wait would stop the same way again; run instead, one line per server:\n${forward.map((r) => `  ${String(r.error?.forward)}`).join('\n')}`);
 }
 
 async function show(rt: Runtime, results: TargetResult[]): Promise<void> {

@@ -202,7 +202,11 @@ export async function followWork(rt: Runtime, client: ApiClient, work: Work): Pr
         return await waitForBackup(rt, client, work.path);
       } catch (err) {
         // No field says when it ends: a `gsh wait backup` would stop the same way, so the way on is its download.
-        if (err instanceof GshError && err.exitCode === Exit.cannotTell) throw new GshError(err.message, err.exitCode, `${err.hint ? `${err.hint}\n` : ''}${backupDownloadLoop(work)}`);
+        if (err instanceof GshError && err.exitCode === Exit.cannotTell) {
+          const stopped = new GshError(err.message, err.exitCode, `${err.hint ? `${err.hint}\n` : ''}${backupDownloadLoop(work)}`);
+          stopped.forward = backupDownloadLine(work);
+          throw stopped;
+        }
         throw err;
       }
   }
@@ -215,7 +219,15 @@ export async function followWork(rt: Runtime, client: ApiClient, work: Work): Pr
  * (README "Backups"), retried until it saves the archive.
  */
 export function backupDownloadLoop(work: { serverId: string; backupId: string }): string {
-  return `Its download is refused (exit 6) until it has finished; to save it once it has, retry the download:\n  until gsh backups download ${work.backupId} -s ${work.serverId} --to ./; do [ $? -eq 6 ] || break; sleep 20; done`;
+  return `${BACKUP_DOWNLOAD_WHY}:\n  ${backupDownloadLine(work)}`;
+}
+
+/** Why the download loop is the way on (before its line, or before one line per server). */
+export const BACKUP_DOWNLOAD_WHY = 'Its download is refused (exit 6) until it has finished; to save it once it has, retry the download';
+
+/** The download of one backup, retried while the service refuses it with 409 (exit 6). */
+export function backupDownloadLine(work: { serverId: string; backupId: string }): string {
+  return `until gsh backups download ${work.backupId} -s ${work.serverId} --to ./; do [ $? -eq 6 ] || break; sleep 20; done`;
 }
 
 /** A job path typed by a person (`gsh wait job PATH`): under the API, no scheme or host. */

@@ -47,6 +47,7 @@ export function errorObject(err: unknown): ErrorObject {
     idempotency_key: err.idempotencyKey ?? null,
     ...(err.step ? { step: err.step } : {}),
     ...(err.resume ? { resume: err.resume } : {}),
+    ...(err.forward ? { forward: err.forward } : {}),
   };
 }
 
