@@ -37,6 +37,8 @@ export class SandboxContext {
   readonly strict: boolean;
   /** Hostile mode: what a person reads carries escape sequences and tricky characters (hostile.ts). */
   readonly hostile: boolean;
+  /** Hostile states too (`hostile: { states: true }`): `state`, `status` and the console's `status` event carry HOSTILE. */
+  readonly hostileStates: boolean;
   readonly demoKeys: { all: ApiKeyRecord; readOnly: ApiKeyRecord };
   /** Set once listening: `http://127.0.0.1:PORT`. */
   origin = '';
@@ -55,7 +57,8 @@ export class SandboxContext {
     this.faults = new FaultPlan(opts.faults, this.faultRng);
     this.defaultRateLimit = opts.rateLimit ?? 1000;
     this.strict = opts.strict === true;
-    this.hostile = opts.hostile === true;
+    this.hostile = opts.hostile === true || (typeof opts.hostile === 'object' && opts.hostile !== null);
+    this.hostileStates = typeof opts.hostile === 'object' && opts.hostile?.states === true;
     this.now = opts.now ?? Date.now;
     const yearFromNow = Date.now() + 365 * 86_400_000;
     this.demoKeys = {

@@ -13,6 +13,11 @@
 // tokens, and the URLs it sends requests to (`status_url`, signed download and upload URLs,
 // sockets). Their text still reaches a terminal only through the same door, so they are covered
 // by that door's unit tests rather than here.
+//
+// `hostile: { states: true }` makes the states and statuses hostile too (`state`, `status`,
+// `lifecycle_status` and the console's `status` event): for surfaces that only show them (`gsh
+// top`'s STATE column and header counts). gsh cannot follow such a service (`--wait` never sees
+// `running`), so the plain hostile mode leaves them alone.
 
 /** What every hostile string ends with (the original text first, so it is still recognisable). */
 export const HOSTILE =
@@ -43,26 +48,39 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
+/** The keys `{ states: true }` makes hostile as well. */
+const STATE_KEY = /^(state|status|lifecycle_status)$/;
+
+/** What a hostile sandbox makes hostile beyond person-readable text. */
+export interface HostileOptions {
+  /** States and statuses too (see above). */
+  states?: boolean;
+}
+
 /** A value with every person-readable string made hostile; `key` is the field it is held in. */
-export function hostileValue(value: unknown, key = ''): unknown {
-  if (typeof value === 'string') return value === '' || (MACHINE_KEY.test(key) && !PERSON_URL.test(key)) ? value : `${value}${payload(value)}`;
-  if (Array.isArray(value)) return value.map((v) => hostileValue(v, key));
-  if (isObj(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, hostileValue(v, k)]));
+export function hostileValue(value: unknown, key = '', opts: HostileOptions = {}): unknown {
+  if (typeof value === 'string') {
+    const machine = MACHINE_KEY.test(key) && !PERSON_URL.test(key) && !(opts.states === true && STATE_KEY.test(key));
+    return value === '' || machine ? value : `${value}${payload(value)}`;
+  }
+  if (Array.isArray(value)) return value.map((v) => hostileValue(v, key, opts));
+  if (isObj(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, hostileValue(v, k, opts)]));
   return value;
 }
 
 /** The answer a hostile sandbox sends instead of `body` (an envelope, an error, a document). */
-export function hostileBody(body: unknown): unknown {
-  return isObj(body) || Array.isArray(body) ? hostileValue(body) : body;
+export function hostileBody(body: unknown, opts: HostileOptions = {}): unknown {
+  return isObj(body) || Array.isArray(body) ? hostileValue(body, '', opts) : body;
 }
 
 /**
  * The arguments of a console socket event as a hostile node sends them: console lines and the
  * node's error messages carry HOSTILE; `history output` (a JSON page) has its lines so treated;
- * states, stats and token events keep theirs.
+ * states (unless `opts.states`), stats and token events keep theirs.
  */
-export function hostileConsoleArgs(event: string, args: readonly string[]): string[] {
+export function hostileConsoleArgs(event: string, args: readonly string[], opts: HostileOptions = {}): string[] {
   if (event === 'console output' || event === 'daemon error' || event === 'jwt error') return args.map((a) => `${a}${payload(a)}`);
+  if (event === 'status' && opts.states === true) return args.map((a) => `${a}${payload(a)}`);
   if (event === 'history output') {
     try {
       return args.map((a) => JSON.stringify(hostileHistory(JSON.parse(a) as unknown)));

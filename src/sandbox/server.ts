@@ -122,7 +122,7 @@ async function handle(ctx: SandboxContext, router: Router<HandlerSpec>, req: Inc
     const err = (result.body as { error?: { code?: string } } | undefined)?.error;
     if (err?.code) entry.errorCode = err.code;
     // Hostile mode (hostile.ts): what a person reads carries escape sequences, on every answer of the API.
-    if (ctx.hostile && inApi && result.body !== undefined) result = { ...result, body: hostileBody(result.body) };
+    if (ctx.hostile && inApi && result.body !== undefined) result = { ...result, body: hostileBody(result.body, { states: ctx.hostileStates }) };
     send(res, requestId, result, { ...rateHeaders, ...extra });
     ctx.log.done(entry);
   };

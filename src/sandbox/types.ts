@@ -47,8 +47,10 @@ export interface SandboxOptions {
   /**
    * Every string a person reads (names, messages, URLs to open, console lines) carries escape
    * sequences, bidi and zero-width characters, wide characters, CR, LF and TAB (hostile.ts).
+   * States and statuses keep their bytes (gsh follows them: `--wait`) unless `{ states: true }`
+   * also makes them hostile, for tests of what only shows them (`gsh top`).
    */
-  hostile?: boolean;
+  hostile?: boolean | { states?: boolean };
 }
 
 /** 500: the API itself fails after taking the request, so an Idempotency-Key stores (and replays) the failure. */

@@ -240,8 +240,15 @@ function detailFrame(state: TopState, d: DetailView, total: number, height: numb
   const st = d.stats;
   const label = st?.state !== undefined ? oneLine(st.state) : d.connected ? 'waiting for stats' : 'connecting';
   const sparkW = Math.max(0, total - 22);
+  // The name takes what the id, the state and the console's word leave, so a long name (or a
+  // hostile one) never pushes the state out of the header.
+  const shownLabel = fit(label, Math.min(width(label), 20));
+  const id = oneLine(d.id);
+  const tail = ` (${id}) · ${shownLabel} · console ${d.connected ? 'live' : 'connecting'}`;
+  const name = oneLine(d.name);
+  const nameW = Math.max(8, total - width('gsh top › ') - width(tail));
   const out = [
-    `gsh top › ${oneLine(d.name)} (${oneLine(d.id)}) · ${paint(fit(label, Math.min(width(label), 20)), STATE_COLOURS[label], state.color)} · console ${d.connected ? 'live' : 'connecting'}`,
+    `gsh top › ${width(name) > nameW ? fit(name, nameW) : name} (${id}) · ${paint(shownLabel, STATE_COLOURS[label], state.color)} · console ${d.connected ? 'live' : 'connecting'}`,
     `CPU  ${fit(percent(st?.cpu), 15)} ${sparkline(d.cpuHistory, sparkW, cpuMax(d.cpuHistory))}`,
     `MEM  ${fit(memory(st?.memory, st?.memoryLimit), 15)} ${sparkline(d.memHistory, sparkW, memMax(d.memHistory, st?.memoryLimit))}`,
     `DISK ${shortBytes(st?.disk)} · NET RX/TX ${network(d.rx, d.tx)}/s · UP ${uptime(st?.uptime, d.uptimePerSecond)}`,

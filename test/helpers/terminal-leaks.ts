@@ -2,8 +2,8 @@
 // mode): its own SGR colours, and the cursor and erase sequences of its spinners and progress
 // lines. leaks() names everything else, for tests that run gsh against a hostile sandbox.
 
-/** SGR parameters gsh itself writes: reset, bold, dim, normal intensity, its foreground colours, default colour. */
-const GSH_SGR = new Set(['', '0', '1', '2', '22', '31', '32', '33', '34', '35', '36', '39', '90', '91', '92', '93', '94', '95', '96', '97']);
+/** SGR parameters gsh itself writes: reset, bold, dim, underline (init lint's file names), reverse (top's cursor row), normal intensity, no reverse, its foreground colours, default colour. */
+const GSH_SGR = new Set(['', '0', '1', '2', '4', '7', '22', '24', '27', '31', '32', '33', '34', '35', '36', '39', '90', '91', '92', '93', '94', '95', '96', '97']);
 // eslint-disable-next-line no-control-regex
 const SEQUENCE = /\x1b\[([0-9;:?]*)([ -/]*)([@-~])|\x1b[\s\S]?|[\x80-\x9f]|[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\r(?!\n|\x1b\[)|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
 

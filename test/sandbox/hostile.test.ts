@@ -40,4 +40,14 @@ describe('hostile answers', () => {
     expect(hostileConsoleArgs('status', ['running'])).toEqual(['running']);
     expect(hostileConsoleArgs('stats', ['{"cpu_absolute":1}'])).toEqual(['{"cpu_absolute":1}']);
   });
+
+  it('with { states: true } decorate states and statuses too (answers and the console\'s status event), nothing else more', () => {
+    const body = hostileBody({ data: [{ id: 'ab12', state: 'running', status: 'ok', lifecycle_status: 'active', created_at: '2024-01-01T00:00:00Z' }] }, { states: true }) as { data: Record<string, string>[] };
+    const [s] = body.data;
+    expect([s!.state!, s!.status!, s!.lifecycle_status!].every(hostile)).toBe(true);
+    expect(s!.state!.startsWith('running')).toBe(true);
+    expect([s!.id, s!.created_at]).toEqual(['ab12', '2024-01-01T00:00:00Z']);
+    expect(hostile(hostileConsoleArgs('status', ['running'], { states: true })[0]!)).toBe(true);
+    expect(hostileConsoleArgs('stats', ['{"cpu_absolute":1}'], { states: true })).toEqual(['{"cpu_absolute":1}']);
+  });
 });

@@ -1,4 +1,5 @@
 import { ansi } from '../terminal/io.js';
+import { oneLine } from '../terminal/terminal-text.js';
 import type { Plan, ServerReference } from '../plan.js';
 import type { RuntimeView } from './runtime-view.js';
 
@@ -18,7 +19,10 @@ export async function printPlan(rt: RuntimeView, plan: Plan): Promise<void> {
   }
   const out = rt.io.stdout;
   const c = rt.io.color;
-  for (const r of servers) out.write(`${ansi.dim('server', c)} ${describeReference(r)}\n`);
+  // Names are the service's (and the ref and its "did you mean" near them): through the door on a
+  // terminal, where colour keeps every SGR, so a name's own SGR (conceal, blink) would pass.
+  const shown = out.isTTY === true ? (s: string) => oneLine(s) : (s: string) => s;
+  for (const r of servers) out.write(`${ansi.dim('server', c)} ${describeReference(r, shown)}\n`);
   if (requests.length === 0) out.write(ansi.dim('No requests would be sent.\n', c));
   for (const r of requests) {
     out.write(`${ansi.bold(r.method, c)} ${r.url}\n`);
@@ -32,18 +36,18 @@ function indent(text: string): string {
   return text.replace(/^/gm, '  ');
 }
 
-/** One reference in words: `"lobby": the name of server 3f2a9c1e`. */
-export function describeReference(r: ServerReference): string {
+/** One reference in words: `"lobby": the name of server 3f2a9c1e`; `shown` is applied to every name, id and ref (the door on a terminal). */
+export function describeReference(r: ServerReference, shown: (s: string) => string = (s) => s): string {
   const known = r.known === 'remembered' ? ' (remembered)' : r.known === 'id:' ? ' (id:, never looked up)' : r.known === 'uuid' ? ' (a UUID, never looked up)' : '';
   const one = r.servers[0];
   switch (r.is) {
     case 'name':
-      return `"${r.ref}": the name of server ${one?.id}${known}`;
+      return `"${shown(r.ref)}": the name of server ${shown(String(one?.id))}${known}`;
     case 'id':
-      return `"${r.ref}": a server id${one?.name !== undefined ? `, of ${one.name}` : ''}${known}`;
+      return `"${shown(r.ref)}": a server id${one?.name !== undefined ? `, of ${shown(one.name)}` : ''}${known}`;
     case 'pattern':
-      return `"${r.ref}": a name pattern matching ${r.servers.length} server${r.servers.length === 1 ? '' : 's'}: ${r.servers.map((s) => s.name ?? s.id).join(', ')}`;
+      return `"${shown(r.ref)}": a name pattern matching ${r.servers.length} server${r.servers.length === 1 ? '' : 's'}: ${r.servers.map((s) => shown(s.name ?? s.id)).join(', ')}`;
     case 'nothing':
-      return `"${r.ref}": matches no server name or id${r.suggestions?.length ? `; did you mean ${r.suggestions.join(', ')}?` : ''}`;
+      return `"${shown(r.ref)}": matches no server name or id${r.suggestions?.length ? `; did you mean ${r.suggestions.map(shown).join(', ')}?` : ''}`;
   }
 }

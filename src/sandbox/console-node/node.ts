@@ -167,7 +167,7 @@ export class ConsoleNode {
       state: () => s.state,
       stats: () => this.stats(s),
       power: (signal) => this.ctx.lifecycle.power(s, signal),
-      ...(this.ctx.hostile ? { shape: hostileConsoleArgs } : {}),
+      ...(this.ctx.hostile ? { shape: (event: string, args: readonly string[]) => hostileConsoleArgs(event, args, { states: this.ctx.hostileStates }) } : {}),
     });
     let set = this.connections.get(serverId);
     if (!set) this.connections.set(serverId, (set = new Set()));
