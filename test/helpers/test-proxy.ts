@@ -1,5 +1,5 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 
 // A tiny forward proxy on loopback (issue 45), in the ways real ones behave: it forwards
 // absolute-URI requests (`GET http://host/path`) and tunnels CONNECT, and it can
@@ -132,4 +132,58 @@ export async function deadProxy(): Promise<string> {
   const { port } = srv.address() as AddressInfo;
   await new Promise((r) => srv.close(r));
   return `http://127.0.0.1:${port}`;
+}
+
+export interface ForgetfulFront {
+  /** The target's URL with this front's host and port (e.g. the sandbox's base URL). */
+  url: string;
+  /** Connections reset as the client wrote on them after the idle time. */
+  resets: number;
+  close(): Promise<void>;
+}
+
+/**
+ * A TCP front to `target` that forgets a connection idle longer than `idleMs` without telling the
+ * client, and resets it when the client next writes on it: what a server whose idle timeout is
+ * shorter than the client's and not announced (no `Keep-Alive: timeout=N`) does when it fires as
+ * the client writes, and what a NAT or firewall that drops idle connections does every time.
+ */
+export async function forgetfulFront(target: string, idleMs: number): Promise<ForgetfulFront> {
+  const to = new URL(target);
+  const sockets = new Set<Socket>();
+  const front: ForgetfulFront = { url: '', resets: 0, close: async () => {} };
+  const srv = createTcpServer((client) => {
+    const upstream = connect(Number(to.port), to.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => { client.destroy(); upstream.destroy(); });
+    }
+    let last = 0;
+    client.on('data', (chunk: Buffer) => {
+      if (last !== 0 && Date.now() - last > idleMs) {
+        front.resets++;
+        upstream.destroy();
+        client.resetAndDestroy();
+        return;
+      }
+      last = Date.now();
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      last = Date.now();
+      client.write(chunk);
+    });
+    client.on('end', () => upstream.end());
+    upstream.on('end', () => client.end());
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const url = new URL(target);
+  url.port = String((srv.address() as AddressInfo).port);
+  front.url = url.href.replace(/\/$/, '');
+  front.close = () => new Promise((r) => {
+    for (const s of sockets) s.destroy();
+    srv.close(() => r());
+  });
+  return front;
 }
