@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startProxy, type TestProxy } from '../helpers/test-proxy.js';
+import { forgetfulFront, type ForgetfulFront, startProxy, type TestProxy } from '../helpers/test-proxy.js';
 import { envNote, type ExternalSandbox, GSH, startExternalSandbox, userEnv } from './harness.js';
 
 // Stale kept-alive connections cost nothing (issue 45): 30 mutations through a proxy that closes
@@ -65,4 +65,70 @@ describe('stale connections', () => {
     expect(closed).toBeGreaterThanOrEqual(COUNT);
     if (process.env.GSH_BENCH_REPORT_ONLY !== '1') expect(proxied).toBeLessThanOrEqual(budget);
   }, 300_000);
+});
+
+// A fleet mutation where kept-alive connections go stale (issue 45): `power restart --all-servers
+// --yes --wait` over 50 servers (1 listing, 50 restarts, then shared rounds of polls at 1 s and
+// longer), three ways: straight to the sandbox; to the sandbox behind a front that forgets a
+// connection idle more than 500 ms (under gsh's 4 s) and resets it as gsh writes on it again, so
+// every poll round finds its connections stale; and through the proxy that closes each reused
+// connection. Timed on this process's monotonic clock, each run a whole command; report-only (the
+// poll rounds' pauses dominate, so the figure says what stale connections add, not a budget).
+
+const FLEET = 50;
+const FLEET_RUNS = 3;
+const FORGET_AFTER_MS = 500;
+
+describe('stale connections in a 50-server fleet mutation', () => {
+  let sandbox: ExternalSandbox;
+  let proxy: TestProxy;
+  let front: ForgetfulFront;
+  const dir = mkdtempSync(join(tmpdir(), 'gsh-bench-fleet-'));
+  beforeAll(async () => {
+    sandbox = await startExternalSandbox(['--servers', String(FLEET), '--time-scale', '0.01', '--rate-limit', '1000000']);
+    [proxy, front] = await Promise.all([startProxy({ closeOnReuse: true }), forgetfulFront(sandbox.baseUrl, FORGET_AFTER_MS)]);
+  });
+  afterAll(async () => {
+    await Promise.all([sandbox?.stop(), proxy?.close(), front?.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  type Way = 'direct' | 'stale' | 'proxy';
+  async function restart(way: Way): Promise<{ ms: number; requests: number; resent: number }> {
+    const env = userEnv({
+      GSH_BASE_URL: way === 'stale' ? front.url : sandbox.baseUrl, GSH_API_KEY: sandbox.key, GSH_CONFIG_DIR: dir,
+      ...(way === 'proxy' ? { HTTP_PROXY: proxy.url } : {}),
+    });
+    const t0 = process.hrtime.bigint();
+    const { stderr } = await run(process.execPath, [GSH, 'power', 'restart', '--all-servers', '--yes', '--wait', '--retries', '0', '-o', 'jsonl', '--debug'], { env, maxBuffer: 64 * 1024 * 1024 });
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    return { ms, requests: stderr.match(/^> (GET|POST) /gm)?.length ?? 0, resent: stderr.match(/sent again at once on a new connection/g)?.length ?? 0 };
+  }
+
+  it(`power restart --all-servers --yes --wait over ${FLEET} servers: direct, behind a front that forgets idle connections, through a closing proxy`, async () => {
+    await restart('direct');
+    const totals: Record<Way, { ms: number[]; requests: number; resent: number }> = { direct: { ms: [], requests: 0, resent: 0 }, stale: { ms: [], requests: 0, resent: 0 }, proxy: { ms: [], requests: 0, resent: 0 } };
+    const ways: Way[] = ['direct', 'stale', 'proxy'];
+    for (let i = 0; i < FLEET_RUNS; i++) {
+      // Rotated, so machine load hits each way at each position.
+      for (const way of [...ways.slice(i % 3), ...ways.slice(0, i % 3)]) {
+        const r = await restart(way);
+        totals[way].ms.push(r.ms);
+        totals[way].requests += r.requests;
+        totals[way].resent += r.resent;
+      }
+    }
+    const line = (way: Way, what: string) => {
+      const t = totals[way];
+      const ms = [...t.ms].sort((a, b) => a - b);
+      return `  ${what}: median ${(ms[Math.floor(ms.length / 2)]! / 1000).toFixed(2)} s (runs ${ms.map((m) => (m / 1000).toFixed(2)).join(', ')} s); ${t.requests / FLEET_RUNS} requests and ${t.resent / FLEET_RUNS} resent per run\n`;
+    };
+    process.stdout.write(`\n${FLEET}-server power restart --wait, ${FLEET_RUNS} runs each (${envNote()}):\n`
+      + line('direct', 'direct to the sandbox')
+      + line('stale', `behind a front that forgets connections idle > ${FORGET_AFTER_MS} ms (${front.resets} resets)`)
+      + line('proxy', `through a proxy that closes each reused connection (${proxy.seen.filter((l) => l === 'closed on reuse').length} closed)`)
+      + '\n');
+    expect(front.resets).toBeGreaterThan(0);
+    expect(totals.stale.resent).toBeGreaterThan(0);
+  }, 600_000);
 });

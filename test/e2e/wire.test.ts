@@ -76,6 +76,27 @@ describe('proxies as curl uses them', () => {
     expect(r.stderr).not.toMatch(FOREIGN);
   });
 
+  it('HTTP_PROXY answers 407 (wants a user and password): exit 9 naming the proxy and its variable, not `HTTP 407`; nothing forwarded, the password never printed', async () => {
+    const p = await proxy({ auth: { user: 'ops', password: 'right-pw' } });
+    const s = server();
+    const mark = t.sandbox.log.length;
+    const none = await t.gsh(['servers', 'list', '--json'], { env: { HTTP_PROXY: p.url } });
+    expect(none.exitCode).toBe(9);
+    expect(none.stderr).toContain(`the proxy ${p.url} (from HTTP_PROXY) refused to forward the request to ${new URL(t.sandbox.baseUrl).host}: it requires a user and password (HTTP 407)`);
+    expect(none.stderr).toContain(`HTTP_PROXY=http://USER:PASSWORD@${p.url.slice('http://'.length)}`);
+    expect(JSON.parse(none.stdout || '{}')).toEqual({});
+    expect(JSON.parse(none.stderr.slice(none.stderr.indexOf('{')))).toMatchObject({ error: { code: 'proxy_refused' } });
+    const wrong = await t.gsh(['settings', 'update', '-s', s.id, '--description', 'behind 407', '--debug'], { env: { HTTP_PROXY: p.url.replace('http://', 'http://ops:wr0ng-pw@'), GSH_CONFIG_DIR: freshDir() } });
+    expect(wrong.exitCode).toBe(9);
+    expect(wrong.stderr).toContain(`it did not accept the user and password in HTTP_PROXY (HTTP 407)`);
+    expect(wrong.stderr).not.toMatch(/wr0ng-pw|ops:|HTTP 407:/);
+    // Refused by the proxy: the service saw nothing, and gsh did not ask again.
+    expect(t.sandbox.log.length).toBe(mark);
+    expect(p.seen.filter((l) => l === '407')).toHaveLength(2);
+    const right = await t.gsh(['servers', 'list'], { env: { HTTP_PROXY: p.url.replace('http://', 'http://ops:right-pw@') } });
+    expect(right.exitCode, right.stderr).toBe(0);
+  });
+
   it('--debug names the proxy each request goes through', async () => {
     const p = await proxy({});
     const r = await t.gsh(['servers', 'list', '--debug'], { env: { HTTP_PROXY: p.url } });

@@ -1,5 +1,5 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 
 // A tiny forward proxy on loopback (issue 45), in the ways real ones behave: it forwards
 // absolute-URI requests (`GET http://host/path`) and tunnels CONNECT, and it can
@@ -8,13 +8,17 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 //   server's idle timeout does when it fires just as the client writes),
 // - cut the body of a mutation's 2xx answer (the head, then half the body, then the connection
 //   closes), or send a body that is not JSON,
-// - be dead: `deadProxy()` gives a loopback address nothing listens on.
+// - be dead: `deadProxy()` gives a loopback address nothing listens on,
+// - ask for a user and password (`auth`): HTTP 407 with `Proxy-Authenticate` to a request or a
+//   CONNECT without the right `Proxy-Authorization`, which is then neither forwarded nor tunnelled.
 
 export interface ProxyOptions {
   refuseConnect?: boolean;
   closeOnReuse?: boolean;
   /** The 2xx answers to POST/PUT/PATCH/DELETE arrive cut (`cut`) or malformed (`malformed`). */
   mutationAnswer?: 'cut' | 'malformed';
+  /** The Basic user and password it requires; `challenge` is its Proxy-Authenticate (default `Basic realm="test"`). */
+  auth?: { user: string; password: string; challenge?: string };
 }
 
 export interface TestProxy {
@@ -25,6 +29,16 @@ export interface TestProxy {
 }
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Whether a request carries the Proxy-Authorization `auth` requires (always, without `auth`). */
+function authorized(req: IncomingMessage, auth: ProxyOptions['auth']): boolean {
+  if (!auth) return true;
+  return req.headers['proxy-authorization'] === `Basic ${Buffer.from(`${auth.user}:${auth.password}`).toString('base64')}`;
+}
+
+function challenge(auth: NonNullable<ProxyOptions['auth']>): string {
+  return auth.challenge ?? 'Basic realm="test"';
+}
 
 export async function startProxy(opts: ProxyOptions = {}): Promise<TestProxy> {
   const seen: string[] = [];
@@ -40,6 +54,13 @@ export async function startProxy(opts: ProxyOptions = {}): Promise<TestProxy> {
       return;
     }
     seen.push(`${req.method} ${req.url}`);
+    if (!authorized(req, opts.auth)) {
+      seen.push('407');
+      req.resume();
+      res.writeHead(407, { 'proxy-authenticate': challenge(opts.auth!), 'content-type': 'text/html', 'content-length': 31 });
+      res.end('<h1>Proxy auth required</h1>\r\n');
+      return;
+    }
     const up = httpRequest(req.url ?? '', { method: req.method, headers: req.headers, agent: false }, (r) => {
       const status = r.statusCode ?? 502;
       if (opts.mutationAnswer && MUTATING.has(req.method ?? '') && status < 300) {
@@ -74,6 +95,11 @@ export async function startProxy(opts: ProxyOptions = {}): Promise<TestProxy> {
   });
   srv.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
     seen.push(`CONNECT ${req.url}`);
+    if (!authorized(req, opts.auth)) {
+      seen.push('407');
+      client.end(`HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: ${challenge(opts.auth!)}\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
     if (opts.refuseConnect) {
       client.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n');
       return;
@@ -106,4 +132,58 @@ export async function deadProxy(): Promise<string> {
   const { port } = srv.address() as AddressInfo;
   await new Promise((r) => srv.close(r));
   return `http://127.0.0.1:${port}`;
+}
+
+export interface ForgetfulFront {
+  /** The target's URL with this front's host and port (e.g. the sandbox's base URL). */
+  url: string;
+  /** Connections reset as the client wrote on them after the idle time. */
+  resets: number;
+  close(): Promise<void>;
+}
+
+/**
+ * A TCP front to `target` that forgets a connection idle longer than `idleMs` without telling the
+ * client, and resets it when the client next writes on it: what a server whose idle timeout is
+ * shorter than the client's and not announced (no `Keep-Alive: timeout=N`) does when it fires as
+ * the client writes, and what a NAT or firewall that drops idle connections does every time.
+ */
+export async function forgetfulFront(target: string, idleMs: number): Promise<ForgetfulFront> {
+  const to = new URL(target);
+  const sockets = new Set<Socket>();
+  const front: ForgetfulFront = { url: '', resets: 0, close: async () => {} };
+  const srv = createTcpServer((client) => {
+    const upstream = connect(Number(to.port), to.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => { client.destroy(); upstream.destroy(); });
+    }
+    let last = 0;
+    client.on('data', (chunk: Buffer) => {
+      if (last !== 0 && Date.now() - last > idleMs) {
+        front.resets++;
+        upstream.destroy();
+        client.resetAndDestroy();
+        return;
+      }
+      last = Date.now();
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      last = Date.now();
+      client.write(chunk);
+    });
+    client.on('end', () => upstream.end());
+    upstream.on('end', () => client.end());
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const url = new URL(target);
+  url.port = String((srv.address() as AddressInfo).port);
+  front.url = url.href.replace(/\/$/, '');
+  front.close = () => new Promise((r) => {
+    for (const s of sockets) s.destroy();
+    srv.close(() => r());
+  });
+  return front;
 }

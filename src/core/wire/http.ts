@@ -9,7 +9,7 @@ import { decideRetry, parseRetryAfter } from './retry.js';
 import { redactBody, redactHeaders, redactSignedUrls, truncateForTrace } from '../redact.js';
 import { VERSION } from '../version.js';
 import { sleep, untilAborted } from '../sleep.js';
-import { checkHeaderValues, describeFailure, failureCode, isTransportFailure } from './transport-errors.js';
+import { checkHeaderValues, describeFailure, failureCode, isTransportFailure, ProxyRefused } from './transport-errors.js';
 import { checkProxiedPlainHttp, proxyFor, proxyName } from './transport-policy.js';
 import { nodeCarries, nodeTransport, type ProxyChoice, type Transport, undiciTransport } from './transport.js';
 
@@ -234,7 +234,7 @@ export class ApiClient {
         const words = transportFailure
           ? describeFailure(err, {
             where, target: seen.url as URL, status: seen.status, timeoutMs: this.opts.attemptTimeoutMs, download: spec.sink !== undefined,
-            ...(seen.proxy ? { proxy: { name: proxyName(seen.proxy), from: seen.proxy.from } } : {}),
+            ...(seen.proxy ? { proxy: { name: proxyName(seen.proxy), from: seen.proxy.from, withCredentials: seen.proxy.url.username !== '' } } : {}),
           })
           : undefined;
         if (record?.inFlight) {
@@ -352,8 +352,17 @@ export class ApiClient {
       ...(proxy ? { proxy } : {}),
       ...(this.opts.trace ? { note: (line: string) => this.trace(line) } : {}),
     });
-    seen.status = res.statusCode;
     const resHeaders = headerRecord(res.headers);
+    // 407 is the proxy's own answer (RFC 9110 15.5.8): the request was not forwarded. It ends as a
+    // proxy failure naming the proxy (transport-errors.ts), not as the service's `HTTP 407`.
+    if (proxy && res.statusCode === 407) {
+      this.trace(`< 407 from the proxy (${Date.now() - started} ms)`);
+      this.traceHeaders('<', resHeaders);
+      res.body.on('error', () => {});
+      res.body.destroy();
+      throw new ProxyRefused(407, resHeaders['proxy-authenticate']);
+    }
+    seen.status = res.statusCode;
     if (spec.sink && res.statusCode < 400) {
       this.trace(`< ${res.statusCode} (${Date.now() - started} ms)`);
       this.traceHeaders('<', resHeaders);

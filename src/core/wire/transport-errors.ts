@@ -83,21 +83,41 @@ function tunnelStatus(err: unknown): number | undefined {
 }
 
 /**
+ * A proxy's HTTP 407 to a request it was asked to forward (an absolute-URI request: an http://
+ * target): the proxy's refusal, never the service's answer, so it is a transport failure in gsh's
+ * words (the proxy and its variable), not `HTTP 407`. The request was not forwarded.
+ */
+export class ProxyRefused extends Error {
+  readonly code = 'GSH_PROXY_REFUSED';
+  constructor(readonly status: number, readonly proxyAuthenticate: string | undefined) {
+    super(`the proxy answered HTTP ${status}`);
+    this.name = 'ProxyRefused';
+  }
+}
+
+/** The authentication schemes a Proxy-Authenticate header offers (`Basic`, `Negotiate`, …), letters only. */
+function offeredSchemes(header: string | undefined): string[] {
+  if (!header) return [];
+  // A challenge begins a header or follows a comma, and is a token not followed by `=` (a parameter).
+  return [...header.matchAll(/(?:^|,)\s*([A-Za-z][A-Za-z0-9-]{0,30})(?=\s+[^=,]|\s*(?:,|$))/g)].map((m) => m[1]!);
+}
+
+/**
  * The code a failure carries (the --json error's `code`): the system's error name (ECONNREFUSED,
  * ENOTFOUND, …) or gsh's own, never undici's.
  */
 export function failureCode(err: unknown, kind: FailureKind): string {
   const code = codeOf(err);
+  if (kind === 'proxy-refused') return 'proxy_refused';
   if (!code) return kind === 'malformed' ? 'malformed_answer' : 'network_error';
   if (!code.startsWith('UND_ERR')) return code;
-  if (kind === 'proxy-refused') return 'proxy_refused';
   return ({ UND_ERR_CONNECT_TIMEOUT: 'ETIMEDOUT', UND_ERR_SOCKET: 'ECONNRESET', UND_ERR_CLOSED: 'ECONNRESET', UND_ERR_HEADERS_TIMEOUT: 'GSH_ATTEMPT_TIMEOUT', UND_ERR_BODY_TIMEOUT: 'GSH_ATTEMPT_TIMEOUT' } as Record<string, string>)[code] ?? 'network_error';
 }
 
 /** Whether a failure is one gsh words (a network failure), as opposed to a bug or an interrupt. */
 export function isTransportFailure(err: unknown): boolean {
   const code = codeOf(err);
-  return LOOKUP.has(code) || CONNECT.has(code) || RESET.has(code) || TIMEOUT.has(code) || isTls(code) || code.startsWith('UND_ERR') || isMalformedAnswer(err);
+  return err instanceof ProxyRefused || /^Proxy Authentication Required \(407\)$/.test(String((err as Error | undefined)?.message ?? '')) || LOOKUP.has(code) || CONNECT.has(code) || RESET.has(code) || TIMEOUT.has(code) || isTls(code) || code.startsWith('UND_ERR') || isMalformedAnswer(err);
 }
 
 /** What one attempt was: where it went, through which proxy, what it got before it failed. */
@@ -105,7 +125,7 @@ export interface FailureContext {
   /** The base URL (or a signed URL's origin and path) as errors name it. */
   where: string;
   target: URL;
-  proxy?: { name: string; from: string };
+  proxy?: { name: string; from: string; /** Its URL holds a user (sent as Proxy-Authorization, never printed). */ withCredentials?: boolean };
   /** The status, when the answer's head came before the failure. */
   status?: number;
   timeoutMs: number;
@@ -132,13 +152,19 @@ export function describeFailure(err: unknown, ctx: FailureContext): FailureWords
   }
   const refusedTunnel = tunnelStatus(err);
   if (refusedTunnel !== undefined && ctx.proxy) {
+    if (refusedTunnel === 407) return proxyAuthWords(ctx.proxy, `refused to open a tunnel to ${hostPort}`, '(HTTP 407 to CONNECT)', undefined);
     return {
       kind: 'proxy-refused', transient: refusedTunnel >= 500, notSent: true,
       message: `the proxy ${ctx.proxy.name} (from ${ctx.proxy.from}) refused to open a tunnel to ${hostPort} (HTTP ${refusedTunnel} to CONNECT)`,
-      hint: refusedTunnel === 407
-        ? `The proxy asks for credentials: put them in ${ctx.proxy.from} (http://user:password@host:port).`
-        : `Ask the proxy's administrator to allow ${hostPort}, or list the host in NO_PROXY. ${debug}`,
+      hint: `Ask the proxy's administrator to allow ${hostPort}, or list the host in NO_PROXY. ${debug}`,
     };
+  }
+  // undici's ProxyAgent turns a 407 to a forwarded request into an error of its own, without the
+  // answer's headers; node:http's answer comes to http.ts, which throws ProxyRefused.
+  const undiciRefusal = /^Proxy Authentication Required \(407\)$/.test(String((err as Error | undefined)?.message ?? ''));
+  if ((err instanceof ProxyRefused || undiciRefusal) && ctx.proxy) {
+    const refusal = err instanceof ProxyRefused ? err : undefined;
+    return proxyAuthWords(ctx.proxy, `refused to forward the request to ${hostPort}`, `(HTTP ${refusal?.status ?? 407})`, refusal?.proxyAuthenticate);
   }
   if (LOOKUP.has(code) || CONNECT.has(code)) {
     const host = ctx.proxy ? ctx.proxy.name.replace(/^[a-z]+:\/\//, '') : hostPort;
@@ -171,4 +197,24 @@ export function describeFailure(err: unknown, ctx: FailureContext): FailureWords
     return maybe(`the connection${via} closed after the request was sent, before any answer`);
   }
   return maybe(`the connection failed${code ? ` (${code})` : ''}`);
+}
+
+/**
+ * A proxy that wants a user and password (HTTP 407), to CONNECT or to a request it forwards: the
+ * same words on both paths. Not retried (the same credentials get the same answer); the request
+ * never reached the service. The user and password are never printed, only whether there were any.
+ */
+function proxyAuthWords(proxy: NonNullable<FailureContext['proxy']>, what: string, status: string, proxyAuthenticate: string | undefined): FailureWords {
+  const schemes = offeredSchemes(proxyAuthenticate);
+  const notBasic = schemes.length > 0 && !schemes.some((s) => s.toLowerCase() === 'basic');
+  const example = `${proxy.name.replace(/^([a-z]+:\/\/)/, '$1USER:PASSWORD@')}`;
+  const why = proxy.withCredentials
+    ? `it did not accept the user and password in ${proxy.from}`
+    : 'it requires a user and password';
+  const hint = notBasic
+    ? `The proxy asks for ${schemes.join(' or ')} authentication; gsh sends Basic only (a user and password in ${proxy.from}, e.g. ${example}). Ask the proxy's administrator for Basic, or list the host in NO_PROXY.`
+    : proxy.withCredentials
+      ? `Check the user and password in ${proxy.from} (${example}); characters such as @ : / % in them must be percent-encoded (@ as %40). gsh sends them as Proxy-Authorization and never prints them.`
+      : `Put them in ${proxy.from}: ${proxy.from}=${example} (gsh sends them as Proxy-Authorization and never prints them).`;
+  return { kind: 'proxy-refused', transient: false, notSent: true, message: `the proxy ${proxy.name} (from ${proxy.from}) ${what}: ${why} ${status}`, hint };
 }

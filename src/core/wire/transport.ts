@@ -33,10 +33,12 @@ export interface Transport {
  * service never saw the request, or a mutation's Idempotency-Key makes seeing it twice harmless.
  * A streamed body is not sent again (it is read once).
  */
-export async function resending(req: WireRequest, once: (req: WireRequest) => Promise<WireAnswer>): Promise<WireAnswer> {
+export async function resending(req: WireRequest, once: (req: WireRequest, fresh: boolean) => Promise<WireAnswer>): Promise<WireAnswer> {
   for (let resends = 0; ; resends++) {
     try {
-      return await once(req);
+      // A resend asks for a connection of its own: the pool's other idle connections have
+      // likely been closed the same way (one idle timeout closes them all).
+      return await once(req, resends > 0);
     } catch (err) {
       const replayable = req.body === undefined || typeof req.body === 'string' || Buffer.isBuffer(req.body);
       if (!(err as { [STALE]?: boolean })[STALE] || resends >= STALE_RESENDS || req.signal?.aborted || !replayable) throw err;
@@ -83,7 +85,8 @@ export function nodeTransport(): Transport {
       // `timeout` closes a connection idle that long (measured: it does not cut an answer under way).
       if (!agent) agents.set(endpoint.protocol, (agent = new mod.Agent({ keepAlive: true, maxSockets: 16, timeout: IDLE_KEEPALIVE_MS })));
       const used = agent;
-      return resending(req, (r) => sendWith(mod.request, used, r));
+      // A resend goes on a new connection of its own (agent false), never on another idle one of the pool.
+      return resending(req, (r, fresh) => sendWith(mod.request, fresh ? false : used, r));
     },
     async close() {
       for (const agent of agents.values()) agent.destroy();
@@ -91,7 +94,7 @@ export function nodeTransport(): Transport {
   };
 }
 
-function sendWith(request: typeof import('node:http').request, agent: import('node:http').Agent, req: WireRequest): Promise<WireAnswer> {
+function sendWith(request: typeof import('node:http').request, agent: import('node:http').Agent | false, req: WireRequest): Promise<WireAnswer> {
   const { signal, body, proxy } = req;
   if (body !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body)) return Promise.reject(new Error('a streamed body goes through undici'));
   return new Promise<WireAnswer>((resolve, reject) => {

@@ -170,6 +170,74 @@ describe.each<Path>(['node:http', 'undici'])('the transport policy on %s', (path
   });
 });
 
+describe.each<Path>(['node:http', 'undici'])('a proxy that asks for a user and password (HTTP 407) on %s', (path) => {
+  const auth = { user: 'ops', password: 's3cr/t@pw' };
+  const withAuth = (p: TestProxy, user: string, password: string) => p.url.replace('http://', `http://${encodeURIComponent(user)}:${encodeURIComponent(password)}@`);
+
+  it('no user in HTTP_PROXY: a proxy failure naming the proxy and its variable, with how to give them; exit 9, not retried, not applied', async () => {
+    const o = await origin();
+    const p = await proxy({ auth });
+    const sleeps: number[] = [];
+    const c = new ApiClient({ baseUrl: o.base, credential: staticCredential('k', 'test'), env: { HTTP_PROXY: p.url }, retries: 3, sleep: async (ms) => void sleeps.push(ms) });
+    clients.push(c);
+    const err = await failure(send(c, path, POST));
+    const host = p.url.slice('http://'.length);
+    expect(err.message).toBe(`the proxy ${p.url} (from HTTP_PROXY) refused to forward the request to ${host.replace(/:\d+$/, '')}:${new URL(o.base).port}: it requires a user and password (HTTP 407)`);
+    expect(err.hint).toBe(`Put them in HTTP_PROXY: HTTP_PROXY=http://USER:PASSWORD@${host} (gsh sends them as Proxy-Authorization and never prints them).`);
+    expect(err.exitCode).toBe(9);
+    expect(err.causeCode).toBe('proxy_refused');
+    // The proxy did not forward it: the service never saw it.
+    expect(err.outcome).toBe('not_applied');
+    expect(o.answered).toBe(0);
+    expect(sleeps).toEqual([]);
+    expect(p.seen.filter((l) => l === '407')).toHaveLength(1);
+  });
+
+  it('a wrong password: said without printing it, in the error or under --debug', async () => {
+    const o = await origin();
+    const p = await proxy({ auth });
+    const trace: string[] = [];
+    const err = await failure(send(client(o.base, { http_proxy: withAuth(p, 'ops', 'wr0ng-pw') }, { trace }), path, GET));
+    expect(err.message).toMatch(new RegExp(`^the proxy ${p.url} \\(from http_proxy\\) refused to forward the request to .*: it did not accept the user and password in http_proxy \\(HTTP 407\\)$`));
+    expect(err.hint).toMatch(/percent-encoded \(@ as %40\)/);
+    const said = [err.message, err.hint ?? '', ...trace].join('\n');
+    expect(said).not.toMatch(/wr0ng-pw|ops:|ops@/);
+    expect(trace).toContain(`> through the proxy ${p.url} (from http_proxy)`);
+    // node:http hands the proxy's answer to gsh, which traces it; undici's ProxyAgent keeps it.
+    if (path === 'node:http') expect(trace).toContain('< proxy-authenticate: Basic realm="test"');
+  });
+
+  it('the right user and password (percent-encoded in the URL) pass', async () => {
+    const o = await origin();
+    const p = await proxy({ auth });
+    expect(await send(client(o.base, { HTTP_PROXY: withAuth(p, auth.user, auth.password) }), path, GET)).toMatchObject({ data: { method: 'GET' } });
+    expect(o.answered).toBe(1);
+  });
+
+});
+
+it.each<Path>(['node:http', 'undici'])('%s: a resend goes on a new connection, never on another idle one of the pool that was closed the same way', async (path) => {
+  const o = await origin({ closeOnReuse: true });
+  const sleeps: number[] = [];
+  const c = client(o.base, {}, { sleeps });
+  // Four at once leave four idle connections in the pool, each of which the service closes when reused.
+  // (node:http took the next idle one for each resend before it had a connection of its own; undici's pool did not.)
+  await Promise.all([0, 1, 2, 3].map(() => send(c, path, GET)));
+  expect(await send(c, path, POST)).toMatchObject({ data: { method: 'POST' } });
+  // One stale connection, then the resend on a new one: not three idle ones in a row.
+  expect(o.closed).toBe(1);
+  expect(o.answered).toBe(5);
+  expect(sleeps).toEqual([]);
+});
+
+// undici's ProxyAgent keeps the answer's headers to itself: only node:http (every plain request) reads the challenge.
+it('a proxy that offers only Negotiate: the hint says gsh sends Basic only (node:http)', async () => {
+  const o = await origin();
+  const p = await proxy({ auth: { user: 'ops', password: 'pw', challenge: 'Negotiate, NTLM' } });
+  const err = await failure(send(client(o.base, { HTTP_PROXY: p.url }), 'node:http', GET));
+  expect(err.hint).toMatch(/^The proxy asks for Negotiate or NTLM authentication; gsh sends Basic only/);
+});
+
 describe('the credential and plain http through a proxy', () => {
   it('an http:// target through an http:// proxy elsewhere is refused before anything is sent, unless GSH_INSECURE_HTTP=1', async () => {
     // 192.0.2.0/24 is TEST-NET-1: nothing answers there, and nothing is sent.
@@ -193,6 +261,25 @@ describe('an https:// target goes through CONNECT (undici)', () => {
     expect(err.causeCode).toBe('proxy_refused');
     expect(p.seen).toEqual(['CONNECT 127.0.0.1:9']);
     expect(sleeps).toEqual([]);
+  });
+
+  it.each([
+    ['no user in HTTPS_PROXY', (u: string) => u, 'it requires a user and password', /^Put them in HTTPS_PROXY: HTTPS_PROXY=http:\/\/USER:PASSWORD@127\.0\.0\.1:\d+ /],
+    ['a wrong password', (u: string) => u.replace('http://', 'http://ops:wr0ng-pw@'), 'it did not accept the user and password in HTTPS_PROXY', /^Check the user and password in HTTPS_PROXY/],
+  ] as const)('a proxy that answers CONNECT with 407, %s: named, not retried, the password never printed', async (_what, url, why, hint) => {
+    const p = await proxy({ auth: { user: 'ops', password: 'right' } });
+    const sleeps: number[] = [];
+    const trace: string[] = [];
+    const c = new ApiClient({ baseUrl: 'https://127.0.0.1:9/api/v2', credential: staticCredential('k', 'test'), env: { HTTPS_PROXY: url(p.url) }, retries: 3, sleep: async (ms) => void sleeps.push(ms), trace: (l) => void trace.push(l) });
+    clients.push(c);
+    const err = await failure(c.request(POST));
+    expect(err.message).toBe(`the proxy ${p.url} (from HTTPS_PROXY) refused to open a tunnel to 127.0.0.1:9: ${why} (HTTP 407 to CONNECT)`);
+    expect(err.hint).toMatch(hint);
+    expect(err.exitCode).toBe(9);
+    expect(err.outcome).toBe('not_applied');
+    expect(err.causeCode).toBe('proxy_refused');
+    expect(sleeps).toEqual([]);
+    expect([err.message, err.hint ?? '', ...trace].join('\n')).not.toMatch(/wr0ng-pw|ops:/);
   });
 });
 
