@@ -10,7 +10,7 @@ export const UNKNOWN = '?';
 const SPARKS = '▁▂▃▄▅▆▇█';
 
 /**
- * Columns a text takes on the terminal: the terminal door's displayWidth() (string-width: East-Asian
+ * Columns a text takes on the terminal: the terminal door's displayWidth() (graphemes by East Asian Width:
  * wide characters and emoji take two, combining marks and zero-width characters none), with a
  * shortcut for the one-column text a frame is mostly made of. The one width function of `gsh
  * top`: the frame is measured, cut and padded with it alone. SGR sequences count nothing; every

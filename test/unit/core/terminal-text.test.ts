@@ -71,6 +71,15 @@ describe('width', () => {
     expect(displayWidth('\x1b[1mID\x1b[22m')).toBe(2); // gsh's colours take no columns
   });
 
+  it('agrees with string-width, an independent measure, on names of many scripts', async () => {
+    const { default: stringWidth } = await import('string-width');
+    const names = ['lobby-1', '黄金の島サーバー', 'ｻｰﾊﾞｰ', 'Ｓｅｒｖｅｒ', 'café', 'e\u0301te\u0301', 'Ελληνικά', 'русский', 'עברית', 'العربية', '한국어 서버', '👍 ok', '👨‍👩‍👧 family', '🇫🇷 fr', '✔ done', '⚙️ gear', 'naïve ☕', 'x\u0301\u0302y'];
+    for (const name of names) expect(displayWidth(name), name).toBe(stringWidth(name));
+    // Devanagari's spacing vowel signs take a cell each on a terminal (wcwidth), where string-width
+    // counts a conjunct as one: the door counts more, never less, so a row cannot overflow.
+    expect(displayWidth('हिन्दी')).toBeGreaterThanOrEqual(stringWidth('हिन्दी'));
+  });
+
   it('fitWidth never splits a grapheme, cuts wide characters by their width and sanitises first', () => {
     expect(fitWidth('日本語日本語', 5)).toBe('日本…');
     expect(displayWidth(fitWidth('日本語日本語', 6))).toBeLessThanOrEqual(6);

@@ -124,7 +124,7 @@ describe('names the service may send, at 80×24', () => {
     expect(oneLine('a\tb\nc\r\x1b')).toBe('a^Ib^Jc^M^[');
   });
 
-  it('the fast path (one column a character) agrees with string-width on every character it takes', async () => {
+  it('the fast path (one column a character) agrees with string-width, an independent measure, on every character it takes', async () => {
     const { default: stringWidth } = await import('string-width');
     const ranges = [[0x20, 0x7e], [0xa0, 0xac], [0xae, 0x2ff], [0x2010, 0x2027], [0x2030, 0x205e], [0x2190, 0x21ff], [0x2500, 0x259f]];
     for (const [from, to] of ranges) for (let c = from!; c <= to!; c++) expect(stringWidth(String.fromCharCode(c)), c.toString(16)).toBe(1);

@@ -1,0 +1,11 @@
+var __gsh_meta={get url(){return require('node:url').pathToFileURL(__filename).href}};
+var d=Object.create;var i=Object.defineProperty;var l=Object.getOwnPropertyDescriptor;var v=Object.getOwnPropertyNames;var f=Object.getPrototypeOf,u=Object.prototype.hasOwnProperty;var x=(t,e)=>{for(var r in e)i(t,r,{get:e[r],enumerable:!0})},c=(t,e,r,o)=>{if(e&&typeof e=="object"||typeof e=="function")for(let a of v(e))!u.call(t,a)&&a!==r&&i(t,a,{get:()=>e[a],enumerable:!(o=l(e,a))||o.enumerable});return t};var n=(t,e,r)=>(r=t!=null?d(f(t)):{},c(e||!t||!t.__esModule?i(r,"default",{value:t,enumerable:!0}):r,t)),y=t=>c(i({},"__esModule",{value:!0}),t);var g={};x(g,{operations:()=>h,register:()=>s});module.exports=y(g);var p=require("./chunk-IPGPEAAC.cjs"),m=require("./chunk-2ZSRUHHK.cjs"),b=require("./chunk-SHBSYJAC.cjs"),T=require("./chunk-JYYRZT3Y.cjs"),$=require("./chunk-BP6JSA37.cjs"),E=require("./chunk-BRCEIAA5.cjs"),P=require("./chunk-TBKMB3B6.cjs"),k=require("./chunk-OTPXSP2U.cjs"),H=require("./chunk-YGAI7REA.cjs"),q=require("./chunk-IRGJJNXL.cjs"),C=require("./chunk-WWVJ2PT3.cjs"),F=require("./chunk-I2AMOZ5V.cjs"),G=require("./chunk-ZWLMQYAH.cjs"),N=require("./chunk-XDVVR3XU.cjs"),R=require("./chunk-SYMHG674.cjs"),j=require("./chunk-WS7NH226.cjs"),z=require("./chunk-RRZYPMTD.cjs"),A=require("./chunk-T7CLMXQW.cjs"),B=require("./chunk-CFYFLVIA.cjs");function s(t){t.command("clear").description("Forget every remembered server (ids that names and ids resolved to), for every profile").addHelpText("after",`
+The next command that names a server looks it up again (one GET /servers).
+
+Example:
+  gsh cache clear
+`).action(async function(){await(0,m.c)(this,async e=>{let{cachePath:r,clearCache:o}=await Promise.resolve().then(()=>n(require("./server-cache-7GV2PHAR.cjs")));return e.submit({requests:[],then:[(0,p.a)("local",`remove ${r(e.env)}`)]},async()=>{e.note(o(e.env)?`Removed ${r(e.env)}`:`Nothing remembered (${r(e.env)} does not exist)`)})})}),t.command("path").description("Print where remembered servers are kept").addHelpText("after",`
+Example:
+  gsh cache path
+`).action(async function(){await(0,m.c)(this,async e=>{let{cachePath:r}=await Promise.resolve().then(()=>n(require("./server-cache-7GV2PHAR.cjs")));e.io.stdout.write(`${r(e.env)}
+`)})})}var h={"cache clear":[],"cache path":[]};0&&(module.exports={operations,register});
