@@ -1,16 +1,10 @@
-import { createHmac } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { parse } from 'shell-quote';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleLines } from '../../src/docs/command-tree.js';
 import { loadDocTree } from '../../src/program.js';
-import { treeOf } from '../../src/sandbox/node/server-files.js';
+import { HOOK_SECRET, isRead, type Scene, setUpScene, stdinOf, substitute, tearDownScene } from '../helpers/example-scene.js';
 import { invocations, nodes } from '../helpers/examples.js';
 import { leaks } from '../helpers/terminal-leaks.js';
-import { type E2E, ensureRunning, setup } from './helpers.js';
+import { type E2E, setup } from './helpers.js';
 
 // The terminal door (issue 44; src/ARCHITECTURE.md "Doors"): every `Example:` line of every help
 // page runs against a hostile sandbox (src/sandbox/hostile.ts: every name, message, URL to open
@@ -35,134 +29,15 @@ const CANNOT_RUN: ReadonlyArray<[RegExp, string]> = [
   [/^auth claim\b|^agent claim\b/, 'needs an anonymous agent account (test/e2e/agent-person.test.ts)'],
 ];
 
-const GAME_SERVERS = ['lobby', 'survival', 'lobby-1', 'lobby-2', 'lobby-3', 'old-lobby', 'bedrock1'];
-const APP_SERVERS = ['web', 'api'];
-const MADE_UP_ID = /(?:^|[\s/])(?:\w+_123\b|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/;
-const OFFLINE = /^(init (lint|schema|rules)|reference|version|cache (path|clear)|man|hooks verify|openapi|llms|auth (status|profiles|token|switch))\b/;
-const BODY_JSON = '{"event":"server.started"}';
-const HOOK_SECRET = 'whsec_example';
-const today = new Date().toISOString().slice(0, 10);
-
 let t: E2E;
-let cwd: string;
-const previousCwd = process.cwd();
-let backupId: string;
-let lobbyId: string;
-let reads: Map<string, boolean>;
-/** The servers the examples name, by the name they have in the sandbox's store (the answers add HOSTILE to it). */
-const ids = new Map<string, string>();
-
-function makeFiles(dir: string): void {
-  const manifest = '#service-init\nversion: 1\n';
-  const files: Record<string, string> = {
-    'world.zip': 'PK\x05\x06' + '\0'.repeat(18),
-    'README.md': '# a file to upload\n',
-    'plugins/a.yml': 'a: 1\n',
-    'plugins/sub/b.yml': 'b: 2\n',
-    'config/server.yml': 'motd: hi\n',
-    'server.yaml': manifest,
-    'service-init.yaml': manifest,
-    'overlay.yaml': manifest,
-    'manifests/lobby.yaml': manifest,
-    'servers/lobby.yaml': 'version: 1\nserver: lobby\nproperties: {}\n',
-    'fleet.yaml': 'version: 1\nservers:\n  "lobby-*":\n    properties: {}\n',
-    'restore.json': '{"files": ["/world"]}',
-    'level.json': '{"changes": []}',
-    'edit.json': '{"changes": []}',
-    'nbt.json': '{"changes": []}',
-    'updates.json': '{"changes": []}',
-    'body.json': BODY_JSON,
-    'hook.secret': `${HOOK_SECRET}\n`,
-    'claim-token.txt': 'claim_example\n',
-    'id-jag.txt': 'eyJhbGciOiJub25lIn0.e30.\n',
-  };
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  mkdirSync(join(dir, 'backups'), { recursive: true });
-}
+let scene: Scene;
 
 beforeAll(async () => {
   t = await setup({ servers: 24, clock: 'fast', hostile: true });
-  const all = [...t.sandbox.state.servers.values()].filter((s) => !s.stored);
-  const games = all.filter((s) => s.application === 'minecraft');
-  const apps = all.filter((s) => s.application === 'nodejs' || s.application === 'python');
-  for (const s of all) if ([...GAME_SERVERS, ...APP_SERVERS].includes(s.name)) s.name = `demo-${s.id}`;
-  for (const [names, list] of [[GAME_SERVERS, games], [APP_SERVERS, apps]] as const) {
-    for (const [i, name] of names.entries()) {
-      const s = list[i];
-      if (!s) continue;
-      s.name = name;
-      ids.set(name, s.id);
-      await ensureRunning(t.sandbox, s);
-    }
-  }
-  lobbyId = games[0]!.id;
-  cwd = mkdtempSync(join(tmpdir(), 'gsh-hostile-examples-'));
-  makeFiles(cwd);
-  process.chdir(cwd);
-  treeOf(t.sandbox.extensions.context, lobbyId).write('/world.zip', gzipSync(JSON.stringify({ sandbox_archive: [] })));
-  const login = await t.gsh(['auth', 'login', '--profile', 'ci', '--base-url', t.sandbox.baseUrl], { env: { GSH_API_KEY: undefined }, input: `${t.sandbox.keys.all}\n` });
-  expect(login.exitCode, login.stderr).toBe(0);
-  // By id: the hostile sandbox's names are not `lobby` as sent.
-  const backup = await t.gsh(['backups', 'create', '-s', lobbyId, '-q']);
-  backupId = backup.stdout.trim();
-  expect(backupId, backup.stderr).toMatch(/^\S+$/);
-  const reference = JSON.parse((await t.gsh(['reference', '--json'])).stdout) as { command: string; operations: { method: string }[] }[];
-  reads = new Map(reference.map((r) => [r.command, r.operations.every((o) => o.method === 'GET')]));
+  scene = await setUpScene(t, 'gsh-hostile-examples-');
 }, 60_000);
 
-afterAll(async () => {
-  process.chdir(previousCwd);
-  await t?.close();
-  if (cwd) rmSync(cwd, { recursive: true, force: true });
-});
-
-function substitute(argv: readonly string[]): string[] {
-  const sig = `sha256=${createHmac('sha256', HOOK_SECRET).update(BODY_JSON).digest('hex')}`;
-  return argv.map((a) =>
-    a
-      .replaceAll('https://api.example.com/api/v2', t.sandbox.baseUrl)
-      .replace(/http:\/\/127\.0\.0\.1:PORT\/api\/v2/, t.sandbox.baseUrl)
-      .replaceAll('$KEY', t.sandbox.keys.all)
-      .replace(/^\/servers\/abc\//, `/servers/${lobbyId}/`)
-      .replace(/^\$(HTTP_X_SERVICE_SIGNATURE|SIG)$|sha256=…/, sig)
-      .replaceAll('$id', backupId)
-      .replaceAll('$day', today));
-}
-
-/** What the line feeds its first gsh (`echo 'x' |`, `printf '%s' "$KEY" |`), else the sandbox's key as a person would type it. */
-function stdinOf(line: string): string {
-  const words = parse(line, (name) => `$${name}`);
-  const pipe = words.findIndex((w) => typeof w === 'object' && w !== null && 'op' in w && w.op === '|');
-  const head = words.slice(0, Math.max(pipe, 0)).filter((w): w is string => typeof w === 'string');
-  if (head[0] === 'echo') return `${substitute(head.slice(1)).join(' ')}\n`;
-  if (head[0] === 'printf') return substitute(head.slice(2)).join('');
-  return `${t.sandbox.keys.all}\n`;
-}
-
-function commandOf(argv: readonly string[]): string | undefined {
-  const words = argv.filter((a) => !a.startsWith('-'));
-  for (let n = Math.min(4, words.length); n > 0; n--) {
-    const name = words.slice(0, n).join(' ');
-    if (reads.has(name)) return name;
-  }
-  return undefined;
-}
-
-/** As examples-run.test.ts: a read runs for real, anything else is planned. */
-function isRead(argv: readonly string[]): boolean {
-  const joined = argv.join(' ');
-  if (argv[0] === 'top') return argv.includes('--once');
-  if (argv[0] === 'api') return !argv.some((a) => /^(-X|--method|-f|-F|--input|--field|--raw-field)$/.test(a));
-  if (argv[0] === 'wait') return false;
-  if (MADE_UP_ID.test(` ${joined}`)) return false;
-  if (/--watch|--follow|--wait|--ready|--until|--expect/.test(joined)) return false;
-  if (OFFLINE.test(joined.replace(/^--profile \S+ /, ''))) return true;
-  const command = commandOf(argv);
-  return command !== undefined && reads.get(command) === true && !command.startsWith('console');
-}
+afterAll(() => tearDownScene(scene, t));
 
 const problems: string[] = [];
 const skipped = new Map<RegExp, string[]>();
@@ -179,9 +54,9 @@ let passedLookup = 0;
  * shows what the service answers.
  */
 async function runLine(line: string, byId: boolean): Promise<void> {
-  let input: string | undefined = stdinOf(line);
+  let input: string | undefined = stdinOf(scene, line);
   for (const raw of invocations(line)) {
-    const argv = substitute(raw).map((a) => (byId ? (ids.get(a) ?? a) : a));
+    const argv = substitute(scene, raw).map((a) => (byId ? (scene.ids.get(a) ?? a) : a));
     const joined = argv.join(' ').replace(/^--\S+ \S+ /, '');
     const reason = CANNOT_RUN.find(([re]) => re.test(joined));
     if (reason) {
@@ -190,7 +65,7 @@ async function runLine(line: string, byId: boolean): Promise<void> {
     }
     // Text left out (`…`, `<placeholder>`) is checked against the tree by test/unit/examples.test.ts.
     if (argv.some((a) => a.includes('…') || /^<.*>$/.test(a) || /^(ID|UUID|FILE|DIR|PATH|CMD)$/.test(a))) return;
-    const read = isRead(argv);
+    const read = isRead(scene, argv);
     if (read) real++;
     const run = read ? argv : ['--dry-run', ...argv];
     const top = argv[0] === 'top' && !read;
@@ -222,7 +97,7 @@ describe('every example against a hostile service, on a colour terminal (issue 4
     expect(lines.size).toBeGreaterThan(400);
     const runs: [string, boolean][] = [...lines].map((l) => [l, false]);
     // Again by id, where the line names a server.
-    for (const l of lines) if (invocations(l).some((argv) => argv.some((a) => ids.has(a)))) runs.push([l, true]);
+    for (const l of lines) if (invocations(l).some((argv) => argv.some((a) => scene.ids.has(a)))) runs.push([l, true]);
     await pool(runs, CONCURRENCY, ([l, byId]) => runLine(l, byId));
     expect(problems, problems.join('\n')).toEqual([]);
     expect(ran).toBeGreaterThan(700);
