@@ -1,36 +1,18 @@
 import { parse } from 'shell-quote';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/core/run/context.js';
 import type { ServerRecord } from '../../src/sandbox/index.js';
-import { fastClock, runGsh, testContext } from '../helpers/context.js';
+import { fastClock, listeningClock, runGsh, testContext } from '../helpers/context.js';
 import { ensureRunning, runEnv, setup, type E2E } from './helpers.js';
+
+/** A listening clock that starts a second into a minute, so a key's window is whole. */
+const minuteClock = () => listeningClock(Math.floor(Date.now() / 60_000) * 60_000 + 1000, 2);
 
 // Issue 43: a restart passes through offline, and an interrupt lists and resumes everything.
 
-/** A virtual clock whose pauses end early on their signal, as the real clock's do (core/run/context.ts realClock). */
-function listeningClock(): Clock {
-  let now = Math.floor(Date.now() / 60_000) * 60_000 + 1000;
-  return {
-    now: () => now,
-    sleep: (ms, signal) =>
-      new Promise((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', done);
-          resolve();
-        };
-        const timer = setTimeout(() => {
-          now += ms;
-          done();
-        }, 2);
-        signal?.addEventListener('abort', done, { once: true });
-      }),
-  };
-}
 
 describe('no Node warning in a large announced restart (issue 43 item 6)', () => {
   let e: E2E;
-  const clock = listeningClock();
+  const clock = minuteClock();
   beforeAll(async () => {
     e = await setup({ servers: 12, now: clock.now });
   });
@@ -137,7 +119,7 @@ describe('the checks before the first say refuse suspended servers and those the
     try {
       const mark = e.sandbox.log.length;
       const ids = [a!, b!, c!, free].map((s) => s.id);
-      const r = await e.gsh(['power', 'restart', '-s', ids.join(','), ...announce, '--json'], { clock: listeningClock() });
+      const r = await e.gsh(['power', 'restart', '-s', ids.join(','), ...announce, '--json'], { clock: minuteClock() });
       expect(r.exitCode, r.stderr).toBe(4);
       const error = JSON.parse(r.stderr.split('\n').filter((l) => l.startsWith('{"error"')).at(-1)!).error as Record<string, unknown>;
       expect(String(error.message)).toContain(`${c!.name} (${c!.id}) is suspended`);
@@ -154,7 +136,7 @@ describe('the checks before the first say refuse suspended servers and those the
     // A subuser of b who may send commands but not restart it.
     const key = e.sandbox.createKey(['*'], { subuser: { serverId: b!.id, permissions: ['control.console', 'control.command'] } });
     const mark = e.sandbox.log.length;
-    const r = await e.gsh(['power', 'restart', '-s', b!.id, ...announce], { clock: listeningClock(), env: { GSH_API_KEY: key } });
+    const r = await e.gsh(['power', 'restart', '-s', b!.id, ...announce], { clock: minuteClock(), env: { GSH_API_KEY: key } });
     expect(r.exitCode, r.stderr).toBe(4);
     expect(r.stderr).toContain(`the key may not restart or announce on ${b!.id} (control.restart)`);
     expect(says([b!.id], mark)).toEqual([]);

@@ -3,42 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/core/run/context.js';
-import { assertNoNodeWarning, withoutNodeWarnings } from '../helpers/context.js';
+import { assertNoNodeWarning, listeningClock, withoutNodeWarnings } from '../helpers/context.js';
 import { type E2E, GSH, setup } from './helpers.js';
 
 // Issue 37 item 3: stderr is gsh's own. Every gsh() and gshProcess() of the e2e helpers fails its
 // test on a warning Node emits during the run (test/helpers/context.ts withoutNodeWarnings,
 // assertNoNodeWarning). Here, the run that printed one: a tree upload of 14 files on a key of 10
-// requests a minute, whose workers all wait out the window on the run's abort signal.
-
-/**
- * A virtual clock whose pauses listen to their signal, as the real clock's do (core/run/context.ts
- * realClock), and last 100 ms in real time, so that the workers waiting out a window wait together.
- */
-function listeningClock(): Clock {
-  let now = Date.now();
-  return {
-    now: () => now,
-    sleep: (ms, signal) =>
-      new Promise((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', done);
-          resolve();
-        };
-        const timer = setTimeout(() => {
-          now += ms;
-          done();
-        }, 100);
-        signal?.addEventListener('abort', done, { once: true });
-      }),
-  };
-}
+// requests a minute, whose workers all wait out the window on the run's abort signal (a listening
+// clock whose pauses last 100 ms in real time, so they wait together).
 
 let t: E2E;
 let dir: string;
-const clock = listeningClock();
+const clock = listeningClock(Date.now(), 100);
 beforeAll(async () => {
   t = await setup({ rateLimit: 10, now: clock.now });
   dir = mkdtempSync(join(tmpdir(), 'gsh-warn-'));

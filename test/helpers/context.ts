@@ -53,6 +53,31 @@ export function fastClock(scale: number): Clock {
 }
 
 /**
+ * A virtual clock whose pauses listen to their signal, as the real clock's do (core/run/context.ts
+ * realClock): time moves by each pause's length after `realMs` of real time, so pauses that wait
+ * out one window end together, and Ctrl-C ends a pause at once.
+ */
+export function listeningClock(start = Date.now(), realMs = 100): Clock {
+  let now = start;
+  return {
+    now: () => now,
+    sleep: (ms, signal) =>
+      new Promise((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          now += ms;
+          done();
+        }, realMs);
+        signal?.addEventListener('abort', done, { once: true });
+      }),
+  };
+}
+
+/**
  * A clock that only moves when someone sleeps on it, for sharing between a sandbox (its
  * rate-limit windows: `startSandbox({ now: virtual.now })`) and gsh: waiting for a window to
  * reset passes at once in real time.
