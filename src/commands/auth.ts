@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { staticCredential } from '../core/auth/credentials.js';
 import { Exit, GshError, UsageError } from '../core/errors.js';
-import { promptHidden, promptLine, readAllStdin } from '../core/terminal/prompt.js';
+import { askLine, askSecret, readAllStdin } from '../core/person/ask.js';
 import type { RequestSpec } from '../core/wire/http.js';
 import { step } from '../core/plan.js';
 import { type Runtime, withRuntime } from '../core/run/runtime.js';
@@ -163,7 +163,7 @@ Example:
 async function readApiKey(rt: Runtime): Promise<string> {
   if (!rt.io.stdinTTY) return (await readAllStdin(rt.io)).trim();
   if (rt.globals.input === false) throw new UsageError('no API key: pipe it on standard input');
-  return promptHidden(rt.io, 'API key: ');
+  return askSecret(rt, 'API key: ');
 }
 
 async function login(rt: Runtime): Promise<number | void> {
@@ -172,7 +172,7 @@ async function login(rt: Runtime): Promise<number | void> {
   assertConfigDirUsable(rt.env);
   const name = profileName(rt.globals.profile, rt.env, data);
   let baseUrl = rt.globals.baseUrl || rt.env.GSH_BASE_URL || data.profiles[name]?.base_url;
-  if (!baseUrl && rt.interactive) baseUrl = await promptLine(rt.io, 'Base URL (ends in /api/v2): ');
+  if (!baseUrl && rt.interactive) baseUrl = await askLine(rt, 'Base URL (ends in /api/v2): ');
   if (!baseUrl) throw new UsageError('no base URL', 'Pass --base-url URL or set GSH_BASE_URL.');
   const key = await readApiKey(rt);
   if (!key) throw new UsageError('no API key was given', 'Pipe it on standard input or type it at the prompt.');

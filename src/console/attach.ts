@@ -7,7 +7,7 @@ import { displayLine, resetOnExit } from './display.js';
 import type { ConsoleSessionInfo, Frame } from './protocol.js';
 import { ConsoleSession, type ReconnectPolicy } from './session.js';
 import { LineSink } from './sink.js';
-import { PipedInput, TerminalInput, type PromptLine } from './terminal.js';
+import { PipedInput, TerminalInput, type PromptLine } from '../core/person/line-input.js';
 
 // `gsh console attach` (issue 5, item 1): console output on stdout as it arrives, everything else
 // on stderr (dimmed on a terminal), typed lines sent as `send command`. Ctrl-C or Ctrl-D detaches

@@ -7,7 +7,7 @@ import { displayWidth, door, visible } from '../core/terminal/terminal-text.js';
 import type { ConsoleSessionInfo, Frame } from './protocol.js';
 import { ConsoleSession, type ReconnectPolicy } from './session.js';
 import { LineSink } from './sink.js';
-import { PipedInput, TerminalInput, type PromptLine } from './terminal.js';
+import { PipedInput, TerminalInput, type PromptLine } from '../core/person/line-input.js';
 import { QUIET_MS } from './attach.js';
 
 // One console over many servers (issue 31, item 3): `gsh console attach -s 'lobby-*'` opens one

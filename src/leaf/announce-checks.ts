@@ -3,7 +3,7 @@ import { OutcomeTracker, trackOutcomes } from '../core/outcome.js';
 import type { ApiClient, RateLimitState, RequestSpec } from '../core/wire/http.js';
 import { fetchAll, MAX_PAGE } from '../core/wire/paging.js';
 import { step, type Step } from '../core/plan.js';
-import { promptLine } from '../core/terminal/prompt.js';
+import { askYesNo } from '../core/person/ask.js';
 import type { Runtime } from '../core/run/runtime.js';
 
 // Checks before announcing (issue 36, item 2): no `say` reaches a player before gsh has checked
@@ -211,8 +211,7 @@ export async function runChecks(rt: Runtime, a: Announcement, c: Checks, client:
   const lines = problems.map((p) => p.message);
   if (rt.interactive && problems.every((p) => p.ask)) {
     for (const line of lines) rt.warn(line);
-    const answer = await promptLine(rt.io, `Announce anyway${problems.some((p) => p.exit === Exit.rateLimited) ? ' (the announced times may slip)' : ''}? [y/N] `);
-    if (/^y(es)?$/i.test(answer.trim())) return;
+    if (await askYesNo(rt, `Announce anyway${problems.some((p) => p.exit === Exit.rateLimited) ? ' (the announced times may slip)' : ''}?`)) return;
     throw new GshError('nothing was announced: not confirmed', problems[0]!.exit, problems.map((p) => p.hint).join('\n'));
   }
   const message = lines.length === 1 ? lines[0]! : lines.map((l) => `\n  ${l}`).join('');

@@ -11,6 +11,7 @@ import type { Execution, Local, OperationPlan, Sink, Stage, StageContext } from 
 import { FEATURES } from './features/index.js';
 import { serverArgument } from './features/servers.js';
 import { planOperation, retarget } from './plan.js';
+import { flagName } from '../core/flags/values.js';
 
 // Runs one registry leaf: plan (plan.ts), then execute: the request and what each operation
 // feature (features/) does around it, then the output. Every generated command goes through
@@ -152,10 +153,17 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[],
     then: [step('fleet', `run on ${targets.length} servers, ${opts.parallel} at a time${opts.failFast ? ', starting none after a failure' : ''}: ${named.join(', ')}`), ...(first?.plan.then ?? [])],
   }, stages);
   return (await rt.submit(plan, async () => {
-    if (first?.confirm) await (await import('../core/run/confirm.js')).confirmDestructive(rt, `Run "gsh ${leaf.words.join(' ')}" on ${targets.length} servers: ${named.join(', ')}`);
-    // Ctrl-C in an announced action's checks or countdown: no server was started, and each is
-    // listed so (issue 43 item 2), with the command that runs them all.
-    const stopped = await interruptCode(() => beforeStages(stages));
+    // Ctrl-C at the question, in an announced action's checks or countdown: no server was
+    // started, and each is listed so (issue 43 item 2), with the command that runs them all.
+    const stopped = await interruptCode(async () => {
+      if (first?.confirm) {
+        const { confirmQuestion, describeAction } = await import('./confirm-question.js');
+        const destructiveFields = (leaf.op.body ?? []).filter((f) => f.destructive && (first.spec.body as Record<string, unknown> | undefined)?.[f.name] === true);
+        const question = confirmQuestion(describeAction(leaf.op, leaf.words, args, { servers: named, destructiveFields, flagOf: flagName }));
+        await (await import('../core/run/confirm.js')).confirmDestructive(rt, question);
+      }
+      return beforeStages(stages);
+    });
     if (stopped) return listNotStarted(rt, targets, refs.refs, opts, stopped, 'before any server was started', stages.length ? 'no server was started (announcements aside, nothing was sent)' : 'nothing was sent');
     rt.singleTarget = false;
     // With --wait, a server whose request is sent waits in the shared poller without holding a

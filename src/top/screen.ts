@@ -1,4 +1,5 @@
 import type { InStream, OutStream } from '../core/terminal/streams.js';
+import { readKeys } from '../core/person/keys.js';
 
 // The terminal of `gsh top`, taken and given back in this one place (ARCHITECTURE.md "Layers",
 // `src/top/`): the alternate screen, a hidden cursor and raw input while the view
@@ -21,7 +22,8 @@ export interface ScreenHandlers {
 
 export class Screen {
   private taken = false;
-  private readonly onData = (chunk: Buffer | string) => this.handlers.keys(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+  /** Gives the keys back (the person door, core/person/keys.ts). */
+  private releaseKeys = () => {};
   private readonly onResize = () => this.handlers.resize();
 
   constructor(
@@ -42,9 +44,7 @@ export class Screen {
   take(): void {
     if (this.taken) return;
     this.taken = true;
-    this.input.setRawMode?.(true);
-    this.input.on('data', this.onData);
-    this.input.resume();
+    this.releaseKeys = readKeys(this.input, (chunk) => this.handlers.keys(chunk));
     this.out.on('resize', this.onResize);
     this.out.write(ENTER_ALT + HIDE_CURSOR);
   }
@@ -60,9 +60,7 @@ export class Screen {
     if (!this.taken) return;
     this.taken = false;
     this.out.off('resize', this.onResize);
-    this.input.off('data', this.onData);
-    this.input.setRawMode?.(false);
-    this.input.pause();
+    this.releaseKeys();
     this.out.write(SHOW_CURSOR + LEAVE_ALT);
   }
 }

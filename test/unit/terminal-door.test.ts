@@ -27,8 +27,7 @@ const ALLOWED: Record<string, { pattern: RegExp; why: string }[]> = {
   'core/run/context.ts': [{ pattern: /process\.std(out|err)/, why: 'processContext(): the process\'s streams become the context\'s' }],
   'boot/bundle-loader.ts': [{ pattern: /process\.std(out|err)/, why: 'the launcher prints a help this build printed before (its own bytes) and its own error line' }],
   'core/run/poll.ts': [{ pattern: /rt\.io\.rawStderr/, why: 'ora draws the --wait spinner; its text passes visible() (progressFor)' }],
-  'core/terminal/prompt.ts': [{ pattern: /io\.rawStderr/, why: 'readline echoes what the person types; the question is gsh\'s own' }],
-  'core/run/confirm.ts': [{ pattern: /rt\.io\.rawStderr/, why: 'readline echoes what the person types; the targets listed pass visible()' }],
+  'core/person/ask.ts': [{ pattern: /a\.io\.rawStderr/, why: 'the person door: readline echoes what the person types; the question is gsh\'s own, service text in it passes visible() (core/run/confirm.ts)' }],
   'console/attach.ts': [
     { pattern: /opts\.raw \? io\.rawStdout/, why: '`console attach --raw` asks for the bytes as they came' },
     { pattern: /io\.stdoutTTY \? io\.rawStdout : io\.rawStderr/, why: 'readline echoes the command the person types' },

@@ -6,7 +6,7 @@ import { type AgentMethod, CLAIM_GRANT, discover, ID_JAG_TYPE, requireMethod } f
 import { ApiError, Exit, GshError, UsageError } from '../errors.js';
 import { ApiClient } from '../wire/http.js';
 import { ansi } from '../terminal/io.js';
-import { promptHidden, readAllStdin } from '../terminal/prompt.js';
+import { askSecret, readAllStdin } from '../person/ask.js';
 import type { Runtime } from '../run/runtime.js';
 import { forTerminal } from '../terminal/terminal-text.js';
 import { type AgentIdentity, profileName } from '../auth/store.js';
@@ -68,7 +68,7 @@ async function readAssertion(rt: Runtime, source: string): Promise<string> {
   let text: string;
   if (source === '-') {
     if (rt.io.stdinTTY && rt.globals.input === false) throw new UsageError('--assertion -: pipe the assertion on standard input');
-    text = rt.io.stdinTTY ? await promptHidden(rt.io, 'Identity assertion: ') : await readAllStdin(rt.io);
+    text = rt.io.stdinTTY ? await askSecret(rt, 'Identity assertion: ') : await readAllStdin(rt.io);
   } else {
     try {
       text = readFileSync(source, 'utf8');

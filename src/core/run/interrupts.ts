@@ -46,6 +46,15 @@ export class SignalHub implements Signals {
     return this;
   }
 
+  /**
+   * `signal` as if the process had received it: Ctrl-C pressed at a question (the person door,
+   * core/person/ask.ts) reaches the terminal in raw mode as a key, not as a signal, and must do
+   * what the signal does.
+   */
+  raise(signal: SignalName): void {
+    for (const l of [...(this.listeners.get(signal) ?? [])]) l();
+  }
+
   /** How many listen for `signal` (tests). */
   listenerCount(signal: SignalName): number {
     return this.listeners.get(signal)?.size ?? 0;

@@ -2,7 +2,7 @@ import { openBrowser } from './browser.js';
 import { documentOf } from '../auth/discovery.js';
 import { ApiError, Exit, GshError, InterruptedError, ownError } from '../errors.js';
 import type { PersonMustActHandler, RequestSpec } from '../wire/http.js';
-import { promptLine } from '../terminal/prompt.js';
+import { askLine } from '../person/ask.js';
 import { sharePaceMs } from '../rate-share.js';
 import { replayCommand } from '../terminal/report.js';
 import type { RuntimeView } from './runtime-view.js';
@@ -231,8 +231,10 @@ async function awaitAdView(rt: RuntimeView, err: ApiError, deadline: number): Pr
   if (rt.now() >= deadline) {
     throw new GshError('timed out waiting for the ad view', Exit.timedOut, 'Raise --timeout, or watch the ad and run the command again.');
   }
-  rt.io.stderr.write(`Starting this free server needs an ad view.\n  Watch it at: ${rt.io.stderrTTY ? visible(fromService(err.actionUrl)) : err.actionUrl}\n`);
+  const lead = `Starting this free server needs an ad view.\n  Watch it at: ${rt.io.stderrTTY ? visible(fromService(err.actionUrl)) : err.actionUrl}\n`;
   await openBrowser(rt, err.actionUrl);
-  await promptLine(rt.io, 'Press Enter once the ad has played… ');
+  if ((await askLine(rt, 'Press Enter once the ad has played… ', { lead })) === undefined) {
+    throw new PersonMustActError(err, 'Input ended before the ad view was confirmed: watch the ad, then run the same command again within 5 minutes.');
+  }
   return true;
 }

@@ -4,12 +4,13 @@ import type { ApiClient } from '../wire/http.js';
 import type { Streams } from '../terminal/io.js';
 import type { Format, Output } from '../terminal/output.js';
 import type { ServerReference } from '../plan.js';
+import type { Asker } from '../person/ask.js';
 
 // The runtime as the helpers it loads see it: prompts for a person who must act, waits, progress
 // lines, the dry-run printout. They take this instead of `Runtime` (runtime.ts), which implements
 // it, so that the runtime can load them without an import circle.
 
-export interface RuntimeView {
+export interface RuntimeView extends Asker {
   readonly io: Streams;
   readonly env: Context['env'];
   readonly format: Format;

@@ -44,6 +44,7 @@ export class Runtime implements RuntimeView {
   private readonly shaping: Shaping;
   private readonly interrupts: Interrupts;
   private readonly clients: RunClients;
+  private readonly hub: SignalHub;
 
   /**
    * The context, its signals through the run's one hub (interrupts.ts SignalHub): whatever listens
@@ -58,7 +59,8 @@ export class Runtime implements RuntimeView {
     quiet = false,
   ) {
     // Object.create keeps the context's getters lazy (the real process's stdin is built when read).
-    ctx = Object.create(ctx, { signals: { value: new SignalHub(ctx.signals), enumerable: true } }) as Context;
+    this.hub = new SignalHub(ctx.signals);
+    ctx = Object.create(ctx, { signals: { value: this.hub, enumerable: true } }) as Context;
     this.ctx = ctx;
     // Every global flag is checked here, before any action can send a request.
     this.io = streamsFor(ctx, { color: colorWhen(globals.color) });
@@ -110,6 +112,16 @@ export class Runtime implements RuntimeView {
   /** Cancels every request and pause under way and any started later (a fleet's Ctrl-C between requests). */
   cancelAll(signal: 'SIGINT' | 'SIGTERM'): void {
     this.interrupts.cancelAll(signal);
+  }
+
+  /** Ctrl-C pressed at a question (core/person/ask.ts): the run hears SIGINT, as from the process. */
+  interrupt(signal: 'SIGINT'): void {
+    this.hub.raise(signal);
+  }
+
+  /** Aborted by Ctrl-C / SIGTERM while a request, pause or question is under way. */
+  get interruptSignal(): AbortSignal {
+    return this.interrupts.signal;
   }
 
   /** A pause of the run's clock that Ctrl-C / SIGTERM ends at once (throwing InterruptedError). */

@@ -1,27 +1,43 @@
 import { UsageError } from '../../core/errors.js';
 import { step } from '../../core/plan.js';
 import { flagName } from '../../core/flags/values.js';
-import type { Feature } from '../feature.js';
+import type { Draft, Feature } from '../feature.js';
+import { confirmQuestion, describeAction } from '../confirm-question.js';
 
 // `destructive` operations and body fields (`servers reinstall --wipe`): asked on a terminal,
-// `--yes` otherwise; refused before anything is sent when there is no one to ask.
+// `--yes` otherwise; refused before anything is sent when there is no one to ask. The question
+// says what will happen, named as the registry names it (confirm-question.ts).
+
+function action(d: Draft, server?: { id?: string; name?: string }): string | undefined {
+  const { leaf, body, serverRef, args } = d;
+  const destructiveFields = (leaf.op.body ?? []).filter((f) => f.destructive && body?.[f.name] === true);
+  if (!leaf.op.destructive && !destructiveFields.length) return undefined;
+  return describeAction(leaf.op, leaf.words, args, {
+    ...(serverRef !== undefined ? { server: { ref: serverRef, ...server } } : {}),
+    destructiveFields,
+    flagOf: flagName,
+  });
+}
 
 export const confirmation: Feature = {
   name: 'confirmation',
   help: ({ op }) => (op.destructive ? { notes: ['  destructive: asks for confirmation on a terminal, needs --yes otherwise'] } : {}),
   targets(d) {
-    const { leaf, body, rt, serverRef, args } = d;
-    const destructiveFields = (leaf.op.body ?? []).filter((f) => f.destructive && body?.[f.name] === true);
-    if (!leaf.op.destructive && !destructiveFields.length) return;
-    const where = serverRef !== undefined ? ` on server ${serverRef}` : args.length ? ` ${args.join(' ')}` : '';
-    const extra = destructiveFields.length ? ` with ${destructiveFields.map((f) => `--${flagName(f)}`).join(' ')}` : '';
-    d.confirm = `Run "gsh ${leaf.words.join(' ')}"${extra}${where}`;
-    if (!rt.globals.yes && !rt.interactive && !rt.dryRun) {
-      throw new UsageError(`${d.confirm}: refusing without --yes when not interactive`, 'Re-run with --yes to confirm.');
+    const what = action(d);
+    if (what === undefined) return;
+    d.confirm = confirmQuestion(what);
+    if (!d.rt.globals.yes && !d.rt.interactive && !d.rt.dryRun) {
+      throw new UsageError(`${what}: refusing without --yes when not interactive`, 'Re-run with --yes to confirm.');
     }
   },
   request(d) {
-    if (d.confirm) d.then.push(step('confirm', d.rt.globals.yes ? `${d.confirm}: confirmed by --yes` : `ask "${d.confirm}? [y/N]" on the terminal (--yes confirms)`));
+    if (!d.confirm) return;
+    // The server is resolved now: the question names it with its id.
+    const id = d.params.server_id;
+    const ref = d.rt.references.find((r) => r.ref === d.serverRef);
+    const name = ref?.servers.find((s) => s.id === id)?.name ?? (ref?.is === 'name' ? d.serverRef : undefined);
+    d.confirm = confirmQuestion(action(d, { ...(id ? { id } : {}), ...(name ? { name } : {}) }) as string);
+    d.then.push(step('confirm', d.rt.globals.yes ? `${d.confirm.replace(/\?.*$/, '')}: confirmed by --yes` : `ask "${d.confirm} [y/N]" on the terminal (--yes confirms)`));
   },
   async beforeSend({ rt, p }) {
     if (!p.confirm) return;

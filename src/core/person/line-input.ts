@@ -1,8 +1,9 @@
 import { clearScreenDown, createInterface, cursorTo, moveCursor, type Interface } from 'node:readline';
 
-// What the user types during `gsh console attach`. On a terminal: a readline prompt with history
-// that steps aside while output is printed and comes back with the half-typed line intact
-// (hide/show). From a pipe: each line as it comes.
+// What the user types during `gsh console attach`, part of the person door (ask.ts). On a
+// terminal: a readline prompt with history that steps aside while output is printed and comes
+// back with the half-typed line intact (hide/show); its Ctrl-C is the console's own (detach).
+// From a pipe: each line as it comes.
 
 export interface InputHandlers {
   line(text: string): void;
