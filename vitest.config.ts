@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config';
 // by column, waits, fleets, every command of the walk) a second time against a strict sandbox
 // (src/sandbox/strict.ts; test/e2e/helpers.ts reads GSH_TEST_SANDBOX); `npm test` runs both.
 // `bench` holds the startup and throughput budgets (`npm run bench`), never run as timed tests.
+// Every project runs with a HOME and XDG dirs of the run's own, and fails when the user's own
+// ~/.config/gsh changed meanwhile (test/helpers/own-home.ts).
 //
 // `default` runs at least two files at once: vitest's own default (CPUs - 1) is one on a 2-core
 // machine, and most e2e files spend their time waiting on a sandbox and timers, not on the CPU.
@@ -44,7 +46,7 @@ export default defineConfig({
         test: {
           name: 'default',
           include: ['test/**/*.test.ts'],
-          globalSetup: ['test/helpers/code-cache-dir.ts'],
+          globalSetup: ['test/helpers/own-home.ts', 'test/helpers/code-cache-dir.ts'],
           exclude: ['test/bench/**'],
           maxWorkers: Math.max(2, availableParallelism() - 1),
           isolate: false,
@@ -56,7 +58,7 @@ export default defineConfig({
         test: {
           name: 'strict',
           include: STRICT_PASS,
-          globalSetup: ['test/helpers/code-cache-dir.ts'],
+          globalSetup: ['test/helpers/own-home.ts', 'test/helpers/code-cache-dir.ts'],
           env: { GSH_TEST_SANDBOX: 'strict' },
           maxWorkers: Math.max(2, availableParallelism() - 1),
           isolate: false,
@@ -68,7 +70,7 @@ export default defineConfig({
         test: {
           name: 'bench',
           include: ['test/bench/**/*.bench.ts'],
-          globalSetup: ['test/helpers/code-cache-dir.ts'],
+          globalSetup: ['test/helpers/own-home.ts', 'test/helpers/code-cache-dir.ts'],
           testTimeout: 600_000,
           fileParallelism: false,
         },

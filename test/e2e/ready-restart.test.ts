@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/core/run/context.js';
 import { consoleNodeOf } from '../../src/sandbox/console-node/index.js';
@@ -20,16 +23,23 @@ import { gshInProcess, runEnv, STRICT } from './helpers.js';
 const time = new VirtualTime();
 let sandbox: Sandbox;
 let plain: ServerRecord[];
+// The file's own config dir: without one the runs remembered the servers they resolved in the
+// user's own ~/.config/gsh/server-refs.json (issue 50 item 2).
+let configDir: string;
 beforeAll(async () => {
+  configDir = mkdtempSync(join(tmpdir(), 'gsh-ready-restart-'));
   sandbox = await startSandbox({ strict: STRICT, manualTime: true, now: () => time.now, servers: 40 });
   time.attach(sandbox);
   plain = [...sandbox.state.servers.values()].filter((s) => !s.stored && !s.startupQueue && !s.adRequired);
 });
-afterAll(() => sandbox.close());
+afterAll(async () => {
+  await sandbox.close();
+  rmSync(configDir, { recursive: true, force: true });
+});
 
 const lifecycle = () => sandbox.extensions.context.lifecycle;
 const node = () => consoleNodeOf(sandbox);
-const env = () => ({ GSH_BASE_URL: sandbox.baseUrl, GSH_API_KEY: sandbox.keys.all, NO_COLOR: '1' });
+const env = () => ({ GSH_BASE_URL: sandbox.baseUrl, GSH_API_KEY: sandbox.keys.all, GSH_CONFIG_DIR: configDir, NO_COLOR: '1' });
 
 /** The run's clock: a pause moves the shared virtual time to its end, after a little real time (1 ms per 250 ms step) for the socket. */
 function clock(onStep?: () => void): Clock {
