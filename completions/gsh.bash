@@ -575,7 +575,7 @@ _gsh_values() {
   esac
 }
 
-_gsh_global_flags='-V --version --profile --base-url -o --output --jq --columns --no-header --json --color --no-color --debug -y --yes --no-input --idempotency-key --retries --timeout --request-timeout --dry-run -h --help'
+_gsh_global_flags='-V --version --profile --base-url -o --output --jq --columns --no-header --json --color --no-color --debug --show-secret -y --yes --no-input --idempotency-key --retries --timeout --request-timeout --dry-run -h --help'
 _gsh_global_valued='--profile --base-url -o --output --jq --columns --color --idempotency-key --retries --timeout --request-timeout'
 
 # _gsh_words: COMP_WORDS up to the cursor as typed. COMP_WORDBREAKS holds ':' by default, so bash

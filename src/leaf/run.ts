@@ -12,6 +12,7 @@ import { FEATURES } from './features/index.js';
 import { serverArgument } from './features/servers.js';
 import { planOperation, retarget } from './plan.js';
 import { flagName } from '../core/flags/values.js';
+import { HIDDEN, hideSecrets, SET, type SecretFields } from '../core/secrets-shown.js';
 
 // Runs one registry leaf: plan (plan.ts), then execute: the request and what each operation
 // feature (features/) does around it, then the output. Every generated command goes through
@@ -178,7 +179,8 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[],
         // Answered, or ended before its request was answered: no longer an action to send.
         const done = () => void (counted || ((counted = true), sent++));
         const keep: Sink = {
-          show: async (data) => void (result = data),
+          // The fleet's table shows what is kept: its secrets hidden here, as a single run's show() would.
+          show: async (data, opts) => void (result = rt.globals.showSecret ? data : hideSecrets(data, opts?.secrets)),
           document: (body) => void (result = Buffer.isBuffer(body) ? body.toString('utf8') : body),
           note: () => {},
           sent: (resume) => {
@@ -223,6 +225,19 @@ async function sendFor<T>(rt: Runtime, p: OperationPlan, send: (p: OperationPlan
 }
 
 /**
+ * The answer's secret fields: the operation's `secret` body fields, `[set]` when this request
+ * gave the value (the user has it), `[hidden]` when the service made it (core/secrets-shown.ts).
+ */
+function secretFields(p: OperationPlan): SecretFields {
+  const body = p.spec.body as Record<string, unknown> | undefined;
+  return new Map((p.leaf.op.body ?? []).filter((f) => f.secret).map((f) => [f.name, body?.[f.name] !== undefined ? SET : HIDDEN]));
+}
+
+function hasValue(data: unknown, name: string): boolean {
+  return data !== null && typeof data === 'object' && !Array.isArray(data) && typeof (data as Record<string, unknown>)[name] === 'string' && (data as Record<string, unknown>)[name] !== '';
+}
+
+/**
  * Executes one planned run: each feature's hooks around the request, in list order; what they
  * opened (--ready's console) is closed when the request fails and before the result is shown.
  */
@@ -230,7 +245,7 @@ async function execute(rt: Runtime, p: OperationPlan, out: Sink): Promise<void> 
   const x: Execution = {
     rt, p, out, cleanups: [],
     send: (how) => sendFor(rt, p, how),
-    showOptions: (data) => Object.assign({}, ...FEATURES.map((f) => f.show?.(p.leaf.op, data) ?? {})) as ShowOptions,
+    showOptions: (data) => ({ ...Object.assign({}, ...FEATURES.map((f) => f.show?.(p.leaf.op, data) ?? {})), secrets: secretFields(p) }) as ShowOptions,
   };
   const cleanUp = () => {
     for (const c of x.cleanups.splice(0)) c();
@@ -248,6 +263,8 @@ async function execute(rt: Runtime, p: OperationPlan, out: Sink): Promise<void> 
     for (const f of FEATURES) if (await f.afterAnswer?.(x, res, data)) return;
     cleanUp();
     await out.show(data, x.showOptions(data));
+    const generated = rt.globals.showSecret ? [] : [...secretFields(p)].filter(([name, shown]) => shown === HIDDEN && hasValue(data, name)).map(([name]) => name);
+    if (generated.length) out.note(`The service generated ${generated.join(', ')} and returns it only in this answer; it is shown as ${HIDDEN}. Run with --show-secret to print it, or give your own (--${generated.map((g) => `${g}-file`).join(', --')}).`);
     for (const f of FEATURES) await f.afterShow?.(x, res, data);
   } finally {
     cleanUp();

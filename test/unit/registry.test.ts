@@ -30,7 +30,7 @@ const CHECKS: Record<CheckName, true> = {
 // `paging`.
 const GLOBAL_FLAGS = ['server', 'profile', 'base-url', 'output', 'json', 'no-color', 'color', 'debug', 'yes',
   'input', 'no-input', 'idempotency-key', 'retries', 'timeout', 'help', 'version', 'wait', 'all', 'raw-field', 'field',
-  'request-timeout', 'dry-run', 'jq', 'columns', 'header', 'no-header', 'quiet', 'all-servers', 'parallel', 'fail-fast'];
+  'request-timeout', 'dry-run', 'jq', 'columns', 'header', 'no-header', 'quiet', 'all-servers', 'parallel', 'fail-fast', 'show-secret'];
 
 interface Entry { family: Family; key: FamilyName; op: Operation }
 

@@ -29,7 +29,7 @@ export interface RunOptions {
 export function checkGlobals(globals: Globals, env: Env, quiet: boolean): RunOptions {
   const format = resolveFormat(globals);
   const jqRows = globals.jq !== undefined && (globals.output === 'csv' || globals.output === 'tsv') ? (globals.output as 'csv' | 'tsv') : undefined;
-  const shaping = { columns: checkShaping(globals, jqRows ?? format, quiet), header: globals.header !== false, quiet, ...(jqRows ? { jqRows } : {}) };
+  const shaping = { columns: checkShaping(globals, jqRows ?? format, quiet), header: globals.header !== false, quiet, ...(jqRows ? { jqRows } : {}), ...(globals.showSecret ? { showSecret: true } : {}) };
   if (globals.idempotencyKey !== undefined) checkIdempotencyKey(globals.idempotencyKey);
   const waitLimitMs = globals.timeout ? parseDuration(globals.timeout, '--timeout') : DEFAULT_WAIT_MS;
   const retries = parseRetries(globals.retries);

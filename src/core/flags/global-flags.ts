@@ -31,6 +31,7 @@ export const GLOBAL_FLAG_TABLE = [
   { long: 'color', value: 'when', choices: COLOR_WHEN, description: 'colour: auto (a terminal, NO_COLOR, CLICOLOR_FORCE, FORCE_COLOR), always or never' },
   { long: 'no-color', description: 'same as --color never' },
   { long: 'debug', description: 'trace requests and responses on stderr (secrets redacted)' },
+  { long: 'show-secret', description: 'print secrets the service answers with (a webhook signing secret, a manifest hook\'s secret) instead of [set] or [hidden]' },
   { long: 'yes', short: 'y', description: 'confirm destructive operations without asking' },
   { long: 'no-input', description: 'never prompt; fail where a person would be asked' },
   { long: 'idempotency-key', value: 'key', description: 'Idempotency-Key for the mutation (default: a fresh UUID per request)' },

@@ -3,6 +3,7 @@ import { GshError } from '../errors.js';
 import { ansi, type Streams } from './io.js';
 import type { JqFilter } from './jq.js';
 import { displayWidth, fitWidth, oneLine, padWidth, type SafeText, visible, visibleDeep } from './terminal-text.js';
+import { hideSecrets, type SecretFields } from '../secrets-shown.js';
 
 // One displayer for every resource (ARCHITECTURE.md "Lessons from other CLIs": doctl's displayers,
 // gh's table printer). stdout carries data only. json prints the envelope's `data`; jsonl one item
@@ -27,9 +28,13 @@ export interface Shaping {
   header: boolean;
   /** -q: identifiers only, one per line. */
   quiet: boolean;
+  /** --show-secret: secrets as the service sent them, not [set]/[hidden] (core/secrets-shown.ts). */
+  showSecret?: boolean;
 }
 
 export interface ShowOptions {
+  /** The answer's secret fields (the registry's `secret` fields), hidden unless --show-secret. */
+  secrets?: SecretFields;
   /** Default columns (dot paths into each item): the registry's, or a hand-written command's. */
   columns?: readonly string[];
   /** Path of each item's identifier for -q (default `id`). */
@@ -50,6 +55,8 @@ export class Output {
 
   /** A whole value: a list (array) or one object, or a scalar. */
   async show(data: unknown, opts: ShowOptions = {}): Promise<void> {
+    // Before anything reads it, --jq included: a secret is printed only when asked for.
+    if (!this.shaping.showSecret) data = hideSecrets(data, opts.secrets);
     if (this.shaping.jq) {
       const { renderJq } = await import('./jq.js');
       const values = await this.shaping.jq.apply(data ?? null);
@@ -112,6 +119,7 @@ export class Output {
    */
   streamItems(items: readonly unknown[], opts: ShowOptions = {}): boolean {
     if (!this.streams) return false;
+    if (!this.shaping.showSecret) items = hideSecrets(items, opts.secrets) as unknown[];
     if (this.shaping.quiet) this.ids(this.io.stdoutTTY ? (visibleDeep(items) as unknown[]) : items, opts.idField);
     else for (const item of items) this.io.stdout.write(`${JSON.stringify(item ?? null)}\n`);
     return true;
