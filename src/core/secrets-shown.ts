@@ -23,13 +23,27 @@ export function hideManifestSecrets(text: string): string {
   return text.replace(JSON_SECRET, `$1"${HIDDEN}"`).replace(YAML_SECRET, (_m, head: string, _value: string, tail: string) => `${head}${HIDDEN}${tail}`);
 }
 
-/** `data` with its secrets shown as `[set]`/`[hidden]` (see above), at any depth; `data` itself is left as it is. */
+/**
+ * `data` with its secrets shown as `[set]`/`[hidden]` (see above), at any depth. `data` itself
+ * is left as it is; what holds no secret is returned as it was, not copied (a long list costs a
+ * walk, not a second list).
+ */
 export function hideSecrets(data: unknown, fields: SecretFields = new Map(), key?: string): unknown {
   if (typeof data === 'string') return key !== undefined && MANIFEST_KEYS.has(key) ? hideManifestSecrets(data) : data;
-  if (Array.isArray(data)) return data.map((v) => hideSecrets(v, fields, key));
   if (data === null || typeof data !== 'object') return data;
-  return Object.fromEntries(Object.entries(data).map(([k, v]) => {
-    const shown = fields.get(k);
-    return [k, shown !== undefined && v !== null && v !== undefined && v !== '' ? shown : hideSecrets(v, fields, k)];
-  }));
+  if (Array.isArray(data)) {
+    let out: unknown[] | undefined;
+    data.forEach((v, i) => {
+      const shown = hideSecrets(v, fields, key);
+      if (shown !== v) (out ??= [...data])[i] = shown;
+    });
+    return out ?? data;
+  }
+  let out: Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(data)) {
+    const hidden = fields.get(k);
+    const shown = hidden !== undefined && v !== null && v !== undefined && v !== '' ? hidden : hideSecrets(v, fields, k);
+    if (shown !== v) (out ??= { ...(data as Record<string, unknown>) })[k] = shown;
+  }
+  return out ?? data;
 }

@@ -115,3 +115,16 @@ describe('hideSecrets', () => {
     expect(data.secret).toBe('s1');
   });
 });
+
+describe('hideSecrets shares what holds no secret', () => {
+  it('returns the same list and items when nothing is hidden, and copies only the path to a secret', () => {
+    const list = [{ id: 'a', nested: { n: 1 } }, { id: 'b', secret: 'x', nested: { n: 2 } }];
+    expect(hideSecrets(list)).toBe(list);
+    const shown = hideSecrets(list, new Map([['secret', '[hidden]']])) as typeof list;
+    expect(shown).not.toBe(list);
+    expect(shown[0]).toBe(list[0]);
+    expect(shown[1]).toEqual({ id: 'b', secret: '[hidden]', nested: { n: 2 } });
+    expect(shown[1]!.nested).toBe(list[1]!.nested);
+    expect(list[1]!.secret).toBe('x');
+  });
+});
