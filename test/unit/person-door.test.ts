@@ -14,9 +14,10 @@ import { capture } from '../helpers/context.js';
 
 // The person door (issue 50 item 1; src/ARCHITECTURE.md "Doors"): one folder, src/core/person/,
 // asks every question and reads every key. This test finds, anywhere else in src/, what reads a
-// terminal as a terminal: readline (its prompts and key decoding), keypress events and raw mode
-// switched on. A terminal given back (raw mode off on exit, core/run/context.ts) reads nothing.
-// The second half runs the door itself: Ctrl-C at a question is the run's SIGINT.
+// terminal as a terminal: readline (its prompts and key decoding), keypress events, raw mode
+// switched on and stdin read chunk by chunk (a piped input is read whole, core/terminal/streams.ts).
+// A terminal given back (raw mode off on exit, core/run/context.ts) reads nothing. The second
+// half runs the door itself: Ctrl-C at a question is the run's SIGINT.
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const DOOR = 'core/person/';
@@ -25,6 +26,7 @@ const READS_TERMINAL: { pattern: RegExp; what: string }[] = [
   { pattern: /['"]node:readline(\/promises)?['"]|['"]readline['"]/, what: 'readline' },
   { pattern: /emitKeypressEvents|['"]keypress['"]/, what: 'keypress events' },
   { pattern: /setRawMode\??\.?\(\s*(?!false\s*\))/, what: 'raw mode on' },
+  { pattern: /\b(stdin|input)\.(on|once)\(\s*['"](data|readable)['"]/, what: 'keys read from stdin' },
 ];
 
 function* sources(dir: string): Generator<string> {
@@ -72,12 +74,14 @@ describe('the person door: nothing but src/core/person/ reads the terminal', () 
       ['console/attach.ts', 'emitKeypressEvents(io.stdin);'],
       ['core/run/context.ts', 'if (stdin.isRaw) stdin.setRawMode(false);'],
       ['core/person/ask.ts', "import { createInterface } from 'node:readline';"],
+      ['top/screen.ts', "this.input.on('data', this.onData);"],
     ])).toEqual([
       'core/run/confirm.ts:1: readline',
       'leaf/announce-checks.ts:1: readline',
       'top/screen.ts:1: raw mode on',
       'commands/auth.ts:1: raw mode on',
       'console/attach.ts:1: keypress events',
+      'top/screen.ts:1: keys read from stdin',
     ]);
   });
 });
