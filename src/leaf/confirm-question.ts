@@ -1,3 +1,4 @@
+import { flagName } from '../core/flags/values.js';
 import type { Field, Operation } from '../operations/types.js';
 
 // The question a destructive operation asks (issue 50 item 9: as gh and kubectl ask, what will
@@ -73,6 +74,17 @@ export function describeAction(op: Operation, words: readonly string[], args: re
     return `--${opts.flagOf?.(f) ?? f.name}${what ? ` (${what.charAt(0).toLowerCase()}${what.slice(1)})` : ''}`;
   });
   return `${verb} ${thing}${where}${fields.length ? ` with ${fields.join(' ')}` : ''}`.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * What a run of `op` with `body` will do when it is destructive (the operation, or a destructive
+ * body field given: `--wipe`), else undefined: nothing to ask.
+ */
+export function destructiveAction(op: Operation, words: readonly string[], args: readonly string[], body: unknown, where: { server?: ActionServer; servers?: readonly string[] }): string | undefined {
+  const given = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  const destructiveFields = (op.body ?? []).filter((f) => f.destructive && given[f.name] === true);
+  if (!op.destructive && !destructiveFields.length) return undefined;
+  return describeAction(op, words, args, { ...where, destructiveFields, flagOf: flagName });
 }
 
 /** The question itself: what will happen, and that it cannot be undone. */

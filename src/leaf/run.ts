@@ -11,7 +11,6 @@ import type { Execution, Local, OperationPlan, Sink, Stage, StageContext } from 
 import { FEATURES } from './features/index.js';
 import { serverArgument } from './features/servers.js';
 import { planOperation, retarget } from './plan.js';
-import { flagName } from '../core/flags/values.js';
 import { HIDDEN, hideSecrets, SET, type SecretFields } from '../core/secrets-shown.js';
 
 // Runs one registry leaf: plan (plan.ts), then execute: the request and what each operation
@@ -158,9 +157,8 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[],
     // started, and each is listed so (issue 43 item 2), with the command that runs them all.
     const stopped = await interruptCode(async () => {
       if (first?.confirm) {
-        const { confirmQuestion, describeAction } = await import('./confirm-question.js');
-        const destructiveFields = (leaf.op.body ?? []).filter((f) => f.destructive && (first.spec.body as Record<string, unknown> | undefined)?.[f.name] === true);
-        const question = confirmQuestion(describeAction(leaf.op, leaf.words, args, { servers: named, destructiveFields, flagOf: flagName }));
+        const { confirmQuestion, destructiveAction } = await import('./confirm-question.js');
+        const question = confirmQuestion(destructiveAction(leaf.op, leaf.words, args, first.spec.body, { servers: named }) as string);
         await (await import('../core/run/confirm.js')).confirmDestructive(rt, question);
       }
       return beforeStages(stages);

@@ -1,22 +1,14 @@
 import { UsageError } from '../../core/errors.js';
 import { step } from '../../core/plan.js';
-import { flagName } from '../../core/flags/values.js';
 import type { Draft, Feature } from '../feature.js';
-import { confirmQuestion, describeAction } from '../confirm-question.js';
+import { confirmQuestion, destructiveAction } from '../confirm-question.js';
 
 // `destructive` operations and body fields (`servers reinstall --wipe`): asked on a terminal,
 // `--yes` otherwise; refused before anything is sent when there is no one to ask. The question
 // says what will happen, named as the registry names it (confirm-question.ts).
 
 function action(d: Draft, server?: { id?: string; name?: string }): string | undefined {
-  const { leaf, body, serverRef, args } = d;
-  const destructiveFields = (leaf.op.body ?? []).filter((f) => f.destructive && body?.[f.name] === true);
-  if (!leaf.op.destructive && !destructiveFields.length) return undefined;
-  return describeAction(leaf.op, leaf.words, args, {
-    ...(serverRef !== undefined ? { server: { ref: serverRef, ...server } } : {}),
-    destructiveFields,
-    flagOf: flagName,
-  });
+  return destructiveAction(d.leaf.op, d.leaf.words, d.args, d.body, d.serverRef !== undefined ? { server: { ref: d.serverRef, ...server } } : {});
 }
 
 export const confirmation: Feature = {
