@@ -262,7 +262,7 @@ async function execute(rt: Runtime, p: OperationPlan, out: Sink): Promise<void> 
     cleanUp();
     await out.show(data, x.showOptions(data));
     const generated = rt.globals.showSecret ? [] : [...secretFields(p)].filter(([name, shown]) => shown === HIDDEN && hasValue(data, name)).map(([name]) => name);
-    if (generated.length) out.note(`The service generated ${generated.join(', ')} and returns it only in this answer; it is shown as ${HIDDEN}. Run with --show-secret to print it, or give your own (--${generated.map((g) => `${g}-file`).join(', --')}).`);
+    if (generated.length) out.note(`The service generated the ${generated.map((g) => `"${g}"`).join(', ')} of this answer, which it returns only now; it is shown as ${HIDDEN}. Run with --show-secret to print it, or give your own (--${generated.map((g) => `${g}-file`).join(', --')}).`);
     for (const f of FEATURES) await f.afterShow?.(x, res, data);
   } finally {
     cleanUp();

@@ -68,7 +68,7 @@ describe('hooks create --secret-file -', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).secret).toBe('[hidden]');
     expect(r.stdout).not.toMatch(/whsec_/);
-    expect(r.stderr).toContain('The service generated secret and returns it only in this answer');
+    expect(r.stderr).toContain('The service generated the "secret" of this answer, which it returns only now; it is shown as [hidden]');
     expect(r.stderr).toContain('--show-secret');
     const shown = await create(['--json', '--show-secret']);
     expect(JSON.parse(shown.stdout).secret).toMatch(/^whsec_/);
