@@ -3,6 +3,7 @@ import type { ServerRecord } from '../../src/sandbox/index.js';
 import { run } from '../../src/program.js';
 import { testContext, type TestContext, virtualClock } from '../helpers/context.js';
 import { until } from '../console/in-process.js';
+import { leaks } from '../helpers/terminal-leaks.js';
 import { type E2E, ensureRunning, runEnv, setup } from './helpers.js';
 
 // The person door in-process (issue 50 item 1; DESIGN.md "Doors: terminal, disk, wire and the
@@ -95,6 +96,22 @@ describe('the delete question', () => {
     expect(ctx.stderr.text()).toMatch(/Run them with:\n {2}gsh servers delete .*-s \S+/);
     expect(ctx.stderr.text()).not.toContain('internal error');
     expect(requests(mark, 'DELETE', /./)).toEqual([]);
+  });
+
+  it('a hostile server name in the question shows as text: only gsh\'s own sequences reach the terminal', async () => {
+    const hostile = await setup({ servers: 2, hostile: true });
+    try {
+      const s = [...hostile.sandbox.state.servers.values()][0]!;
+      const ctx = testContext({ env: runEnv(hostile.env()), tty: { stdin: true, stderr: true }, stdinOpen: true, clock: virtualClock() });
+      const done = run(['servers', 'delete', '-s', s.id], ctx);
+      await answer(ctx, 'This cannot be undone. [y/N]', 'n\r');
+      expect(await done).toBe(2);
+      // readline's own cursor moves aside (\x1b[1G, \x1b[0J, \x1b[nG), nothing of the name's is obeyed.
+      expect(leaks(ctx.stderr.text().replace(/\x1b\[\d*[GJ]/g, ''))).toEqual([]);
+      expect(ctx.stderr.text()).toContain(`(${s.id})? This cannot be undone.`);
+    } finally {
+      await hostile.close();
+    }
   });
 
   it('SIGTERM from outside while the question waits: exit 143, nothing deleted', async () => {
