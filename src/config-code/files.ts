@@ -247,6 +247,22 @@ export function matches(file: DeclFile, server: { id: string; name?: string }): 
   return file.entries.some(([key]) => keyMatches(key, server.name));
 }
 
+/**
+ * A name that picks more than one server is no way to say which: `server: NAME` (a file not
+ * pinned with `id:`) or a fleet's exact key that two servers answer to. The message names every
+ * id, so the file can be pinned to one (issue 51: one target, one file).
+ */
+export function sharedName(file: DeclFile, found: readonly { id: string; name?: string }[]): string | undefined {
+  const keys = file.fleet ? file.entries.map(([k]) => k).filter((k) => !isPattern(k)) : file.id === undefined && file.server !== undefined ? [file.server] : [];
+  for (const key of keys) {
+    const ids = found.filter((s) => s.name === key).map((s) => s.id);
+    if (ids.length > 1) {
+      return `${file.path}: ${file.fleet ? `servers: ${JSON.stringify(key)}` : `server: ${JSON.stringify(key)}`} names ${ids.length} servers (${ids.join(', ')}); ${file.fleet ? 'give each its own file' : 'pin the file to one'} with id: ${ids[0]}`;
+    }
+  }
+  return undefined;
+}
+
 function keyMatches(key: string, name: string | undefined): boolean {
   if (name === undefined) return false;
   if (!isPattern(key)) return key === name;

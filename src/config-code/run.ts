@@ -12,7 +12,7 @@ import { fetchAll } from '../core/wire/paging.js';
 import type { Runtime } from '../core/run/runtime.js';
 import type { ServerItem } from '../core/fleet/server-ref.js';
 import { type Change, compare, type Comparison } from './compare.js';
-import { type Declaration, declarationFor, declaredKinds, type DeclFile, expandPaths, loadFile, loadLibraries, matches, picomatchSync } from './files.js';
+import { type Declaration, declarationFor, declaredKinds, type DeclFile, expandPaths, loadFile, loadLibraries, matches, picomatchSync, sharedName } from './files.js';
 import { type Kind, kindList, opSpec, PRUNABLE } from './kinds.js';
 import { readCost, readLive, readSpecs } from './live.js';
 import { lintReport } from './lint.js';
@@ -75,6 +75,8 @@ export async function managedServers(client: ApiClient, files: DeclFile[], o: Se
   const missing: Array<{ ref: string; file: string }> = [];
   for (const file of files) {
     const found = servers.filter((s) => matches(file, s));
+    const shared = sharedName(file, found);
+    if (shared) throw new UsageError(shared, 'A name two servers have picks neither: nothing was sent to either.');
     if (!file.fleet && !found.length) {
       // A pinned id the listing does not show is still read by id (the list may show another form).
       if (file.id !== undefined) found.push({ id: file.id, ...(file.server !== undefined ? { name: file.server } : {}) });
