@@ -142,6 +142,25 @@ describe('safe file names and headers (issue 51 item 9)', () => {
   });
 });
 
+describe('export --dry-run shows the paths the run writes', () => {
+  it('a name with dot segments and separators: the dry run and the run name one path, inside --dir', async () => {
+    const undo = rename([[a, '../../escape/me']]);
+    try {
+      const dir = fresh();
+      const dry = await t.gsh(['config', 'export', '-s', `id:${a.id}`, '--dir', dir, '--only', 'properties', '--dry-run']);
+      expect(dry.exitCode, dry.stderr).toBe(0);
+      const r = await t.gsh(['config', 'export', '-s', `id:${a.id}`, '--dir', dir, '--only', 'properties', '-o', 'json']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      const [row] = JSON.parse(r.stdout) as { file: string }[];
+      expect(row!.file).toBe(join(dir, '_._.._escape_me.yaml'));
+      expect(dry.stdout + dry.stderr).toContain(`write ${row!.file}`);
+      expect(readdirSync(dir)).toEqual(['_._.._escape_me.yaml']);
+    } finally {
+      undo();
+    }
+  });
+});
+
 describe('files get from several servers: a folder each', () => {
   it('a name equal to another server\'s id and two names alike: distinct folders, both files kept', async () => {
     // c is named as a's id; a and b share a name.
