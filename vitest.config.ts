@@ -35,6 +35,9 @@ const STRICT_PASS = [
   'test/e2e/examples-run.test.ts',
   'test/e2e/config-code.test.ts',
   'test/e2e/config-code-fleet.test.ts',
+  'test/e2e/small-ones.test.ts',
+  'test/e2e/one-target-one-file.test.ts',
+  'test/e2e/declaration-inputs.test.ts',
 ];
 
 export default defineConfig({

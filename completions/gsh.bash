@@ -376,7 +376,7 @@ _gsh_node() {
     'schedules webhooks create') subs='' flags='-s --server --all-servers --parallel --fail-fast -q --quiet -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'schedules webhooks delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --wait' valued='-s --server --parallel' ;;
     'servers') subs='list ls create create-job get delete rm reinstall status status-issues' flags='' valued='' ;;
-    'servers list') subs='' flags='--search --include-status --limit --offset --all -q --quiet' valued='--search --limit --offset' ;;
+    'servers list') subs='' flags='--search --include-status --state --limit --offset --all -q --quiet' valued='--search --state --limit --offset' ;;
     'servers create') subs='' flags='-q --quiet --init --template -f --raw-field -F --field --input --no-lint --if-absent --wait' valued='--init --template -f --raw-field -F --field --input' ;;
     'servers create-job') subs='' flags='--wait' valued='' ;;
     'servers get') subs='' flags='-s --server --all-servers --parallel --fail-fast' valued='-s --server --parallel' ;;

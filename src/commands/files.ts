@@ -1,6 +1,7 @@
 import { type Stats, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { distinctNames, safeFileName } from '../common/file-names.js';
 import { makeDir } from '../core/disk/disk.js';
 import { join } from 'node:path';
 import { InterruptedError, UsageError } from '../core/errors.js';
@@ -92,13 +93,12 @@ async function putTree(rt: Runtime, local: string, o: PutFlags): Promise<number 
 }
 
 /**
- * The folder of one server's download among several: its name where that is a plain file name
- * no other server of the run has, else its id (ids are unique), so no two servers share one.
+ * The folders of several servers' downloads, named all at once before anything is sent: each
+ * server's name made a safe file name (common/file-names.ts), or its id where two servers' names
+ * would share a folder (case aside) or a name equals another server's id, so no two share one.
  */
-function serverFolder(t: Target, taken: Map<string, string>): string {
-  const name = t.name !== undefined && /^[\w][\w.-]{0,127}$/.test(t.name) && ![...taken.values()].includes(t.name) ? t.name : /^[\w][\w.-]*$/.test(t.id) ? t.id : encodeURIComponent(t.id);
-  taken.set(t.id, name);
-  return name;
+function serverFolders(targets: readonly Target[]): Map<string, string | undefined> {
+  return distinctNames(targets, (t) => (t.name === undefined ? undefined : safeFileName(t.name)), (t) => safeFileName(t.id) ?? encodeURIComponent(t.id));
 }
 
 export function register(files: Command): void {
@@ -171,20 +171,22 @@ API:
       await withRuntime(this, async (rt) => {
         const o = this.opts<ServerFlags & { to?: string; clobber?: boolean }>();
         const target = planTarget(o.to, o.clobber === true) ?? { kind: 'stdout', explicit: false };
-        let folders: Map<string, string> | undefined;
-        const several = () => {
+        let folders: Map<string, string | undefined> | undefined;
+        const several = (targets: readonly Target[]) => {
           // One destination for several servers' files would mix them: each gets a folder of its own.
           if (target.kind !== 'dir') {
             throw new UsageError(`several servers: --to ${o.to === undefined ? '(standard output)' : o.to} would mix their files`, `Give --to DIR: each server's file goes to DIR/<server name>/, e.g. gsh files get ${remote} -s SERVERS --to ./${basename(remote) || 'files'}-by-server/`);
           }
+          folders = serverFolders(targets);
+          const none = targets.filter((t) => folders!.get(t.id) === undefined);
+          if (none.length) throw new UsageError(`no folder of its own for ${none.map((t) => t.name ?? t.id).join(', ')}`, 'Download from those servers one at a time.');
         };
         return onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: false, several }, async (client, t, many) => {
           const ask = await withIdempotencyKey({ method: 'POST', path: `/servers/${encodeURIComponent(t.id)}/files/download`, body: { file: remote }, idempotencyKey: rt.globals.idempotencyKey });
           let into: DownloadTarget = target;
           let where = o.to ?? '-';
           if (many && target.kind === 'dir') {
-            folders ??= new Map();
-            const folder = serverFolder(t, folders);
+            const folder = folders?.get(t.id) as string;
             into = { ...target, dir: join(target.dir, folder) };
             where = join(o.to as string, folder) + '/';
           }

@@ -4,6 +4,7 @@ import { TIERS } from '../init/caps.js';
 import { FORMAT_NAMES } from '../init/format/names.js';
 import type { Runtime } from '../core/run/runtime.js';
 import { readAll } from '../core/terminal/streams.js';
+import { oneLine } from '../core/terminal/terminal-text.js';
 import { offline, offlineData } from './offline.js';
 
 // `gsh init`: hand-written commands for init manifests. `lint` and `schema` work offline; the
@@ -153,6 +154,8 @@ export function register(cmd: Command): void {
           color: colorEnabled(ctx.env, isTTY, color),
           readStdin: () => readAll(ctx.stdin),
           stepSummary: ctx.env['GITHUB_STEP_SUMMARY'] || undefined,
+          // Files come from pull requests: their text reaches a terminal or a CI log through the door.
+          text: oneLine,
         });
       });
     });

@@ -10,10 +10,14 @@ import { stdinFor } from '../core/flags/fields.js';
 import type { Runtime } from '../core/run/runtime.js';
 import { resolveTargets, type Target, targetRefs } from '../core/fleet/targets.js';
 import type { Live } from './compare.js';
-import { type Kind, KINDS, kindList, SETTINGS_FIELDS } from './kinds.js';
+import { type Kind, KINDS, kindList, opSpec, SETTINGS_FIELDS } from './kinds.js';
+import type { ApiClient } from '../core/wire/http.js';
+import { fetchAll } from '../core/wire/paging.js';
+import type { ServerItem } from '../core/fleet/server-ref.js';
 import { readLive, readSpecs } from './live.js';
 import { step } from '../core/plan.js';
 import { estimate, pool } from './run.js';
+import { exportFiles, printableName } from './file-names.js';
 import { declarationExists, writeDeclaration } from './write-file.js';
 
 export interface ExportOptions {
@@ -24,11 +28,6 @@ export interface ExportOptions {
   parallel?: string;
 }
 
-/** A name that is a plain file name: not empty, no separator, not . or .. */
-function fileNameOf(name: string): string | undefined {
-  return name && !/[/\\\0]/.test(name) && name !== '.' && name !== '..' ? `${name}.yaml` : undefined;
-}
-
 /** An environment variable name for a webhook's secret: LOBBY_1_HOOK_2_SECRET. */
 export function secretVariable(server: string, n: number): string {
   const base = server.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'SERVER';
@@ -36,9 +35,9 @@ export function secretVariable(server: string, n: number): string {
 }
 
 /** The declaration text of one server's live state. */
-export async function declarationText(name: string, live: Live): Promise<string> {
+export async function declarationText(name: string, live: Live, pinId?: string): Promise<string> {
   const { Document } = await import('yaml');
-  const out: Record<string, unknown> = { version: 1, server: name };
+  const out: Record<string, unknown> = { version: 1, ...(pinId !== undefined ? { id: pinId } : {}), server: name };
   if (live.settings) {
     const s = Object.fromEntries(SETTINGS_FIELDS.filter((f) => f !== 'name' && typeof live.settings![f] === 'string').map((f) => [f, live.settings![f]]));
     if (Object.keys(s).length) out.settings = s;
@@ -53,8 +52,19 @@ export async function declarationText(name: string, live: Live): Promise<string>
   }
   if (live.subusers) out.subusers = live.subusers.map((u) => ({ user_id: u.user_id, permissions: u.permissions }));
   const doc = new Document(out);
-  doc.commentBefore = ` gsh config export of ${name}. Edit, then: gsh config diff FILE; gsh config apply FILE\n A webhook's secret is never read back: it is sent from the named variable when the webhook is created.`;
+  doc.commentBefore = ` gsh config export of ${printableName(name)}. Edit, then: gsh config diff FILE; gsh config apply FILE\n A webhook's secret is never read back: it is sent from the named variable when the webhook is created.`;
   return doc.toString({ lineWidth: 0 });
+}
+
+/**
+ * The targets with their names, which name their files: `id:` references alone are not looked
+ * up, so the one listing is read here, before anything else.
+ */
+async function withNames(client: ApiClient, targets: Target[]): Promise<Target[]> {
+  if (targets.every((t) => t.name !== undefined)) return targets;
+  const { items } = await fetchAll(client, opSpec('listServers', {}));
+  const names = new Map((items as ServerItem[]).filter((s) => s.id !== undefined && typeof s.name === 'string').map((s) => [String(s.id), s.name as string]));
+  return targets.map((t) => (t.name === undefined && names.has(t.id) ? { ...t, name: names.get(t.id)! } : t));
 }
 
 export async function runExport(rt: Runtime, o: ExportOptions): Promise<number> {
@@ -63,14 +73,25 @@ export async function runExport(rt: Runtime, o: ExportOptions): Promise<number> 
   const dir = o.dir ?? '.';
   const refs = targetRefs(o.server, undefined, rt.env);
   const client = await rt.client();
-  const targets: Target[] = await resolveTargets(client, refs, await stdinFor(refs.refs, () => rt.ctx.stdin), rt.references);
+  const targets = await withNames(client, await resolveTargets(client, refs, await stdinFor(refs.refs, () => rt.ctx.stdin), rt.references));
+  // Every server's file is named at once, before anything is read: none shares one (file-names.ts).
+  const files = exportFiles(targets);
+  const pathOf = (t: Target) => (files.get(t.id)?.file === undefined ? undefined : join(dir, files.get(t.id)!.file!));
+  const refused = targets.filter((t) => pathOf(t) === undefined);
   // Every file is checked before anything is read: an export that would overwrite changes nothing.
   if (!o.force) {
-    const there = targets.filter((t) => t.name !== undefined && fileNameOf(t.name) && declarationExists(join(dir, fileNameOf(t.name)!)));
-    if (there.length) throw new UsageError(`${there.map((t) => join(dir, fileNameOf(t.name!)!)).join(', ')} ${there.length === 1 ? 'exists' : 'exist'}; nothing was exported`, 'Give --force to replace them, or --dir another directory.');
+    const there = targets.filter((t) => pathOf(t) !== undefined && declarationExists(pathOf(t)!));
+    if (there.length) throw new UsageError(`${there.map((t) => pathOf(t)).join(', ')} ${there.length === 1 ? 'exists' : 'exist'}; nothing was exported`, 'Give --force to replace them, or --dir another directory.');
   }
-  // --dry-run: the reads it would make; no file is written.
-  if (rt.dryRun) return (await rt.submit({ requests: targets.flatMap((t) => readSpecs(t.id, kinds)), then: [step('local', `write ${targets.map((t) => join(dir, `${t.name ?? t.id}.yaml`)).join(', ')}`)] }, async () => {})) ?? Exit.ok;
+  // --dry-run: the reads it would make and exactly the files the run would write; no file is written.
+  if (rt.dryRun) {
+    const writing = targets.filter((t) => pathOf(t) !== undefined);
+    const then = [
+      ...(writing.length ? [step('local', `write ${writing.map((t) => pathOf(t)).join(', ')}`)] : []),
+      ...refused.map((t) => step('local', `not export ${t.name ?? t.id} (${t.id}): ${files.get(t.id)!.refused}`)),
+    ];
+    return (await rt.submit({ requests: writing.flatMap((t) => readSpecs(t.id, kinds)), then }, async () => {})) ?? Exit.ok;
+  }
   try {
     makeDir(dir);
   } catch (err) {
@@ -79,13 +100,13 @@ export async function runExport(rt: Runtime, o: ExportOptions): Promise<number> 
   estimate(rt, client, targets.length * kinds.length, 'Exporting');
   const results = await pool(targets, parallel, async (t) => {
     try {
+      const planned = files.get(t.id)!;
+      if (planned.refused !== undefined) throw new GshError(planned.refused);
       const live = await readLive(client, t.id, kinds, undefined, { absentOk: true });
-      const name = t.name ?? (typeof live.settings?.name === 'string' ? live.settings.name : undefined);
-      const file = name === undefined ? undefined : fileNameOf(name);
-      if (!file) throw new GshError(`the server's name ${name === undefined ? 'is unknown' : `"${name}" is not a file name`}; export it with -s id:${t.id} after renaming it`);
-      const path = join(dir, file);
-      writeDeclaration(path, await declarationText(name!, live), o.force === true);
-      return { server_id: t.id, server_name: name!, ok: true, file: path };
+      const name = t.name ?? (typeof live.settings?.name === 'string' ? live.settings.name : t.id);
+      const path = pathOf(t)!;
+      writeDeclaration(path, await declarationText(name, live, planned.pinned ? t.id : undefined), o.force === true);
+      return { server_id: t.id, server_name: name, ok: true, file: path };
     } catch (caught) {
       const err = ownError(caught);
       if (err instanceof InterruptedError) throw err;

@@ -2,7 +2,7 @@
 // linter's walker, then the checks a schema cannot say), and resolved into what each server
 // declares. Offline: nothing here sends a request.
 
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, isScalar, parseDocument, type Document, type Node, type Pair } from 'yaml';
 import { UsageError } from '../core/errors.js';
@@ -13,6 +13,9 @@ import { compareProblems } from '../init/problem.js';
 import { RULES, type RuleId } from '../init/rules.js';
 import { Walker } from '../init/walk.js';
 import { didYouMeanText, KINDS, type Kind, SETTINGS_FIELDS } from './kinds.js';
+import { MAX_DEPTH, tooDeepAt } from '../init/lint.js';
+import { readDeclaration } from './input-limits.js';
+import { gshVariableProblem } from './secret-variables.js';
 import { FILE_SCHEMA, SECTIONS } from './schema.js';
 
 export type Scalar = string | number | boolean;
@@ -90,13 +93,7 @@ export function expandPaths(paths: readonly string[]): string[] {
 
 /** Reads and lints one file (problems carry file lines). */
 export function loadFile(path: string): DeclFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-  return lintText(path, text);
+  return lintText(path, readDeclaration(path));
 }
 
 export function lintText(path: string, text: string): DeclFile {
@@ -109,6 +106,11 @@ export function lintText(path: string, text: string): DeclFile {
   };
   const file: DeclFile = { path, lines, problems, block: {}, entries: [], fleet: false };
   const whole = { start: 0, end: Math.min(text.length, Math.max(1, text.indexOf('\n'))) };
+  const deep = tooDeepAt(text);
+  if (deep !== undefined) {
+    at('too-deep', [], { start: deep, end: deep + 1 }, `the YAML nests more than ${MAX_DEPTH} levels deep here; a declaration never needs that`);
+    return file;
+  }
   const doc = parseDocument(text, { uniqueKeys: false });
   for (const e of doc.errors) at('yaml-syntax', [], { start: e.pos[0], end: e.pos[1] }, e.message.split('\n')[0] ?? e.message);
   if (doc.errors.length) return file;
@@ -175,6 +177,8 @@ export function lintText(path: string, text: string): DeclFile {
         if (kind === 'hooks') {
           const secret = (item as HookDecl).secret;
           if (secret !== undefined && !ENV_REF.test(secret)) at('type', [...listPath, 'secret'], spanOf([...listPath, 'secret']), 'a secret is written as ${env:NAME}, never as its value: the file would hold it');
+          const reserved = typeof secret === 'string' ? gshVariableProblem(ENV_REF.exec(secret)?.[1] ?? '') : undefined;
+          if (reserved) at('type', [...listPath, 'secret'], spanOf([...listPath, 'secret']), reserved);
         }
       });
     }
@@ -232,6 +236,14 @@ function keySpan(doc: Document, segs: readonly PathSegment[]): Span | undefined 
   return span;
 }
 
+/** Every `${env:NAME}` a file's webhooks use as their secret, with the file's path. */
+export function secretVariablesOf(file: DeclFile): { path: string; name: string }[] {
+  return [file.block, ...file.entries.map(([, b]) => b)].flatMap((b) => itemsOf<HookDecl>(b.hooks).items.flatMap((h) => {
+    const name = h && typeof h.secret === 'string' ? ENV_REF.exec(h.secret)?.[1] : undefined;
+    return name === undefined ? [] : [{ path: file.path, name }];
+  }));
+}
+
 export function itemsOf<T>(v: unknown): Items<T> {
   if (Array.isArray(v)) return { prune: false, items: v as T[] };
   if (v && typeof v === 'object') {
@@ -245,6 +257,22 @@ export function itemsOf<T>(v: unknown): Items<T> {
 export function matches(file: DeclFile, server: { id: string; name?: string }): boolean {
   if (!file.fleet) return file.id !== undefined ? file.id === server.id : file.server !== undefined && file.server === server.name;
   return file.entries.some(([key]) => keyMatches(key, server.name));
+}
+
+/**
+ * A name that picks more than one server is no way to say which: `server: NAME` (a file not
+ * pinned with `id:`) or a fleet's exact key that two servers answer to. The message names every
+ * id, so the file can be pinned to one (issue 51: one target, one file).
+ */
+export function sharedName(file: DeclFile, found: readonly { id: string; name?: string }[]): string | undefined {
+  const keys = file.fleet ? file.entries.map(([k]) => k).filter((k) => !isPattern(k)) : file.id === undefined && file.server !== undefined ? [file.server] : [];
+  for (const key of keys) {
+    const ids = found.filter((s) => s.name === key).map((s) => s.id);
+    if (ids.length > 1) {
+      return `${file.path}: ${file.fleet ? `servers: ${JSON.stringify(key)}` : `server: ${JSON.stringify(key)}`} names ${ids.length} servers (${ids.join(', ')}); ${file.fleet ? 'give each its own file' : 'pin the file to one'} with id: ${ids[0]}`;
+    }
+  }
+  return undefined;
 }
 
 function keyMatches(key: string, name: string | undefined): boolean {

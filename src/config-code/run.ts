@@ -12,10 +12,11 @@ import { fetchAll } from '../core/wire/paging.js';
 import type { Runtime } from '../core/run/runtime.js';
 import type { ServerItem } from '../core/fleet/server-ref.js';
 import { type Change, compare, type Comparison } from './compare.js';
-import { type Declaration, declarationFor, declaredKinds, type DeclFile, expandPaths, loadFile, loadLibraries, matches, picomatchSync } from './files.js';
+import { type Declaration, declarationFor, declaredKinds, type DeclFile, expandPaths, loadFile, loadLibraries, matches, picomatchSync, secretVariablesOf, sharedName } from './files.js';
 import { type Kind, kindList, opSpec, PRUNABLE } from './kinds.js';
 import { readCost, readLive, readSpecs } from './live.js';
 import { lintReport } from './lint.js';
+import { refuseCredentialSecrets } from './secret-variables.js';
 
 export interface Server {
   id: string;
@@ -75,6 +76,8 @@ export async function managedServers(client: ApiClient, files: DeclFile[], o: Se
   const missing: Array<{ ref: string; file: string }> = [];
   for (const file of files) {
     const found = servers.filter((s) => matches(file, s));
+    const shared = sharedName(file, found);
+    if (shared) throw new UsageError(shared, 'A name two servers have picks neither: nothing was sent to either.');
     if (!file.fleet && !found.length) {
       // A pinned id the listing does not show is still read by id (the list may show another form).
       if (file.id !== undefined) found.push({ id: file.id, ...(file.server !== undefined ? { name: file.server } : {}) });
@@ -231,6 +234,7 @@ export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
   const maxDeletes = o.maxDeletes === undefined ? 5 : Number(o.maxDeletes);
   if (!/^\d+$/.test(o.maxDeletes ?? '5')) throw new UsageError(`--max-deletes takes a whole number (got "${o.maxDeletes}")`);
   if (rt.globals.idempotencyKey !== undefined) throw new UsageError('--idempotency-key names one request; apply sends one per change', 'Leave it out: each change gets its own key, named in the output.');
+  refuseCredentialSecrets(files.flatMap(secretVariablesOf), rt.env);
   const client = await rt.client();
   const { managed, missing } = await managedServers(client, files, o);
   for (const url of o.replace ?? []) {

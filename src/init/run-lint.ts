@@ -34,6 +34,8 @@ export interface LintIo {
   readStdin: () => Promise<Uint8Array>;
   /** $GITHUB_STEP_SUMMARY: the file --format github appends its Markdown job summary to. */
   stepSummary?: string;
+  /** How the files' text is shown in the text formats (format/report.ts FormatOptions.text). */
+  text?: (s: string) => string;
 }
 
 interface Settings {
@@ -105,7 +107,7 @@ export async function runLint(opts: LintOptions, io: LintIo): Promise<number> {
   const shown = opts.quiet
     ? reports.map((report) => ({ ...report, problems: report.problems.filter((p) => p.severity === 'error') }))
     : reports;
-  io.stdout(FORMATTERS[config.format](shown, { color: config.color, failures: ioErrors, srcRoot: resolve() }));
+  io.stdout(FORMATTERS[config.format](shown, { color: config.color, failures: ioErrors, srcRoot: resolve(), ...(io.text ? { text: io.text } : {}) }));
   // The caps decide what passes: the terminal format says which were used (piped output stays quiet).
   if (config.format === 'stylish' && reports.length > 0) {
     io.stderr(`gsh init lint: ${reports.length} manifest${reports.length === 1 ? '' : 's'} checked at the ${config.tier} caps${opts.tier === undefined ? ' (the default; --tier free for a free server)' : ''}\n`);

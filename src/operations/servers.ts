@@ -16,6 +16,9 @@ export default defineFamily({
         { name: 'include', flag: 'include-status', type: 'boolean', sends: 'status',
           description: 'Add live state and usage (include=status; costs a node call per running server)' },
       ],
+      // The server runtime states (01-general-contract.md "States and transitions", "Resource table": Server status).
+      keep: { flag: 'state', path: 'status.state', choices: ['offline', 'starting', 'running', 'stopping'], sends: { include: 'status' },
+        description: 'only servers in this state (asks include=status in the same request)' },
     },
     {
       method: 'POST', path: '/servers', command: 'servers create',

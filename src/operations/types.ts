@@ -180,6 +180,12 @@ export interface Operation {
   /** The path of each list item's identifier, printed by `-q` (default `id`). */
   idField?: string;
   /**
+   * A flag that keeps only the list items whose `path` equals its value, one of `choices`; the
+   * service cannot filter so, so the query `sends` asks for the field in the same one request
+   * (`servers list --state running` sends include=status).
+   */
+  keep?: { flag: string; path: string; choices: readonly string[]; sends: Readonly<Record<string, string>>; description: string };
+  /**
    * `--if-absent`: before creating, list `list` (a path template of the collection) and do
    * nothing when an item's `field` already equals the body's (servers by name, hooks by URL).
    */

@@ -1,4 +1,5 @@
 import { stripAnsi } from '../core/terminal/io.js';
+import { NAME_KEPT } from '../core/terminal/output.js';
 import { ABSENT, fit, graphemes, oneLine, percent, shortBytes, sparkline, uptime, width } from './cells.js';
 import { differAt, fitName } from './names.js';
 import { type DetailView, type ServerView, shown, stateLabel, type TopState, windowStart } from './state.js';
@@ -47,11 +48,13 @@ function network(rx: number | undefined, tx: number | undefined): string {
 }
 
 /**
- * The columns that fit `total` columns: at 80 every column shows with short sparklines; wider
- * screens give the name, then the sparklines, more room; narrower ones drop the sparklines,
- * disk, uptime and network, in that order, so the name keeps at least 10 columns.
+ * The columns that fit `total` columns: the name comes first (issue 50: names of up to
+ * NAME_KEPT columns stay whole), so the sparklines, disk, uptime and network are dropped, in that
+ * order, until the longest name fits (at least 10 columns when none is that short); wider screens
+ * give the name, then the sparklines, more room.
  */
-function columns(total: number, perSecond: number | undefined): { name: number; list: Column[] } {
+function columns(total: number, perSecond: number | undefined, longest: number): { name: number; list: Column[] } {
+  const wanted = Math.max(10, Math.min(longest, NAME_KEPT));
   const spark = (title: string, pick: (s: ServerView) => (number | undefined)[], max: (s: ServerView) => number) => (w: number): Column => ({ title, width: w, cell: (s) => sparkline(pick(s), w, max(s)) });
   const cpuSpark = spark('trend', (s) => s.cpuHistory, (s) => cpuMax(s.cpuHistory));
   const memSpark = spark('trend', (s) => s.memHistory, (s) => memMax(s.memHistory, s.memoryLimit));
@@ -77,7 +80,7 @@ function columns(total: number, perSecond: number | undefined): { name: number; 
   const drop = new Set<string>();
   let list = build(5, drop);
   for (const d of optional) {
-    if (total - used(list) >= 10) break;
+    if (total - used(list) >= wanted) break;
     drop.add(d);
     list = build(5, drop);
   }
@@ -204,7 +207,8 @@ export function frame(state: TopState, total: number, height: number): string {
 }
 
 function listFrame(state: TopState, total: number, height: number): string[] {
-  const { name, list } = columns(total, state.uptimePerSecond);
+  // The longest name among every server, not only those on screen, so columns do not come and go as it scrolls.
+  const { name, list } = columns(total, state.uptimePerSecond, Math.max(0, ...state.servers.map((s) => width(oneLine(s.name)))));
   const rows = shown(state);
   const at = Math.max(0, rows.findIndex((s) => s.id === state.selected));
   const visibleRows = listRows(height);

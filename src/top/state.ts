@@ -123,7 +123,10 @@ function stateRank(s: ServerView): number {
   return s.nodeReady === false ? STATE_ORDER.length + 1 : i < 0 ? STATE_ORDER.length : i;
 }
 
-const byName = (a: ServerView, b: ServerView) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+/** Names as a person orders them (issue 50): case and accents aside (`amber` before `Arctic`), digits by value (`web-2` before `web-10`). */
+const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+const byCode = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+const byName = (a: ServerView, b: ServerView) => collator.compare(a.name, b.name) || byCode(a.name, b.name) || byCode(a.id, b.id);
 
 /** Numbers high first (descending) or low first; an absent value always last. */
 function byNumber(pick: (s: ServerView) => number | undefined, descending: boolean) {
@@ -168,7 +171,10 @@ export function move(state: TopState, delta: number, rows: number): void {
   const at = Math.max(0, list.findIndex((s) => s.id === state.selected));
   const to = Math.min(list.length - 1, Math.max(0, at + delta));
   state.selected = list[to]!.id;
-  state.scroll = windowStart(state.scroll, to, rows, list.length);
+  // From the window on screen, which a re-sort (a key or a refresh) moved to keep the selected
+  // row in view (frame.ts), not from the one before it: the cursor moves, the rows stay.
+  const onScreen = windowStart(state.scroll, at, rows, list.length);
+  state.scroll = windowStart(onScreen, to, rows, list.length);
 }
 
 /** Sorting by the key pressed; the same key again reverses the order. Numbers start high first. */

@@ -103,8 +103,8 @@ export interface FileBeside {
  * that arrives over time). `mode` is set exactly when given, else the file is `fallbackMode`
  * less the umask.
  */
-export async function createBeside(file: string, { mode, fallbackMode = 0o644 }: { mode?: number | undefined; fallbackMode?: number } = {}): Promise<FileBeside> {
-  const { open, rename, rm } = process.getBuiltinModule('node:fs/promises');
+export async function createBeside(file: string, { mode, fallbackMode = 0o644, replace = true }: { mode?: number | undefined; fallbackMode?: number; replace?: boolean } = {}): Promise<FileBeside> {
+  const { link, open, rename, rm } = process.getBuiltinModule('node:fs/promises');
   const tmp = tempBeside(file);
   const handle = await open(tmp, CREATE_NEW, mode ?? fallbackMode);
   try {
@@ -119,7 +119,14 @@ export async function createBeside(file: string, { mode, fallbackMode = 0o644 }:
     async commit() {
       await handle.sync();
       await handle.close();
-      await rename(tmp, file);
+      if (replace) return rename(tmp, file);
+      // Not replacing: linked at the name, which fails (EEXIST) if anything stands there by now,
+      // so a check made before the transfer holds against a file that appeared meanwhile.
+      try {
+        await link(tmp, file);
+      } finally {
+        await rm(tmp, { force: true });
+      }
     },
     async discard() {
       await handle.close().catch(() => {});

@@ -35,8 +35,8 @@ export interface OnServers {
   parallel?: number;
   /** Each server's run sends a change. */
   mutates: boolean;
-  /** Checks that hold only when there are several servers (files get: --to DIR), before anything is sent. */
-  several?: () => void;
+  /** Checks and plans that hold only when there are several servers (files get: --to DIR, a folder each), before anything is sent. */
+  several?: (targets: readonly Target[]) => void;
 }
 
 const labelOf = (t: Target) => (t.name ? `${t.name} (${t.id})` : t.id);
@@ -73,7 +73,7 @@ export async function onServers(rt: Runtime, o: OnServers, planOne: (client: Api
   const stdin = await stdinFor(refs.refs, () => rt.ctx.stdin);
   const runs = new Map<string, ServerRun>();
   const targets = await resolveFleet(rt, refs.refs, opts, () => resolveTargets(client, refs, stdin, rt.references), async (resolved) => {
-    if (resolved.length > 1) o.several?.();
+    if (resolved.length > 1) o.several?.(resolved);
     for (const t of resolved) runs.set(t.id, await planOne(client, t, resolved.length > 1));
   });
   if (typeof targets === 'number') return targets;

@@ -13,7 +13,7 @@ import type { ServerReference } from '../plan.js';
 // as the service's ids are) is checked as an id first and searched by name only on a 404, so a
 // first mutation by id costs 2 requests (issue 45). `id:…` marks an id that is never looked up;
 // server-cache.ts remembers what a lookup found. A typo costs at most 3 requests: the two checks
-// and one page of names for the suggestion.
+// and one page of names for the suggestion, which a partial name takes from its search instead.
 
 export interface ServerItem {
   id?: string | number;
@@ -111,6 +111,7 @@ export async function lookUpServer(client: ApiClient, ref: string, opts: { ownRe
 export async function findByName(client: ApiClient, ref: string): Promise<LookedUp | undefined> {
   const { items } = await fetchPage(client, { method: 'GET', path: '/servers', query: { search: ref } }, MAX_PAGE);
   const servers = items as ServerItem[];
+  remember(client, ref, servers);
   const byId = servers.find((s) => [s.id, s.identifier, s.uuid].some((v) => v !== undefined && String(v) === ref));
   if (byId) return { id: ref, is: 'id', ...nameOf(byId), confirmed: true };
   const named = servers.filter((s) => s.name?.toLowerCase() === ref.toLowerCase());
@@ -159,6 +160,17 @@ export class UnknownServerError extends ApiError {
   }
 }
 
+/**
+ * What each search listed, per client (one run): one page of the full listing may not hold the
+ * names a partial name is part of, and the search that found no exact match already read them.
+ */
+const searched = new WeakMap<ApiClient, Map<string, string[]>>();
+function remember(client: ApiClient, ref: string, servers: readonly ServerItem[]): void {
+  let map = searched.get(client);
+  if (!map) searched.set(client, (map = new Map()));
+  map.set(ref.toLowerCase(), servers.flatMap((s) => (typeof s.name === 'string' ? [s.name] : [])));
+}
+
 function orList(items: readonly string[]): string {
   return items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
 }
@@ -170,6 +182,10 @@ function orList(items: readonly string[]): string {
  */
 export async function unknownServers(client: ApiClient, refs: readonly string[], answer: ApiError, names?: readonly string[]): Promise<UnknownServerError> {
   let known = names;
+  // The names this run's search listed under each reference: the servers a partial name is part
+  // of, on whatever page of the whole listing they are (`jade-summit` → `jade-summit-035`).
+  const hits = refs.map((ref) => searched.get(client)?.get(ref.toLowerCase()) ?? []);
+  if (known === undefined && hits.every((h) => h.length > 0)) known = [];
   if (known === undefined) {
     try {
       // One page: a typo costs at most 3 requests (the search, the check as an id, these names).
@@ -181,8 +197,8 @@ export async function unknownServers(client: ApiClient, refs: readonly string[],
       known = [];
     }
   }
-  return new UnknownServerError(refs.map((ref) => {
-    const suggestions = nearestNames(ref, known);
+  return new UnknownServerError(refs.map((ref, i) => {
+    const suggestions = nearestNames(ref, [...(hits[i] ?? []), ...(known ?? [])]);
     return { ref, is: 'nothing', servers: [], ...(suggestions.length ? { suggestions } : {}) };
   }), answer);
 }

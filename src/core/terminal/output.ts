@@ -138,6 +138,9 @@ export class Output {
 
   /** csv (RFC 4180: quoted where needed, CRLF) or tsv (tabs, newlines and backslashes escaped), with a header row. */
   private async delimited(items: readonly unknown[], columns: readonly string[], format: Format = this.format): Promise<void> {
+    // No columns (--jq yielded no rows to take them from): no header and no rows, so nothing at
+    // all, not a lone line end a reader would take for one empty record.
+    if (columns.length === 0) return;
     const rows = items.map((item) => columns.map((c) => formatCell(pick(item, c))));
     if (this.shaping.header) rows.unshift([...columns]);
     if (format === 'tsv') {
@@ -165,22 +168,31 @@ export class Output {
     // characters as 2): each cell one line, cut with fitWidth() where the terminal is too narrow.
     const header = this.shaping.header;
     const cells = rows.map((r) => r.map((c) => oneLine(c)));
+    const natural = cols.map((c, i) => Math.max(header ? displayWidth(headerLabel(c)) : 0, ...cells.map((r) => displayWidth(r[i] ?? ''))));
     const widths = fitWidths(
-      cols.map((c, i) => Math.max(header ? displayWidth(headerLabel(c)) : 0, ...cells.map((r) => displayWidth(r[i] ?? '')))),
+      natural,
       this.io.columns,
       // Ids are never cut: a cut id cannot be pasted into the next command.
       cols.map((c) => c === idField || isIdPath(c)),
+      // Names are what a person reads a list by: other columns are cut or dropped first.
+      cols.map((c) => c === 'name'),
     );
+    const dropped = cols.filter((_, i) => widths[i] === 0 && (natural[i] ?? 0) > 0);
     const line = (parts: readonly SafeText[], style: (s: SafeText) => string = (s) => s) =>
-      parts.map((p, i) => {
+      parts.flatMap((p, i) => {
+        if (widths[i] === 0 && (natural[i] ?? 0) > 0) return [];
         const fitted = fitWidth(p, widths[i] ?? 0);
-        return `${style(fitted)}${' '.repeat(Math.max(0, (widths[i] ?? 0) - displayWidth(fitted)))}`;
+        return [`${style(fitted)}${' '.repeat(Math.max(0, (widths[i] ?? 0) - displayWidth(fitted)))}`];
       }).join('  ').replace(/[ \t]+$/, '');
     const out: string[] = [];
     // Bold decided by the run's streams, never the process's.
     if (header) out.push(line(cols.map((c) => oneLine(headerLabel(c))), (s) => ansi.bold(s, this.io.color)));
     for (const row of cells) out.push(line(row));
     this.io.stdout.write(`${out.join('\n')}\n`);
+    if (dropped.length) {
+      const names = dropped.map(headerLabel).join(', ');
+      this.io.stderr.write(ansi.dim(`${names} left out at ${this.io.columns} columns: a wider terminal or --columns shows ${dropped.length === 1 ? 'it' : 'them'}.\n`, this.io.colorErr));
+    }
   }
 
   private keyValues(obj: Record<string, unknown>, only?: readonly string[]): void {
@@ -321,15 +333,43 @@ export function flatten(obj: Record<string, unknown>, prefix = ''): [string, str
   return out;
 }
 
-/** Shrinks the widest columns that may be cut until the row fits the terminal (2 spaces between columns). */
-export function fitWidths(natural: number[], columns: number, fixed: readonly boolean[] = []): number[] {
-  const widths = [...natural];
-  const total = () => widths.reduce((a, b) => a + b + 2, 0);
+/** Columns a name keeps whole before any other column is dropped (issue 50: names first at 80 columns). */
+export const NAME_KEPT = 20;
+/** Columns a cut column keeps (its ellipsis included). */
+const CUT_FLOOR = 6;
+
+/**
+ * Widths that fit the terminal (2 spaces between columns): first the widest columns that may be
+ * cut are shrunk, a `kept` column (the name) only down to its kept width; then columns that are
+ * neither fixed nor kept are dropped, the last first (width 0); only then is a kept column cut
+ * further. Fixed columns (ids) are never cut.
+ */
+export function fitWidths(natural: number[], columns: number, fixed: readonly boolean[] = [], kept: readonly boolean[] = []): number[] {
+  const dropped = new Set<number>();
+  const droppable = natural.map((_, i) => i).filter((i) => !fixed[i] && !kept[i] && (natural[i] ?? 0) > 0).reverse();
+  for (;;) {
+    const widths = natural.map((w, i) => (dropped.has(i) ? 0 : w));
+    const next = droppable.find((i) => !dropped.has(i));
+    if (shrink(widths, columns, dropped, (i) => (fixed[i] ? Infinity : kept[i] ? Math.min(natural[i] ?? 0, NAME_KEPT) : CUT_FLOOR))) return widths;
+    if (next === undefined) {
+      shrink(widths, columns, dropped, (i) => (fixed[i] ? Infinity : CUT_FLOOR));
+      return widths;
+    }
+    dropped.add(next);
+  }
+}
+
+/** Shrinks the widest column above its floor, a column at a time, until the row fits; false if it cannot. */
+function shrink(widths: number[], columns: number, dropped: ReadonlySet<number>, floor: (i: number) => number): boolean {
+  const total = () => widths.reduce((a, b, i) => a + (dropped.has(i) ? 0 : b + 2), 0);
   while (total() > columns) {
     let widest = -1;
-    for (let i = 0; i < widths.length; i++) if (!fixed[i] && (widest < 0 || (widths[i] ?? 0) > (widths[widest] ?? 0))) widest = i;
-    if (widest < 0 || (widths[widest] ?? 0) <= 6) break;
+    for (let i = 0; i < widths.length; i++) {
+      if (dropped.has(i) || (widths[i] ?? 0) <= floor(i)) continue;
+      if (widest < 0 || (widths[i] ?? 0) > (widths[widest] ?? 0)) widest = i;
+    }
+    if (widest < 0) return false;
     widths[widest] = (widths[widest] ?? 0) - 1;
   }
-  return widths;
+  return true;
 }

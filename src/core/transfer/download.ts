@@ -146,12 +146,14 @@ function fsReason(code: string | undefined): string {
 }
 
 /** The calls that save a file (a socket's errors come from others: read, connect). */
-const FILE_CALLS = new Set(['open', 'write', 'fsync', 'close', 'rename', 'fchmod', 'chmod']);
+const FILE_CALLS = new Set(['open', 'write', 'fsync', 'close', 'rename', 'link', 'fchmod', 'chmod']);
 
 /** A file-system failure while saving, as an error naming the file (never an internal error). */
 function saveError(path: string, err: unknown): unknown {
   const { code, syscall } = err as NodeJS.ErrnoException;
   if (err instanceof GshError || !FILE_CALLS.has(syscall ?? '')) return err;
+  // Without --clobber the file is linked at its name at the end: another writer got there first.
+  if (code === 'EEXIST' && syscall === 'link') return new GshError(`${path} exists; nothing downloaded`, Exit.error, 'Add --clobber to replace it, or give a file name with --to.');
   return new GshError(`cannot save ${path}: ${fsReason(code)}; nothing downloaded`, Exit.error);
 }
 
@@ -197,7 +199,7 @@ export async function saveBody(rt: Runtime, client: ApiClient, spec: RequestSpec
       if (target.kind === 'dir' && !target.clobber && exists(path)) {
         throw new GshError(`${path} exists; nothing downloaded`, Exit.error, 'Add --clobber to replace it, or give a file name with --to.');
       }
-      done = { bytes: await toFile(path, body, bar, expected), path };
+      done = { bytes: await toFile(path, body, bar, expected, target.clobber), path };
     } finally {
       bar.stop();
     }
@@ -252,8 +254,8 @@ function replacedMode(path: string): number | undefined {
  * Streams to a temporary file in the target's directory (core/disk/disk.ts createBeside: created new
  * under a random name), renamed over the target at the end.
  */
-async function toFile(path: string, body: AsyncIterable<Uint8Array>, bar: Progress, expected: number | undefined): Promise<number> {
-  const file = await createBeside(path, { mode: replacedMode(path) }).catch((err: unknown) => {
+async function toFile(path: string, body: AsyncIterable<Uint8Array>, bar: Progress, expected: number | undefined, clobber: boolean): Promise<number> {
+  const file = await createBeside(path, { mode: replacedMode(path), replace: clobber }).catch((err: unknown) => {
     throw saveError(path, err);
   });
   try {

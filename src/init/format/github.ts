@@ -3,7 +3,7 @@
 // job summary ($GITHUB_STEP_SUMMARY) gets.
 
 import type { InputFailure } from '../inputs.js';
-import { countBySeverity, plural, type FileReport, type Formatter } from './report.js';
+import { countBySeverity, plural, type FileReport, type Formatter, textOf } from './report.js';
 import { ruleHelpCommand } from './rule-docs.js';
 
 function escapeData(text: string): string {
@@ -18,7 +18,9 @@ function unread(failures: readonly InputFailure[]): string {
   return failures.length === 0 ? '' : `; ${plural(failures.length, 'input')} could not be read`;
 }
 
-export const github: Formatter = (reports, { failures = [], tool = 'gsh init lint' }) => {
+export const github: Formatter = (reports, options) => {
+  const { failures = [], tool = 'gsh init lint' } = options;
+  const text = textOf(options);
   let out = '';
   for (const failure of failures) {
     out += `::error file=${escapeProperty(failure.file)},title=${escapeProperty(tool)}::${escapeData(failure.message)}\n`;
@@ -29,8 +31,8 @@ export const github: Formatter = (reports, { failures = [], tool = 'gsh init lin
         `file=${escapeProperty(file)}`, `line=${p.line}`, `endLine=${p.endLine}`,
         `col=${p.column}`, `endColumn=${p.endColumn}`, `title=${escapeProperty(`${tool} (${p.rule})`)}`,
       ].join(',');
-      const where = p.path === '' ? '' : ` [${p.path}]`;
-      out += `::${p.severity} ${properties}::${escapeData(`${p.message}${where}`)}\n`;
+      const where = p.path === '' ? '' : ` [${text(p.path)}]`;
+      out += `::${p.severity} ${properties}::${escapeData(`${text(p.message)}${where}`)}\n`;
     }
   }
   const { errors, warnings } = countBySeverity(reports);

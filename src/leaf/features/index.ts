@@ -6,6 +6,7 @@ import { confirmation } from './confirmation.js';
 import { download } from './download.js';
 import { form } from './form.js';
 import { ifAbsent } from './if-absent.js';
+import { keep } from './keep.js';
 import { manifestLint } from './manifest-lint.js';
 import { paging } from './paging.js';
 import { pathArguments } from './path-arguments.js';
@@ -26,6 +27,7 @@ export const FEATURES: readonly Feature[] = [
   servers,
   confirmation,
   query,
+  keep,
   paging,
   columns,
   body,

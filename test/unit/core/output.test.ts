@@ -65,11 +65,17 @@ describe('output formats (ARCHITECTURE.md "Output for scripts")', () => {
     );
     const lines = s.text().trimEnd().split('\n');
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toBe('a1  日本語のサ…   eu'); // 12 columns for the name: the next wide character would need 13
-    expect(lines[2]).toBe('b2  x^Jy^Iz       us');
+    // Names first (issue 50): ZONE is dropped before the name is cut, to 18 columns here; the next wide character would need 19.
+    expect(lines[1]).toBe('a1  日本語のサーバー…');
+    expect(lines[2]).toBe('b2  x^Jy^Iz');
+    expect(lines[0]).toBe('ID  NAME');
     const { displayWidth } = await import('../../../src/core/terminal/terminal-text.js');
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(24);
-    expect(lines.map((l) => displayWidth(l.slice(0, l.lastIndexOf(' ') + 1)))).toEqual([18, 18, 18]); // the last column starts at one place on every line
+    // With room for it, the last column starts at one place on every line.
+    const wide = streams(true, 32);
+    await new Output(wide, 'table').show([{ id: 'a1', name: '日本語のサーバー名前', zone: 'eu' }, { id: 'b2', name: 'x\ny\tz', zone: 'us' }], { columns: ['id', 'name', 'zone'] });
+    const all = wide.text().trimEnd().split('\n');
+    expect(all.map((l) => displayWidth(l.slice(0, l.lastIndexOf(' ') + 1)))).toEqual([26, 26, 26]);
   });
 
   it('objects print as key/value rows, nested as dot paths', async () => {

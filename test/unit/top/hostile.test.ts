@@ -117,8 +117,8 @@ describe('names the service may send, at 80×24', () => {
   it('a wide name is cut by columns, a newline and a tab show as ^J and ^I', () => {
     const text = frame(fleet(), 80, 50);
     const row = (start: string) => text.split('\n').find((l) => l.slice(2).startsWith(start))!;
-    expect(row('黄金')).toMatch(/^ {2}黄金の島サー… {2}running/);
-    expect(row('line one')).toContain('line one^Jlin…');
+    expect(row('黄金')).toMatch(/^ {2}黄金の島サーバー第… {2}running/);
+    expect(row('line one')).toContain('line one^Jline two ');
     expect(row('tab')).toContain('tab^Ihere');
     expect(row('cr')).toContain('cr^Mhidden');
     expect(oneLine('a\tb\nc\r\x1b')).toBe('a^Ib^Jc^M^[');

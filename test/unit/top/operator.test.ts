@@ -81,9 +81,11 @@ describe('names told apart in the NAME column', () => {
     for (const c of cut) expect(width(c)).toBe(14);
   });
 
-  it('on the 80×24 screen, names alike for their first 14+ characters show differently, in columns (wide ones too)', () => {
+  it('on the 80×24 screen, names alike for their first 20+ columns show differently, in columns (wide ones too)', () => {
     const s = fleet(['golden-isle-101', 'golden-isle-102', '黄金の島サーバー第一ロビー', '黄金の島サーバー第二ロビー']);
-    const rows = frame(s, 80, 24).split('\n').slice(3, 7).map((l) => l.slice(2, 16));
+    // The NAME column, up to the STATE column (issue 50: names keep up to 20 columns).
+    const rows = frame(s, 80, 24).split('\n').slice(3, 7).map((l) => l.slice(2).replace(/ +running.*$/, ''));
+    expect(rows.slice(0, 2)).toEqual(['golden-isle-101', 'golden-isle-102']);
     expect(new Set(rows).size).toBe(4);
     expect(rows[2]).not.toBe(rows[3]);
     for (const l of frame(s, 80, 24).split('\n')) expect(width(l)).toBeLessThanOrEqual(80);
