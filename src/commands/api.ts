@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { ApiError, UsageError } from '../core/errors.js';
 import { collect, parseFields, readInputBody, stdinFor } from '../core/flags/fields.js';
-import { type ApiClient, type Method, type QueryValue, type RequestSpec, withIdempotencyKey } from '../core/wire/http.js';
+import { type ApiClient, type Method, type QueryValue, refuseDotSteps, type RequestSpec, withIdempotencyKey } from '../core/wire/http.js';
 import { describeTarget, planTarget, saveBody } from '../core/transfer/download.js';
 import { fetchAll } from '../core/wire/paging.js';
 import { step } from '../core/plan.js';
@@ -132,6 +132,7 @@ function printBody(out: { write(s: string): unknown }, body: unknown): void {
 /** Accepts `servers?x=1`, `/servers`, and paths that repeat the base URL's own path (`/api/v2/…`). */
 export function splitPath(raw: string, baseUrl: string): { path: string; query: Record<string, QueryValue> } {
   if (/^https?:\/\//.test(raw)) throw new UsageError('give a path relative to the base URL, not a full URL');
+  refuseDotSteps(raw);
   const url = new URL(raw.startsWith('/') ? raw : `/${raw}`, 'http://x');
   let path = url.pathname;
   const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');

@@ -11,6 +11,7 @@ import { LineIndex } from '../init/line-index.js';
 import type { Problem, Span } from '../init/problem.js';
 import { compareProblems } from '../init/problem.js';
 import { RULES, type RuleId } from '../init/rules.js';
+import { pathIdProblem } from '../core/flags/checks.js';
 import { Walker } from '../init/walk.js';
 import { didYouMeanText, KINDS, type Kind, SETTINGS_FIELDS } from './kinds.js';
 import { FILE_SCHEMA, SECTIONS } from './schema.js';
@@ -177,6 +178,14 @@ export function lintText(path: string, text: string): DeclFile {
           if (secret !== undefined && !ENV_REF.test(secret)) at('type', [...listPath, 'secret'], spanOf([...listPath, 'secret']), 'a secret is written as ${env:NAME}, never as its value: the file would hold it');
         }
       });
+    }
+    // A config type and a variable name become a step of a request's path (kinds.ts opSpec).
+    const keyed: [string, PathSegment[], unknown][] = [['a config type', ['configs'], block.configs], ['a startup variable', ['startup', 'variables'], (block.startup as Block | undefined)?.variables]];
+    for (const [what, where, map] of keyed) {
+      for (const key of Object.keys((map as Record<string, unknown> | undefined) ?? {})) {
+        const problem = pathIdProblem(key);
+        if (problem) at('unknown-key', [...base, ...where, key], spanOf([...base, ...where, key]), `${what} names a step of the request's path and ${problem} (got "${key}")`);
+      }
     }
     const ignore = (block.ignore as unknown[] | undefined) ?? [];
     ignore.forEach((p, i) => {

@@ -102,8 +102,23 @@ export function normalizeBaseUrl(raw: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
+/**
+ * An API path with a `.` or `..` step (`%2e` counts as a dot, as the URL parser reads it) would
+ * reach another path once the parser collapses it: `/servers/S/hooks/..` is `/servers/S/`. The
+ * planners refuse such ids by name (core/flags/checks.ts); this holds for every other path too
+ * (an id from an answer, gsh api's PATH).
+ */
+export function refuseDotSteps(path: string): void {
+  const steps = path.split(/[?#]/, 1)[0]!.split('/').map((step) => step.replace(/%2e/gi, '.'));
+  if (steps.some((step) => step === '.' || step === '..')) {
+    throw new UsageError(`the path ${path} has a "." or ".." step, which a URL reads as another path`, 'Give the ids themselves, not a relative path.');
+  }
+}
+
 export function buildUrl(baseUrl: string, path: string, query?: Record<string, QueryValue>): URL {
-  const url = /^https?:\/\//.test(path) ? new URL(path) : new URL(baseUrl + (path.startsWith('/') ? path : `/${path}`));
+  const absolute = /^https?:\/\//.test(path);
+  if (!absolute) refuseDotSteps(path);
+  const url = absolute ? new URL(path) : new URL(baseUrl + (path.startsWith('/') ? path : `/${path}`));
   for (const [k, v] of Object.entries(query ?? {})) {
     if (v === undefined) continue;
     if (Array.isArray(v)) for (const item of v) url.searchParams.append(k, String(item));
