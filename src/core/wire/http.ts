@@ -378,7 +378,9 @@ export class ApiClient {
       throw new ProxyRefused(407, resHeaders['proxy-authenticate']);
     }
     seen.status = res.statusCode;
-    if (spec.sink && res.statusCode < 400) {
+    // Only a 2xx with a body is streamed to a sink (a download): a redirect, never followed, or a
+    // 204 is read like any other answer, and the sink's owner refuses it (core/transfer/download.ts).
+    if (spec.sink && res.statusCode >= 200 && res.statusCode < 300 && res.statusCode !== 204 && res.statusCode !== 205) {
       this.trace(`< ${res.statusCode} (${Date.now() - started} ms)`);
       this.traceHeaders('<', resHeaders);
       try {
