@@ -66,12 +66,14 @@ export function register(api: Command): void {
               return;
             }
             const res = await client.request(spec);
+            // The service's bytes: on a terminal its escape sequences show as text, colours too.
+            const out = rt.io.serviceStdout;
             if (o.include) {
-              rt.io.stdout.write(`HTTP ${res.status}\n`);
-              for (const [k, v] of Object.entries(res.headers)) rt.io.stdout.write(`${k}: ${v}\n`);
-              rt.io.stdout.write('\n');
+              out.write(`HTTP ${res.status}\n`);
+              for (const [k, v] of Object.entries(res.headers)) out.write(`${k}: ${v}\n`);
+              out.write('\n');
             }
-            printBody(rt.io.stdout, res.body);
+            printBody(out, res.body);
           } catch (err) {
             // Like gh api: the service's body, exactly as it came, goes to stdout for scripts (nothing
             // when there was none); gsh's own error line goes to stderr.

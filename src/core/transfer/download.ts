@@ -330,7 +330,8 @@ async function toStdout(io: Streams, body: AsyncIterable<Uint8Array>, bar: Progr
     for await (const chunk of body) {
       if (written === 0 && binaryOnTerminal && io.stdoutTTY && looksBinary(chunk)) throw binaryOnTerminal(expected);
       // Flat memory on a slow pipe: wait for it to drain before reading more.
-      if (!io.stdout.write(chunk)) await new Promise<void>((r) => (io.stdout as NodeJS.WritableStream).once('drain', () => r()));
+      // The file's bytes as they came; on a terminal its escape sequences show as text, colours too.
+      if (!io.serviceStdout.write(chunk)) await new Promise<void>((r) => (io.serviceStdout as NodeJS.WritableStream).once('drain', () => r()));
       written += chunk.length;
       bar.update(written);
     }
