@@ -94,12 +94,37 @@ export function normalizeBaseUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`invalid base URL: ${raw}`, 'Give the service root, e.g. https://api.example.com/api/v2');
+    throw new UsageError(`invalid base URL: ${withoutUserinfo(raw)}`, 'Give the service root, e.g. https://api.example.com/api/v2');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`base URL must be http(s): ${raw}`);
+    throw new UsageError(`base URL must be http(s): ${withoutUserinfo(raw)}`);
   }
+  checkNoUserinfo(raw);
   return url.href.replace(/\/+$/, '');
+}
+
+/** A URL as it may be printed: whatever stands between `//` and an `@` before the path left out. */
+export function withoutUserinfo(raw: string): string {
+  return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1');
+}
+
+/**
+ * A base URL holding `user:password@` is refused (exit 2) wherever it comes from (`from`: the
+ * flag, the variable, the profile): gsh would print it in traces, plans and errors and save it
+ * in config.json, and it sends a key, never a password. Said without the user and password.
+ */
+export function checkNoUserinfo(raw: string, from = 'the base URL'): void {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return; // normalizeBaseUrl says what is wrong with it
+  }
+  if (url.username === '' && url.password === '') return;
+  throw new UsageError(
+    `${from} holds a user name or password before its host (${withoutUserinfo(raw)}): gsh neither sends nor keeps them`,
+    'Give the base URL without "user:password@"; the API key is the credential (GSH_API_KEY, or gsh auth login).',
+  );
 }
 
 /**
