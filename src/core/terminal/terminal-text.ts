@@ -235,7 +235,11 @@ export function logStream<T extends OutStream>(stream: T, inner: (text: string) 
 export function logLines(): (text: string) => string {
   let atStart = true;
   return (text) => {
-    if (!atStart && !/[\r\n]/.test(text)) return text;
+    // Most writes hold no CR and no line that starts with `:` or `#`: passed as they are.
+    if (!text.includes('\r') && !(atStart ? /^[ \t]*[:#]|\n[ \t]*[:#]/ : /\n[ \t]*[:#]/).test(text)) {
+      atStart = /\n[ \t]*$/.test(text) || (atStart && /^[ \t]*$/.test(text));
+      return text;
+    }
     let out = '';
     for (let i = 0; i < text.length; i++) {
       const c = text[i] as string;
