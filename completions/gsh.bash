@@ -591,12 +591,37 @@ _gsh_words() {
 }
 
 # _gsh_servers: server names from the API (gsh __complete servers, asked with the typed word: cached a minute, silent, never
-# prompts), filtered by prefix without expanding them (compgen -W would run $(…) in a name).
+# prompts), filtered by prefix without expanding them (compgen -W would run $(…) in a name). Each is offered as the one
+# word it is: escaped by printf %q in a bare word; inside the quote the word opens (readline completes within it) as it
+# stands, and not at all when it holds what that quote does not keep literal.
 _gsh_servers() {
-  local name
+  local name typed quote word
+  _gsh_unquote "$cur"
   while IFS= read -r name; do
-    [[ $name == "$cur"* ]] && COMPREPLY+=("$name")
-  done < <("${COMP_WORDS[0]}" __complete servers "${auth[@]}" --prefix "$cur" 2>/dev/null)
+    [[ $name == "$typed"* && $name != *[[:cntrl:]]* ]] || continue
+    case $quote in
+      "'") [[ $name == *"'"* ]] && continue; word=$name ;;
+      '"') [[ $name == *[\"\$\`\\!]* ]] && continue; word=$name ;;
+      *) printf -v word '%q' "$name" ;;
+    esac
+    COMPREPLY+=("$word")
+  done < <("${COMP_WORDS[0]}" __complete servers "${auth[@]}" --prefix "$typed" 2>/dev/null)
+}
+
+# _gsh_unquote WORD: what a typed word says so far (typed=) and the quote it opens (quote=), read
+# without eval: a word on the line is never run to complete it.
+_gsh_unquote() {
+  local w=$1 c
+  typed='' quote=''
+  if [[ $w == [\'\"]* ]]; then
+    quote=${w:0:1} typed=${w:1}
+    return
+  fi
+  while [[ -n $w ]]; do
+    c=${w:0:1} w=${w:1}
+    [[ $c == \\ ]] && c=${w:0:1} w=${w:1}
+    typed+=$c
+  done
 }
 
 _gsh() {

@@ -1789,8 +1789,9 @@ function __gsh_complete
         end
     end
     if test $skip = 1; and contains -- $prev -s --server
-        # Server names from the API (gsh __complete servers, asked with the typed word: cached a minute, silent, never prompts).
-        $tokens[1] __complete servers $auth --prefix "$cur" 2>/dev/null
+        # Server names from the API (gsh __complete servers, asked with the typed word unescaped: cached a minute, silent,
+        # never prompts); fish inserts each escaped as one word.
+        $tokens[1] __complete servers $auth --prefix (string unescape -- $cur) 2>/dev/null
     else if test $skip = 1
         __gsh_values "$cmdpath $prev"; or __fish_complete_path $cur
     else if string match -qr -- '^-[^=]*=' $cur

@@ -6,7 +6,7 @@ import { findWord, wordsAfter } from './core/flags/argv.js';
 import { Exit } from './core/errors.js';
 import type { Context } from './core/run/context.js';
 import { flagsOf, GLOBAL_FLAG_TABLE, type GlobalFlag } from './core/flags/global-flags.js';
-import { colorWhenIn, outputStream, streamsFor } from './core/terminal/io.js';
+import { colorWhenIn, errorStream, outputStream, streamsFor } from './core/terminal/io.js';
 import { bindRun } from './core/run/run-state.js';
 import { similar } from './common/suggest.js';
 import { VERSION } from './core/version.js';
@@ -105,7 +105,7 @@ function inheritSettings(cmd: Command): void {
 
 /** Commander's own help and errors go to the run's streams, not process. */
 function writeTo(ctx: Context): (cmd: Command) => void {
-  const output = { writeOut: (s: string) => void outputStream(ctx.stdout).write(s), writeErr: (s: string) => void outputStream(ctx.stderr).write(s) };
+  const output = { writeOut: (s: string) => void outputStream(ctx.stdout).write(s), writeErr: (s: string) => void errorStream(ctx.stderr).write(s) };
   return (cmd) => void cmd.configureOutput(output);
 }
 

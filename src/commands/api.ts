@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { ApiError, UsageError } from '../core/errors.js';
 import { collect, parseFields, readInputBody, stdinFor } from '../core/flags/fields.js';
-import { type ApiClient, type Method, type QueryValue, type RequestSpec, withIdempotencyKey } from '../core/wire/http.js';
+import { type ApiClient, type Method, type QueryValue, refuseDotSteps, type RequestSpec, withIdempotencyKey } from '../core/wire/http.js';
 import { describeTarget, planTarget, saveBody } from '../core/transfer/download.js';
 import { fetchAll } from '../core/wire/paging.js';
 import { step } from '../core/plan.js';
@@ -66,12 +66,14 @@ export function register(api: Command): void {
               return;
             }
             const res = await client.request(spec);
+            // The service's bytes: on a terminal its escape sequences show as text, colours too.
+            const out = rt.io.serviceStdout;
             if (o.include) {
-              rt.io.stdout.write(`HTTP ${res.status}\n`);
-              for (const [k, v] of Object.entries(res.headers)) rt.io.stdout.write(`${k}: ${v}\n`);
-              rt.io.stdout.write('\n');
+              out.write(`HTTP ${res.status}\n`);
+              for (const [k, v] of Object.entries(res.headers)) out.write(`${k}: ${v}\n`);
+              out.write('\n');
             }
-            printBody(rt.io.stdout, res.body);
+            printBody(out, res.body);
           } catch (err) {
             // Like gh api: the service's body, exactly as it came, goes to stdout for scripts (nothing
             // when there was none); gsh's own error line goes to stderr.
@@ -132,6 +134,7 @@ function printBody(out: { write(s: string): unknown }, body: unknown): void {
 /** Accepts `servers?x=1`, `/servers`, and paths that repeat the base URL's own path (`/api/v2/…`). */
 export function splitPath(raw: string, baseUrl: string): { path: string; query: Record<string, QueryValue> } {
   if (/^https?:\/\//.test(raw)) throw new UsageError('give a path relative to the base URL, not a full URL');
+  refuseDotSteps(raw);
   const url = new URL(raw.startsWith('/') ? raw : `/${raw}`, 'http://x');
   let path = url.pathname;
   const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');

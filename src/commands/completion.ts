@@ -1,7 +1,6 @@
 import { outputStream } from '../core/terminal/io.js';
-import { join } from 'node:path';
 import { Argument, type Command } from 'commander';
-import { makeDir, replaceFile } from '../core/disk/disk.js';
+import { writeIntoDir } from './dir-output.js';
 import { UsageError } from '../core/errors.js';
 import type { FromProgram } from './hand-written.js';
 import { offline } from './offline.js';
@@ -40,9 +39,7 @@ export function register(cmd: Command, program: FromProgram): void {
           outputStream(ctx.stdout).write(completionScript(shell as 'bash', tree));
           return;
         }
-        // Scripts anyone may read (0644), each replaced whole (core/disk/disk.ts).
-        makeDir(dir);
-        for (const s of shell ? [shell] : SHELLS) replaceFile(join(dir, COMPLETION_FILES[s]), completionScript(s, tree), { mode: 0o644 });
+        writeIntoDir(dir, (shell ? [shell] : SHELLS).map((s) => [COMPLETION_FILES[s], completionScript(s, tree)]));
       });
     });
 }

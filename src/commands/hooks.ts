@@ -1,4 +1,4 @@
-import { outputStream } from '../core/terminal/io.js';
+import { errorStream } from '../core/terminal/io.js';
 import { readFileSync, statSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import type { Context } from '../core/run/context.js';
@@ -123,10 +123,10 @@ async function verify(plan: VerifyPlan, ctx: Context): Promise<number> {
   const body = plan.payload === undefined ? await readAll(ctx.stdin) : readFileSync(plan.payload);
   const verdict = verifySignature(plan.secret, body, plan.signature);
   if (!verdict.valid) {
-    outputStream(ctx.stderr).write(`gsh: invalid webhook signature: ${verdict.reason}\n`);
+    errorStream(ctx.stderr).write(`gsh: invalid webhook signature: ${verdict.reason}\n`);
     return 1;
   }
-  outputStream(ctx.stderr).write(`gsh: valid webhook signature (${body.length} bytes)\n`);
+  errorStream(ctx.stderr).write(`gsh: valid webhook signature (${body.length} bytes)\n`);
   return 0;
 }
 

@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { colorEnabled, colorWhen, outputStream } from '../core/terminal/io.js';
+import { colorEnabled, colorWhen, errorStream, outputStream } from '../core/terminal/io.js';
 import { TIERS } from '../init/caps.js';
 import { FORMAT_NAMES } from '../init/format/names.js';
 import type { Runtime } from '../core/run/runtime.js';
@@ -149,7 +149,7 @@ export function register(cmd: Command): void {
         const isTTY = ctx.stdout.isTTY === true;
         return runLint({ inputs, ...this.opts<LintFlags>() }, {
           stdout: (text) => outputStream(ctx.stdout, colorEnabled(ctx.env, isTTY, color)).write(text),
-          stderr: (text) => outputStream(ctx.stderr, colorEnabled(ctx.env, ctx.stderr.isTTY === true, color)).write(text),
+          stderr: (text) => errorStream(ctx.stderr, colorEnabled(ctx.env, ctx.stderr.isTTY === true, color)).write(text),
           isTTY,
           color: colorEnabled(ctx.env, isTTY, color),
           readStdin: () => readAll(ctx.stdin),

@@ -1,8 +1,6 @@
 import { outputStream } from '../core/terminal/io.js';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Command } from 'commander';
-import { makeDir, removeFile, replaceFile } from '../core/disk/disk.js';
+import { writeIntoDir } from './dir-output.js';
 import { UsageError } from '../core/errors.js';
 import type { FromProgram } from './hand-written.js';
 import { offline } from './offline.js';
@@ -36,10 +34,7 @@ export function register(cmd: Command, program: FromProgram): void {
           outputStream(ctx.stdout).write(page);
           return;
         }
-        // Pages anyone may read (0644), each replaced whole (core/disk/disk.ts).
-        makeDir(dir);
-        for (const file of readdirSync(dir)) if (/^gsh(-.*)?\.1$/.test(file) && !pages.has(file)) removeFile(join(dir, file));
-        for (const [file, page] of pages) replaceFile(join(dir, file), page, { mode: 0o644 });
+        writeIntoDir(dir, pages, (file) => /^gsh(-.*)?\.1$/.test(file) && !pages.has(file));
       });
     });
 }

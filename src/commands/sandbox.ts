@@ -1,4 +1,4 @@
-import { outputStream } from '../core/terminal/io.js';
+import { errorStream, outputStream } from '../core/terminal/io.js';
 import { spawn } from 'node:child_process';
 import type { Stream } from 'node:stream';
 import { constants as osConstants } from 'node:os';
@@ -140,7 +140,7 @@ async function serve(ctx: Context, options: SandboxOptions, quiet: boolean): Pro
   out.write('Press Ctrl-C to stop.\n');
   if (!quiet) {
     sandbox.onRequest((e) => {
-      outputStream(ctx.stderr).write(`${e.method} ${e.path} → ${e.status ?? 'dropped'}${e.fault ? ` [${e.fault}]` : ''}${e.replayed ? ' [replayed]' : ''}\n`);
+      errorStream(ctx.stderr).write(`${e.method} ${e.path} → ${e.status ?? 'dropped'}${e.fault ? ` [${e.fault}]` : ''}${e.replayed ? ' [replayed]' : ''}\n`);
     });
   }
   await new Promise<void>((resolve) => {
@@ -153,7 +153,7 @@ async function serve(ctx: Context, options: SandboxOptions, quiet: boolean): Pro
     ctx.signals.on('SIGTERM', stop);
   });
   await sandbox.close();
-  outputStream(ctx.stderr).write('sandbox stopped\n');
+  errorStream(ctx.stderr).write('sandbox stopped\n');
 }
 
 export function register(cmd: Command): void {

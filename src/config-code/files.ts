@@ -11,6 +11,7 @@ import { LineIndex } from '../init/line-index.js';
 import type { Problem, Span } from '../init/problem.js';
 import { compareProblems } from '../init/problem.js';
 import { RULES, type RuleId } from '../init/rules.js';
+import { pathIdProblem } from '../core/flags/checks.js';
 import { Walker } from '../init/walk.js';
 import { didYouMeanText, KINDS, type Kind, SETTINGS_FIELDS } from './kinds.js';
 import { MAX_DEPTH, tooDeepAt } from '../init/lint.js';
@@ -181,6 +182,14 @@ export function lintText(path: string, text: string): DeclFile {
           if (reserved) at('type', [...listPath, 'secret'], spanOf([...listPath, 'secret']), reserved);
         }
       });
+    }
+    // A config type and a variable name become a step of a request's path (kinds.ts opSpec).
+    const keyed: [string, PathSegment[], unknown][] = [['a config type', ['configs'], block.configs], ['a startup variable', ['startup', 'variables'], (block.startup as Block | undefined)?.variables]];
+    for (const [what, where, map] of keyed) {
+      for (const key of Object.keys((map as Record<string, unknown> | undefined) ?? {})) {
+        const problem = pathIdProblem(key);
+        if (problem) at('unknown-key', [...base, ...where, key], spanOf([...base, ...where, key]), `${what} names a step of the request's path and ${problem} (got "${key}")`);
+      }
     }
     const ignore = (block.ignore as unknown[] | undefined) ?? [];
     ignore.forEach((p, i) => {

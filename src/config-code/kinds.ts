@@ -1,5 +1,6 @@
 import { similar } from '../common/suggest.js';
 import { UsageError } from '../core/errors.js';
+import { pathIdProblem } from '../core/flags/checks.js';
 import type { RequestSpec } from '../core/request-spec.js';
 
 // What configuration as code can declare (README "Configuration as code"), and the registry
@@ -45,6 +46,9 @@ export function opSpec(op: Op, params: Record<string, string | number>, body?: u
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const v = params[name];
     if (v === undefined) throw new Error(`config-code: ${OPS[op]} needs ${name}`);
+    // A declared key becomes this path step (configs: {"..": …} would name the parent path).
+    const problem = typeof v === 'string' ? pathIdProblem(v) : undefined;
+    if (problem) throw new UsageError(`${name} ${problem} (got "${v}")`);
     return encodeURIComponent(String(v));
   });
   return { method, path, ...(body === undefined ? {} : { body }) };

@@ -11,6 +11,7 @@ import { OutcomeTracker, trackOutcomes } from '../core/outcome.js';
 import { fetchAll } from '../core/wire/paging.js';
 import type { Runtime } from '../core/run/runtime.js';
 import type { ServerItem } from '../core/fleet/server-ref.js';
+import { inLine } from '../core/terminal/terminal-text.js';
 import { type Change, compare, type Comparison } from './compare.js';
 import { type Declaration, declarationFor, declaredKinds, type DeclFile, expandPaths, loadFile, loadLibraries, matches, picomatchSync, secretVariablesOf, sharedName } from './files.js';
 import { type Kind, kindList, opSpec, PRUNABLE } from './kinds.js';
@@ -248,7 +249,7 @@ export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
   }
   for (const r of results) rt.warn(`${r.server_name ?? r.server_id}: ${r.error}`);
   const work = compared.filter((c) => c.comparison).map((c) => ({ server: c.server, changes: c.comparison!.changes.filter((ch) => !ch.held) }));
-  for (const c of compared) for (const ch of c.comparison?.changes ?? []) if (ch.held) rt.note(`${label(c.server)}: ${ch.item} ${ch.held}`);
+  for (const c of compared) for (const ch of c.comparison?.changes ?? []) if (ch.held) rt.note(`${inLine(label(c.server))}: ${inLine(ch.item)} ${ch.held}`);
   const deletes = work.reduce((n, w) => n + w.changes.filter((c) => c.action === 'delete').length, 0);
   if (deletes > maxDeletes) {
     throw new GshError(`this run would delete ${deletes} items, more than --max-deletes ${maxDeletes}; nothing was changed`, Exit.error, `Check the plan with gsh config diff, then raise --max-deletes if that is what you mean.`);

@@ -70,8 +70,9 @@ _gsh() {
   _gsh_node "$cmdpath"
   if (( skip )); then
     if [[ $prev == (-s|--server) ]]; then
-      # Server names from the API (gsh __complete servers, asked with the typed word: cached a minute, silent, never prompts).
-      names=(\${(f)"$(\${words[1]} __complete servers $auth --prefix "$PREFIX" 2>/dev/null)"})
+      # Server names from the API (gsh __complete servers, asked with the typed word unquoted: cached a minute, silent,
+      # never prompts); compadd inserts each quoted as one word.
+      names=(\${(f)"$(\${words[1]} __complete servers $auth --prefix "\${(Q)PREFIX}" 2>/dev/null)"})
       compadd -a names
     elif _gsh_values "$cmdpath $prev"; then compadd -a values; else _files; fi
   elif [[ $PREFIX == -*=* ]]; then

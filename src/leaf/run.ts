@@ -284,6 +284,7 @@ function printDocument(rt: Runtime, body: unknown, contentType: string | undefin
       // Not JSON after all: shown as it came.
     }
   }
-  rt.io.stdout.write(bytes);
+  // The service's bytes: on a terminal its escape sequences show as text, colours too.
+  rt.io.serviceStdout.write(bytes);
   if (rt.io.stdoutTTY && bytes.length && bytes[bytes.length - 1] !== 0x0a) rt.io.stdout.write('\n');
 }

@@ -147,3 +147,22 @@ describe('gsh __complete servers --prefix (more than 100 servers)', () => {
     expect(listed().length).toBe(requests);
   });
 });
+
+describe('gsh __complete servers on a hostile service', () => {
+  let hostile: E2E;
+  beforeAll(async () => {
+    hostile = await setup({ servers: 3, hostile: true });
+  });
+  afterAll(async () => {
+    await hostile.close();
+  });
+
+  // Issue 51 item 1: a name that cannot be one safe word (control characters, a newline: the
+  // hostile sandbox puts ESC, CR and LF in every name) is not offered.
+  it('offers no name that holds a control character', async () => {
+    const r = await hostile.gsh(['__complete', 'servers'], { env: hostile.env({ GSH_CONFIG_DIR: freshDir() }) });
+    expect([r.exitCode, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toBe('');
+    expect(hostile.sandbox.log.some((e) => e.method === 'GET' && e.path === '/servers')).toBe(true);
+  });
+});

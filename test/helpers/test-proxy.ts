@@ -10,7 +10,8 @@ import { connect, createServer as createTcpServer, type AddressInfo, type Socket
 //   closes), or send a body that is not JSON,
 // - be dead: `deadProxy()` gives a loopback address nothing listens on,
 // - ask for a user and password (`auth`): HTTP 407 with `Proxy-Authenticate` to a request or a
-//   CONNECT without the right `Proxy-Authorization`, which is then neither forwarded nor tunnelled.
+//   CONNECT without the right `Proxy-Authorization`, which is then neither forwarded nor tunnelled,
+// - be silent (`silent`): accept every connection, request and CONNECT, and never answer.
 
 export interface ProxyOptions {
   refuseConnect?: boolean;
@@ -19,6 +20,8 @@ export interface ProxyOptions {
   mutationAnswer?: 'cut' | 'malformed';
   /** The Basic user and password it requires; `challenge` is its Proxy-Authenticate (default `Basic realm="test"`). */
   auth?: { user: string; password: string; challenge?: string };
+  /** Reads requests and CONNECTs and answers none (a hung proxy). */
+  silent?: boolean;
 }
 
 export interface TestProxy {
@@ -54,6 +57,7 @@ export async function startProxy(opts: ProxyOptions = {}): Promise<TestProxy> {
       return;
     }
     seen.push(`${req.method} ${req.url}`);
+    if (opts.silent) return;
     if (!authorized(req, opts.auth)) {
       seen.push('407');
       req.resume();
@@ -95,6 +99,7 @@ export async function startProxy(opts: ProxyOptions = {}): Promise<TestProxy> {
   });
   srv.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
     seen.push(`CONNECT ${req.url}`);
+    if (opts.silent) return;
     if (!authorized(req, opts.auth)) {
       seen.push('407');
       client.end(`HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: ${challenge(opts.auth!)}\r\nContent-Length: 0\r\n\r\n`);

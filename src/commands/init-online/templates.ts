@@ -1,4 +1,5 @@
 import { UsageError } from '../../core/errors.js';
+import { pathIdProblem } from '../../core/flags/checks.js';
 import { withIdempotencyKey } from '../../core/wire/http.js';
 import type { Runtime } from '../../core/run/runtime.js';
 import { findExisting } from '../../core/wire/if-absent.js';
@@ -63,6 +64,8 @@ export async function runTemplateCreate(rt: Runtime, file: string | undefined, f
 
 /** Like every PATCH gsh sends, an update with nothing to change still goes; the service answers. */
 export async function runTemplateUpdate(rt: Runtime, id: string, file: string | undefined, flags: TemplateFlags): Promise<number | void> {
+  const problem = pathIdProblem(id);
+  if (problem) throw new UsageError(`<template-id> ${problem} (got "${id}")`);
   const input = file === undefined ? undefined : await readManifest(file, rt.ctx.stdin);
   if (input && flags.lint !== false) await lintBeforeSending(rt, input.name, input.bytes, 'paid', 'templates are saved at');
   return send(rt, 'PATCH', `/init/templates/${encodeURIComponent(id)}`, {

@@ -1,5 +1,5 @@
 import { GshError, Exit, UsageError } from '../errors.js';
-import { type CredentialProvider, normalizeBaseUrl } from '../wire/http.js';
+import { checkNoUserinfo, type CredentialProvider, normalizeBaseUrl } from '../wire/http.js';
 import type { ClientFactory } from './agent-credential.js';
 import { type ConfigStore, type Profile, profileName, type StoreData } from './store.js';
 
@@ -67,6 +67,10 @@ export async function resolveAuth(input: ResolveInput): Promise<Resolved> {
   if (input.profileFlag && !profile) {
     throw new UsageError(`no profile named "${input.profileFlag}"`, 'List them with `gsh auth profiles`.');
   }
+  // A user and password in any of them are refused before the URL is compared, printed or sent.
+  if (input.baseUrlFlag) checkNoUserinfo(input.baseUrlFlag, '--base-url');
+  if (env.GSH_BASE_URL) checkNoUserinfo(env.GSH_BASE_URL, 'GSH_BASE_URL');
+  if (!envBase && profile?.base_url) checkNoUserinfo(profile.base_url, `the base URL of profile "${name}" (config.json)`);
   const baseUrl = envBase || profile?.base_url;
   if (!baseUrl) throw new UsageError('no base URL is configured', NO_BASE_URL_HINT);
   if (envSecret && !input.sendsNone && input.baseUrlFlag && env.GSH_BASE_URL && !sameService(input.baseUrlFlag, env.GSH_BASE_URL)) {

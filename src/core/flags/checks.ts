@@ -29,11 +29,20 @@ function parseUrl(v: string): URL | undefined {
 /**
  * Any id that goes into a path: empty, `null` or `undefined` is what a script gets when its id
  * lookup found nothing (`--jq .uuid` on a record whose id is named otherwise), and a `/` would
- * name another resource; each is refused before anything is sent rather than sent as an id.
+ * name another resource, as would `.` or `..`, which a URL reads as a step to the same or the
+ * parent path (`hooks delete ..` would send DELETE /servers/{id}/); each is refused before
+ * anything is sent rather than sent as an id. `allowSlash`: a value that never goes into a path
+ * as it is (a server name, resolved to an id first; a file path sent in the query).
  */
 export function pathIdProblem(value: string, allowSlash = false): string | undefined {
   if (value.trim() === '') return 'must not be empty';
   if (/^(null|undefined)$/i.test(value.trim())) return `is "${value}", not an id: the command that gave it found none (-q prints the id whatever its name)`;
-  if (!allowSlash && value.includes('/')) return 'must not contain /';
-  return undefined;
+  if (allowSlash) return undefined;
+  if (value.includes('/')) return 'must not contain /';
+  return dotSegmentProblem(value);
+}
+
+/** `.` and `..` as one step of a URL path name the same or the parent path, never an id. */
+function dotSegmentProblem(value: string): string | undefined {
+  return value === '.' || value === '..' ? `must not be "${value}": in a URL it names the ${value === '.' ? 'same' : 'parent'} path, not an id` : undefined;
 }

@@ -58,6 +58,9 @@ export function markedId(ref: string): string | undefined {
   if (!ref.startsWith(ID_MARKER)) return undefined;
   const id = ref.slice(ID_MARKER.length);
   if (!id) throw new UsageError(`"${ref}" names no id`, 'Give the id after the marker, e.g. -s id:3f2a9c1e.');
+  // Used as it is in /servers/{id}: checked as every path id is.
+  const problem = pathIdProblem(id);
+  if (problem) throw new UsageError(`the server id in "${ref}" ${problem}`);
   return id;
 }
 

@@ -14,7 +14,7 @@ import { argvOf, contextOf, rootOf, setExitCode } from './run-state.js';
 import type { RuntimeView } from './runtime-view.js';
 import type { ConfigStore } from '../auth/store.js';
 import { submit } from './submit.js';
-import { forTerminal } from '../terminal/terminal-text.js';
+import { forTerminal, inLine } from '../terminal/terminal-text.js';
 
 // What every action gets (ARCHITECTURE.md "Lessons from other CLIs": gh's run(opts, ctx)): the
 // global options, checked once before anything else happens (global-checks.ts), the context's
@@ -164,8 +164,9 @@ export class Runtime implements RuntimeView {
     this.io.stderr.write(`${ansi.dim(forTerminal(message, this.io.stderrTTY), this.io.colorErr)}\n`);
   }
 
+  /** A warning is one line: line breaks in what it quotes are shown (`^J`), on a terminal or not. */
   warn(message: string): void {
-    this.io.stderr.write(`${ansi.yellow('warning:', this.io.colorErr)} ${forTerminal(message, this.io.stderrTTY)}\n`);
+    this.io.stderr.write(`${ansi.yellow('warning:', this.io.colorErr)} ${forTerminal(inLine(message), this.io.stderrTTY)}\n`);
   }
 
   close(): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Env, InStream, OutStream } from './streams.js';
-import { terminalStream } from './terminal-text.js';
+import { logStream, neutralise, terminalStream } from './terminal-text.js';
 
 // Terminal facts decided in one place (ARCHITECTURE.md "Lessons from other CLIs": gh's iostreams).
 // Commands never test isTTY themselves; they ask Streams.
@@ -12,6 +12,12 @@ export interface Writer {
 export interface Streams {
   /** On a terminal, every write is made safe to show (core/terminal/terminal-text.ts); on a pipe, the stream itself. */
   stdout: OutStream;
+  /**
+   * stdout for bytes as the service chose them (`gsh api`'s text body, a downloaded file): on a
+   * terminal every escape sequence is shown as text, colours too, whatever --color (README
+   * "Security": only `console attach` keeps a game's colours); on a pipe, the stream itself.
+   */
+  serviceStdout: OutStream;
   stderr: OutStream;
   /**
    * The streams unfiltered, for gsh's own drawing only (spinners, progress lines, prompts) and
@@ -78,7 +84,9 @@ export function streamsFor(ctx: { stdin: InStream; stdout: OutStream; stderr: Ou
   const colorErr = colorEnabled(env, stderrTTY, opts.color);
   return {
     stdout: stdoutTTY ? terminalStream(ctx.stdout, color) : ctx.stdout,
-    stderr: stderrTTY ? terminalStream(ctx.stderr, colorErr) : ctx.stderr,
+    serviceStdout: stdoutTTY ? terminalStream(ctx.stdout, false) : ctx.stdout,
+    // stderr is a log too, a terminal or not: one rule for its lines (logStream: no line a CI runner obeys).
+    stderr: errorStream(ctx.stderr, colorErr),
     rawStdout: ctx.stdout,
     rawStderr: ctx.stderr,
     // Getters: the real process.stdin is a stream built on first use, and most commands never read it.
@@ -104,6 +112,14 @@ export function streamsFor(ctx: { stdin: InStream; stdout: OutStream; stderr: Ou
  */
 export function outputStream(stream: OutStream, keepSgr = false): OutStream {
   return stream.isTTY === true ? terminalStream(stream, keepSgr) : stream;
+}
+
+/**
+ * A context's stderr (outputStream()'s rule on a terminal) with the rule for a log's lines on a
+ * terminal and on a pipe alike (logStream(): no line starts with `::`, no bare CR).
+ */
+export function errorStream(stream: OutStream, keepSgr = false): OutStream {
+  return stream.isTTY === true ? logStream(stream, (text) => neutralise(text, keepSgr)) : logStream(stream);
 }
 
 /** Minimal ANSI styling for the hot paths that must not load chalk. */

@@ -139,6 +139,14 @@ export function oneLine(text: string): SafeText {
 }
 
 /**
+ * Service text inside one line of a log (a note, a warning, on a terminal or not): its line
+ * breaks shown as `^J` and `^M`, so it cannot start a line of its own (logStream()).
+ */
+export function inLine(text: string): string {
+  return /[\r\n]/.test(text) ? text.replace(/\r\n|\r|\n/g, (c) => (c === '\n' ? '^J' : c === '\r' ? '^M' : '^M^J')) : text;
+}
+
+/**
  * Service text made safe for one line (oneLine()) and cut to at most `cols` columns: never inside a grapheme, a wide
  * character counted as 2, `…` where it was cut. Safe text passes through visible() unchanged, so
  * gsh's own text may be fitted too (without colours: fit first, colour after).
@@ -206,10 +214,61 @@ export function neutralise(text: string, keepSgr: boolean): string {
  * the stream's own.
  */
 export function terminalStream<T extends OutStream>(stream: T, keepSgr: boolean): T {
+  return filtered(stream, (text) => neutralise(text, keepSgr));
+}
+
+/**
+ * A log's lines (issue 51): stderr is read by people and by CI runners, and a runner takes a line
+ * that starts with `::` (GitHub's workflow commands, `##[` in their older form; blanks before
+ * them do not count) as an instruction, and starts a line at a bare CR as at LF. gsh writes no
+ * such line of its own to stderr (its annotations go to stdout: `init lint --format github`), so
+ * every write to stderr, a terminal or not, passes here: a line that would start so gets a
+ * backslash first (`\::error`), and a bare CR is shown as `^M`. Service or file text holding
+ * `\n::error file=…` then starts no command in a CI log, whatever message carries it.
+ */
+export function logStream<T extends OutStream>(stream: T, inner: (text: string) => string = (text) => text): T {
+  const lines = logLines();
+  return filtered(stream, (text) => lines(inner(text)));
+}
+
+/** The rule of logStream() over successive writes: whether the next one starts a line is kept between them. */
+export function logLines(): (text: string) => string {
+  let atStart = true;
+  return (text) => {
+    // Most writes hold no CR and no line that starts with `:` or `#`: passed as they are.
+    if (!text.includes('\r') && !(atStart ? /^[ \t]*[:#]|\n[ \t]*[:#]/ : /\n[ \t]*[:#]/).test(text)) {
+      atStart = /\n[ \t]*$/.test(text) || (atStart && /^[ \t]*$/.test(text));
+      return text;
+    }
+    let out = '';
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i] as string;
+      if (c === '\n') {
+        atStart = true;
+      } else if (c === '\r') {
+        if (text[i + 1] !== '\n') {
+          out += '^M';
+          atStart = false;
+          continue;
+        }
+      } else if (atStart && c !== ' ' && c !== '\t') {
+        atStart = false;
+        // A prefix cut by the end of this write counts: the next write may complete it.
+        const head = text.slice(i, i + 3);
+        if ((c === ':' && (head.length === 1 || head[1] === ':')) || (c === '#' && '##['.startsWith(head))) out += '\\';
+      }
+      out += c;
+    }
+    return out;
+  };
+}
+
+/** A stream whose every write (and end) passes `clean` first, bytes decoded as UTF-8 across writes. */
+function filtered<T extends OutStream>(stream: T, cleanText: (text: string) => string): T {
   const decoder = new TextDecoder();
   const clean = (chunk: unknown): unknown => {
-    if (typeof chunk === 'string') return neutralise(chunk, keepSgr);
-    if (chunk instanceof Uint8Array) return neutralise(decoder.decode(chunk, { stream: true }), keepSgr);
+    if (typeof chunk === 'string') return cleanText(chunk);
+    if (chunk instanceof Uint8Array) return cleanText(decoder.decode(chunk, { stream: true }));
     return chunk;
   };
   const write = (chunk: unknown, ...rest: unknown[]) => (stream.write as (...a: unknown[]) => boolean)(clean(chunk), ...rest);

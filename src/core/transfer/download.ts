@@ -205,13 +205,23 @@ export async function saveBody(rt: Runtime, client: ApiClient, spec: RequestSpec
     }
   };
   try {
-    await client.request({ ...spec, sink });
+    const res = await client.request({ ...spec, sink });
+    // The request core streams only a 2xx with a body to the sink; anything else saved nothing.
+    if (!done) throw notADownload(res.status, res.headers.location);
   } catch (err) {
     throw stopped ?? err;
   } finally {
     for (const [signal, on] of handlers) rt.ctx.signals.off(signal, on);
   }
-  return done as Downloaded;
+  return done;
+}
+
+/** A download is a 2xx with a body: a redirect (never followed) or a 204 is a failure, nothing saved. */
+function notADownload(status: number, location: string | undefined): GshError {
+  const redirect = status >= 300 && status < 400;
+  const what = redirect ? `a redirect${location ? ` to ${location}` : ''}, which gsh does not follow` : 'no body';
+  return new GshError(`the answer was HTTP ${status} (${what}), not the bytes: nothing was saved`, Exit.error,
+    redirect ? 'gsh follows no redirect: ask for a new download URL, or fetch the target yourself if you trust it.' : undefined);
 }
 
 function exists(path: string): boolean {
@@ -322,7 +332,8 @@ async function toStdout(io: Streams, body: AsyncIterable<Uint8Array>, bar: Progr
     for await (const chunk of body) {
       if (written === 0 && binaryOnTerminal && io.stdoutTTY && looksBinary(chunk)) throw binaryOnTerminal(expected);
       // Flat memory on a slow pipe: wait for it to drain before reading more.
-      if (!io.stdout.write(chunk)) await new Promise<void>((r) => (io.stdout as NodeJS.WritableStream).once('drain', () => r()));
+      // The file's bytes as they came; on a terminal its escape sequences show as text, colours too.
+      if (!io.serviceStdout.write(chunk)) await new Promise<void>((r) => (io.serviceStdout as NodeJS.WritableStream).once('drain', () => r()));
       written += chunk.length;
       bar.update(written);
     }

@@ -94,16 +94,56 @@ export function normalizeBaseUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`invalid base URL: ${raw}`, 'Give the service root, e.g. https://api.example.com/api/v2');
+    throw new UsageError(`invalid base URL: ${withoutUserinfo(raw)}`, 'Give the service root, e.g. https://api.example.com/api/v2');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`base URL must be http(s): ${raw}`);
+    throw new UsageError(`base URL must be http(s): ${withoutUserinfo(raw)}`);
   }
+  checkNoUserinfo(raw);
   return url.href.replace(/\/+$/, '');
 }
 
+/** A URL as it may be printed: whatever stands between `//` and an `@` before the path left out. */
+export function withoutUserinfo(raw: string): string {
+  return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1');
+}
+
+/**
+ * A base URL holding `user:password@` is refused (exit 2) wherever it comes from (`from`: the
+ * flag, the variable, the profile): gsh would print it in traces, plans and errors and save it
+ * in config.json, and it sends a key, never a password. Said without the user and password.
+ */
+export function checkNoUserinfo(raw: string, from = 'the base URL'): void {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return; // normalizeBaseUrl says what is wrong with it
+  }
+  if (url.username === '' && url.password === '') return;
+  throw new UsageError(
+    `${from} holds a user name or password before its host (${withoutUserinfo(raw)}): gsh neither sends nor keeps them`,
+    'Give the base URL without "user:password@"; the API key is the credential (GSH_API_KEY, or gsh auth login).',
+  );
+}
+
+/**
+ * An API path with a `.` or `..` step (`%2e` counts as a dot, as the URL parser reads it) would
+ * reach another path once the parser collapses it: `/servers/S/hooks/..` is `/servers/S/`. The
+ * planners refuse such ids by name (core/flags/checks.ts); this holds for every other path too
+ * (an id from an answer, gsh api's PATH).
+ */
+export function refuseDotSteps(path: string): void {
+  const steps = path.split(/[?#]/, 1)[0]!.split('/').map((step) => step.replace(/%2e/gi, '.'));
+  if (steps.some((step) => step === '.' || step === '..')) {
+    throw new UsageError(`the path ${path} has a "." or ".." step, which a URL reads as another path`, 'Give the ids themselves, not a relative path.');
+  }
+}
+
 export function buildUrl(baseUrl: string, path: string, query?: Record<string, QueryValue>): URL {
-  const url = /^https?:\/\//.test(path) ? new URL(path) : new URL(baseUrl + (path.startsWith('/') ? path : `/${path}`));
+  const absolute = /^https?:\/\//.test(path);
+  if (!absolute) refuseDotSteps(path);
+  const url = absolute ? new URL(path) : new URL(baseUrl + (path.startsWith('/') ? path : `/${path}`));
   for (const [k, v] of Object.entries(query ?? {})) {
     if (v === undefined) continue;
     if (Array.isArray(v)) for (const item of v) url.searchParams.append(k, String(item));
@@ -363,7 +403,9 @@ export class ApiClient {
       throw new ProxyRefused(407, resHeaders['proxy-authenticate']);
     }
     seen.status = res.statusCode;
-    if (spec.sink && res.statusCode < 400) {
+    // Only a 2xx with a body is streamed to a sink (a download): a redirect, never followed, or a
+    // 204 is read like any other answer, and the sink's owner refuses it (core/transfer/download.ts).
+    if (spec.sink && res.statusCode >= 200 && res.statusCode < 300 && res.statusCode !== 204 && res.statusCode !== 205) {
       this.trace(`< ${res.statusCode} (${Date.now() - started} ms)`);
       this.traceHeaders('<', resHeaders);
       try {

@@ -110,12 +110,14 @@ export function checkProxiedPlainHttp(target: URL, proxy: ProxyChoice | undefine
 /**
  * curl's no_proxy rules: a comma- or space-separated list; `*` alone matches every host; a name
  * matches itself and every name under it (`example.com` and `.example.com` both match
- * `api.example.com` and `example.com`); `name:port` matches that port only; an IPv4 address may be
+ * `api.example.com` and `example.com`), an address only itself; `name:port` matches that port only; an IPv4 address may be
  * given as a CIDR range (`10.0.0.0/8`). Case does not matter; brackets around IPv6 are optional.
  */
 export function bypassesProxy(target: URL, noProxy: string): boolean {
   const host = target.hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
   const port = target.port || (target.protocol === 'https:' ? '443' : '80');
+  // A suffix names the names under it, never addresses: `.0.0.1` is no rule for 127.0.0.1.
+  const isName = ipv4(host) === undefined && !host.includes(':');
   for (const raw of noProxy.split(/[,\s]+/)) {
     let entry = raw.trim().toLowerCase();
     if (!entry) continue;
@@ -134,7 +136,7 @@ export function bypassesProxy(target: URL, noProxy: string): boolean {
     }
     if (entryPort !== undefined && entryPort !== port) continue;
     entry = entry.replace(/^\*?\./, '').replace(/\.$/, '');
-    if (entry.includes('/') ? inCidr(host, entry) : host === entry || host.endsWith(`.${entry}`)) return true;
+    if (entry.includes('/') ? inCidr(host, entry) : host === entry || (isName && host.endsWith(`.${entry}`))) return true;
   }
   return false;
 }

@@ -32,6 +32,9 @@ async function proxyAgent(proxy: ProxyChoice, connectTimeoutMs: number): Promise
     connect: { timeout: connectTimeoutMs },
     // The proxy's own connections (absolute-URI requests) are kept no longer than the others.
     factory: (origin: string | URL, opts: object) => new undici.Pool(origin, { ...opts, keepAliveTimeout: IDLE_KEEPALIVE_MS }),
+    // The CONNECT itself: a proxy that accepts it and never answers is given one attempt's time
+    // (undici's default is 300 s), so a streamed transfer, which has no overall timer, ends too.
+    clientFactory: (origin: string | URL, opts: object) => new undici.Pool(origin, { ...opts, headersTimeout: connectTimeoutMs }),
   } as ConstructorParameters<typeof undici.ProxyAgent>[0]);
 }
 
@@ -54,7 +57,7 @@ export async function undiciSender(connectTimeoutMs: number, given?: Dispatcher)
     const dispatcher = await dispatcherFor(req.proxy);
     const sentAt = Date.now();
     try {
-      const res = await apiRequest.call(dispatcher, {
+      const answer = apiRequest.call(dispatcher, {
         origin: req.url.origin,
         path: req.url.pathname + req.url.search,
         method: req.method as Dispatcher.HttpMethod,
@@ -66,6 +69,7 @@ export async function undiciSender(connectTimeoutMs: number, given?: Dispatcher)
         bodyTimeout: req.timeoutMs,
         ...(req.signal ? { signal: req.signal } : {}),
       });
+      const res = req.signal ? await untilAborted(answer, req.signal) : await answer;
       const connection = res.headers.connection;
       if (!(typeof connection === 'string' && /close/i.test(connection))) lastAnswer.set(endpoint, Date.now());
       return { statusCode: res.statusCode, headers: res.headers, body: res.body };
@@ -80,9 +84,40 @@ export async function undiciSender(connectTimeoutMs: number, given?: Dispatcher)
       throw err;
     }
   };
+  // Destroyed, not closed: a close waits for every request in the queue, and one given up on
+  // (aborted while its connection was still being made) would hold the run's end until then.
   const close = async () => {
     if (given) return;
-    await Promise.all([direct?.close(), ...[...proxied.values()].map(async (p) => (await p).close())]);
+    await Promise.all([direct?.destroy(), ...[...proxied.values()].map(async (p) => (await p).destroy())]);
   };
   return { send, close };
+}
+
+/**
+ * The answer, or the signal's reason as soon as it aborts. undici hears of an abort only once a
+ * request has a connection: one queued behind a connection being made (a CONNECT the proxy never
+ * answers) would otherwise wait for it, past --request-timeout and past Ctrl-C and SIGTERM.
+ */
+function untilAborted<T>(answer: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    answer.catch(() => {});
+    return Promise.reject(signal.reason as Error);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      answer.catch(() => {});
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    answer.then(
+      (res) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(res);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err as Error);
+      },
+    );
+  });
 }

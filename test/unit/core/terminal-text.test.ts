@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { coloured, displayWidth, door, fitWidth, neutralise, padWidth, term, terminalStream, visible, visibleDeep, type SafeText } from '../../../src/core/terminal/terminal-text.js';
+import { coloured, displayWidth, door, fitWidth, inLine, logLines, logStream, neutralise, padWidth, term, terminalStream, visible, visibleDeep, type SafeText } from '../../../src/core/terminal/terminal-text.js';
 
 // core/terminal/terminal-text.ts (issue #28): control characters and escape sequences shown as text
 // (cat -v notation), never obeyed; SGR kept only where colour is on.
@@ -115,5 +115,31 @@ describe('the door', () => {
     expect(chunks[0]).toBe('\r\x1b[2K^[]0;t^G');
     const safe: SafeText = visible('x');
     expect(safe).toBe('x');
+  });
+});
+
+// Issue 51 item 7: a log's lines (stderr, a terminal or a CI log): no line starts with `::` or
+// `##[` (a runner's workflow command), no bare CR (a runner starts a line there).
+describe('logLines / inLine', () => {
+  it('escapes a line that would start a workflow command, blanks before it included; a bare CR is shown', () => {
+    const lines = logLines();
+    expect(lines('note: https://x\n::error file=a::pwned\n  ##[warning]old\n')).toBe('note: https://x\n\\::error file=a::pwned\n  \\##[warning]old\n');
+    expect(lines('a\r::x\r\nb :: c\n# heading\n')).toBe('a^M::x\r\nb :: c\n# heading\n');
+  });
+  it('holds across writes: a line start, or a prefix, cut by the end of a write', () => {
+    const lines = logLines();
+    expect([lines('first'), lines(' ::not at a start\n'), lines(':'), lines(':error\n'), lines('  #'), lines('#[x\n')]).toEqual(['first', ' ::not at a start\n', '\\:', ':error\n', '  \\#', '#[x\n']);
+  });
+  it('logStream applies it to every write of a stream, strings and bytes', () => {
+    const chunks: string[] = [];
+    const inner = new Writable({ write: (c: Buffer, _e, done) => { chunks.push(c.toString()); done(); } });
+    const log = logStream(inner as unknown as import('../../../src/core/terminal/streams.js').OutStream);
+    log.write('x\n::error::a\n');
+    log.write(Buffer.from('::warning::b\n'));
+    expect(chunks.join('')).toBe('x\n\\::error::a\n\\::warning::b\n');
+  });
+  it('inLine shows line breaks in quoted text', () => {
+    expect(inLine('a\nb\rc\r\nd')).toBe('a^Jb^Mc^M^Jd');
+    expect(inLine('plain')).toBe('plain');
   });
 });

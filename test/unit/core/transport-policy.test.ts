@@ -320,6 +320,11 @@ describe('which proxy (curl\'s rules, README "Authentication and configuration")
     ['http://[::1]:3000', '::1', true],
     ['http://[::1]:3000', '[::1]:3000', true],
     ['https://API.Example.COM', 'api.example.com', true],
+    // Issue 51: a suffix matches host names only, never an address (curl: "a name").
+    ['http://127.0.0.1:8080', '.0.0.1', false],
+    ['http://127.0.0.1:8080', '0.0.1', false],
+    ['http://10.1.2.3', '.3', false],
+    ['http://[::1]:3000', ':1', false],
   ])('%s with no_proxy=%s: %s', (target, list, bypass) => {
     expect(bypassesProxy(new URL(target), list)).toBe(bypass);
   });
