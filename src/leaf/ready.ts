@@ -117,11 +117,14 @@ export async function watchReady(
   let history: string[] | undefined;
   let stopped: GshError | undefined;
   let onStop: ((err: GshError) => void) | undefined;
-  // Rung by every event a pause may be waiting for (a line, the history, a stop).
-  let bell!: Promise<void>;
-  let ring!: () => void;
-  const rearm = () => void (bell = new Promise((resolve) => (ring = () => (rearm(), resolve()))));
-  rearm();
+  // Rung by every event a pause may be waiting for (a line, the history, a stop): it ends the
+  // pause under way and clears its timer, so a wait that ends leaves none holding the process.
+  let bell = new AbortController();
+  const ring = () => {
+    const rung = bell;
+    bell = new AbortController();
+    rung.abort();
+  };
   const keep = (lines: readonly string[], older = false) => {
     if (older) last.unshift(...lines);
     else last.push(...lines);
@@ -216,7 +219,7 @@ export async function watchReady(
       const pause = async (ms: number, done: () => boolean) => {
         const end = rt.now() + ms;
         while (!over && !done() && rt.now() < end) {
-          await Promise.race([rt.sleep(Math.min(STEP_MS, end - rt.now())), bell]);
+          await rt.sleep(Math.min(STEP_MS, end - rt.now()), bell.signal);
           if (!over) feed({ kind: 'clock' });
         }
         if (over) throw new GshError('the wait is over', Exit.error);

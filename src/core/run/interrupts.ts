@@ -76,10 +76,10 @@ export class Interrupts {
     this.controller.abort(new InterruptedError(signal, true));
   }
 
-  /** A pause of the run's clock that Ctrl-C / SIGTERM ends at once (throwing InterruptedError). */
-  sleep(ms: number): Promise<void> {
+  /** A pause of the run's clock that Ctrl-C / SIGTERM ends at once (throwing InterruptedError); `wake` ends it early, quietly. */
+  sleep(ms: number, wake?: AbortSignal): Promise<void> {
     const signal = this.signal;
-    return this.interruptible(() => abortablePause((n, own) => this.ctx.clock.sleep(n, own), ms, signal));
+    return this.interruptible(() => abortablePause((n, own) => this.ctx.clock.sleep(n, own), ms, signal, wake));
   }
 
   /**
