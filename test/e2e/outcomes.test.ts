@@ -71,6 +71,20 @@ describe('an answer lost, then other failures', () => {
     expect(error).toMatchObject({ code: 'rate_limit_exceeded', status: 429, exit_code: 8, outcome: 'unknown' });
     expect(error.request_id).toMatch(/^req_/);
     expect(effectsOf(error.idempotency_key)).toHaveLength(1);
+    // Issue 50 item 8: the replay line is a field of its own (README "Outcomes"), the one the hint names.
+    expect(error.replay).toBe(`gsh power start ${server.id} --retries 1 --json --idempotency-key ${error.idempotency_key}`);
+    expect(error.hint).toContain(error.replay);
+  });
+
+  it('--json: a change refused every time (not_applied) carries no replay', async () => {
+    settle(server.id, 'offline');
+    t.sandbox.inject({ kind: 429, method: 'POST', path: power(), count: 2, retryAfter: 1 });
+    const r = await t.gsh(['power', 'start', server.id, '--retries', '1', '--json']);
+    clearInjections();
+    expect(r.exitCode).toBe(8);
+    const error = lastJson(r.stderr);
+    expect(error.outcome).toBe('not_applied');
+    expect(error).not.toHaveProperty('replay');
   });
 
   it('refused every time (429 only): not_applied, no replay line', async () => {

@@ -21,7 +21,7 @@ const time = new VirtualTime();
 let sandbox: Sandbox;
 let plain: ServerRecord[];
 beforeAll(async () => {
-  sandbox = await startSandbox({ strict: STRICT, manualTime: true, now: () => time.now, servers: 12 });
+  sandbox = await startSandbox({ strict: STRICT, manualTime: true, now: () => time.now, servers: 30 });
   time.attach(sandbox);
   plain = [...sandbox.state.servers.values()].filter((s) => !s.stored && !s.startupQueue && !s.adRequired);
 });
@@ -138,6 +138,46 @@ describe('--ready exits with its line', () => {
       expect(r.stderr).toMatch(/ready: .*Done \(/);
       // A pause still running would hold the real process open until its timer fired (up to 250 ms).
       expect(clock.pending()).toBe(0);
+    }
+  });
+});
+
+describe('results that say what happened (issue 50 item 8)', () => {
+  it('fleet power restart --ready -o json: each entry carries ready {line, seconds}, the line as data', async () => {
+    const two = [plain[6]!, plain[7]!].map(running);
+    fiveSecondRestart();
+    const clock = flowing();
+    const start = time.now;
+    const r = await gshInProcess(['power', 'restart', '-s', two.map((s) => s.id).join(','), '--ready', 'Done \\(', '--yes', '-o', 'json'], env(), { clock, timeout: 30_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const entries = JSON.parse(r.stdout) as { server_id: string; ok: boolean; ready?: { line: string; seconds: number }; data?: { state?: string } }[];
+    expect(entries.map((e) => e.server_id).sort()).toEqual(two.map((s) => s.id).sort());
+    for (const e of entries) {
+      expect(e).toMatchObject({ ok: true, data: { state: 'running' } });
+      // The game's line, its colours taken out (game.ts prints it green).
+      expect(e.ready?.line).toMatch(/^\[\d\d:\d\d:\d\d INFO\]: Done \(3\.214s\)! For help, type "help"$/);
+      // From the start of its wait (after the power request's answer) to the line: the stop and boot, 5 s.
+      expect(e.ready!.seconds).toBeGreaterThanOrEqual(4.5);
+      expect(e.ready!.seconds).toBeLessThanOrEqual((time.now - start) / 1000);
+    }
+  });
+
+  it('gsh wait --ready on two servers mid-boot -o json: the same ready field', async () => {
+    const two = [plain[8]!, plain[9]!];
+    for (const s of two) {
+      if (s.state !== 'offline') lifecycle().power(s, 'kill');
+      Object.assign(lifecycle().timing, { boot: 3000 });
+      lifecycle().power(s, 'start');
+    }
+    const clock = flowing();
+    const r = await gshInProcess(['wait', '-s', two.map((s) => s.id).join(','), '--ready', 'Done \\(', '-o', 'json'], env(), { clock, timeout: 30_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const entries = JSON.parse(r.stdout) as { ready?: { line: string; seconds: number } }[];
+    expect(entries).toHaveLength(2);
+    for (const e of entries) {
+      expect(e.ready?.line).toMatch(/Done \(3\.214s\)!/);
+      expect(e.ready!.seconds).toBeGreaterThan(0);
+      expect(e.ready!.seconds).toBeLessThanOrEqual(3.5);
     }
   });
 });
