@@ -149,7 +149,8 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
   ]);
   const refs = targetRefs(o.server, undefined, rt.env, o.allServers === true);
   // A server of several not started (Ctrl-C first) is waited for by the same command for it.
-  const opts = { ...fleetOptions(o), rest: (ids: readonly string[]) => resumeOf(ids.join(',')) };
+  const { serversArg } = await import('../core/terminal/report.js');
+  const opts = { ...fleetOptions(o), rest: (ids: readonly string[]) => resumeOf(serversArg(ids)) };
   const client = await rt.client();
   const ready = o.ready === undefined ? undefined : await import('../leaf/ready.js');
   const readyOf = (serverId: string) => ready?.planReady(o.ready, serverId);

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fastClock, runGsh, testContext } from '../helpers/context.js';
-import { type E2E, runEnv, setup } from './helpers.js';
+import { type E2E, idList, runEnv, setup } from './helpers.js';
 
 // Every ending of a mutation states its outcome (ARCHITECTURE.md "Requests"), across all its
 // attempts: 01-general-contract.md "Errors" (retry rules: 429 waits, 5xx back off, other 4xx are
@@ -192,7 +192,7 @@ describe('Ctrl-C on a fleet whose changes were accepted', () => {
       }
       expect(new Set(stopped.map((e) => e.error.idempotency_key)).size).toBe(stopped.length);
       for (const e of entries.filter((x) => x.not_started)) expect(e.error.outcome).toBe('not_applied');
-      expect(r.stderr).toContain(`gsh wait -s ${stopped.map((e) => e.server_id).join(',')} --for running`);
+      expect(r.stderr).toContain(`gsh wait -s ${idList(stopped.map((e) => e.server_id))} --for running`);
     } finally {
       t.sandbox.setFaults({ latencyMs: 0 });
     }

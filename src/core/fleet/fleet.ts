@@ -1,7 +1,7 @@
 import { ApiError, Exit, GshError, InterruptedError, ownError } from '../errors.js';
 import type { SignalName } from '../run/context.js';
 import { OutcomeTracker, settleOutcome, trackOutcomes } from '../outcome.js';
-import { type ErrorObject, errorObject } from '../terminal/report.js';
+import { type ErrorObject, errorObject, serversArg } from '../terminal/report.js';
 import type { Runtime } from '../run/runtime.js';
 import type { Target } from './targets.js';
 import { shellLine } from '../shell-words.js';
@@ -356,7 +356,7 @@ function resumeLines(results: readonly TargetResult[]): string[] {
     if (m) grouped.set(`gsh wait -s \0${m[2]}`, [...(grouped.get(`gsh wait -s \0${m[2]}`) ?? []), m[1] as string]);
     else grouped.set(resume, []);
   }
-  return [...grouped].map(([line, ids]) => line.replace('\0', ids.join(',')));
+  return [...grouped].map(([line, ids]) => line.replace('\0', serversArg(ids)));
 }
 
 /** Targets whose change may have acted: say so, with each one's replay command. */

@@ -197,7 +197,18 @@ export function restCommand(argv: readonly string[], serverIds: readonly string[
     else if (serverArgument !== undefined && a === serverArgument) serverArgument = undefined;
     else kept.push(a);
   }
-  return shellLine(['gsh', ...kept, '-s', serverIds.join(',')]);
+  return shellLine(['gsh', ...kept, '-s', serversArg(serverIds)]);
+}
+
+/**
+ * The servers a printed line names, so that running it costs no listing (issue 50): one id as it
+ * is (gsh remembers every id it resolved for a day, README "Remembered servers", so it is not
+ * looked up again), several as `id:…` each, which a fleet takes as they are instead of listing
+ * the servers to find them (ARCHITECTURE.md "Command grammar").
+ */
+export function serversArg(ids: readonly string[]): string {
+  if (ids.length < 2) return ids.join(',');
+  return ids.map((id) => (id.startsWith('id:') ? id : `id:${id}`)).join(',');
 }
 
 function hintFor(err: ApiError): string | undefined {
