@@ -27,6 +27,7 @@ const STRICT_PASS = [
   'test/e2e/backups.test.ts',
   'test/e2e/ready.test.ts',
   'test/e2e/ready-restart.test.ts',
+  'test/e2e/waits-on-time.test.ts',
   'test/e2e/server-refs.test.ts',
   'test/e2e/interrupt-steps.test.ts',
   'test/e2e/interrupt-resume.test.ts',

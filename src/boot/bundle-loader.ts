@@ -2,7 +2,7 @@ import { fstatSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { Script } from 'node:vm';
 import { describeProblem, makePrivateDir, privateDirProblem, readPrivateFile, removeOld, replaceFile } from '../core/disk/disk.js';
-import { V8_FLAGS_EVENT } from '../core/v8-flags.js';
+import { IDLE_EVENT, V8_FLAGS_EVENT } from '../core/v8-flags.js';
 import { buildId, COMMAND_WORD, helpCacheFile, keepHelp, readHelp } from './help-cache.js';
 
 // Loads the bundle (bin/dist/*.cjs, CommonJS chunks) the way Node's own CommonJS loader would, plus a
@@ -228,6 +228,8 @@ function loadCli(entry: string, cacheDir: string | undefined, options: LoaderOpt
   }
   // core/wasm-flags.ts asks for its V8 flags through this event while the loader is in charge.
   (process as NodeJS.EventEmitter).on(V8_FLAGS_EVENT, (flags: string) => loader.setV8Flags(flags));
+  // A wait's pause: the caches are written then, not after its last line (core/v8-flags.ts).
+  (process as NodeJS.EventEmitter).once(IDLE_EVENT, () => loader.flush());
   return loader.load(entry) as Cli;
 }
 

@@ -144,12 +144,13 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
   if (o.ready !== undefined && o.for !== undefined && o.for !== 'running') throw new UsageError('--ready waits for running; leave out --for');
   const state = o.ready !== undefined ? 'running' : (o.for ?? 'settled');
   if (!/^[a-z_]+$/.test(state)) throw new UsageError(`--for "${state}" is not a state`, 'Use running, offline, settled or another state of the status resource.');
-  const [{ followOrInterrupt, followWork, waitCommand }, { fleetOptions, resolveFleet, runFleet }, { resolveTargets, singleRef, targetRefs }, { onServer, resolveRemembered }, { stdinFor }] = await Promise.all([
+  const [{ followOrInterrupt, followWork, waitCommand }, { EntryFields, fleetOptions, resolveFleet, runFleet }, { resolveTargets, singleRef, targetRefs }, { onServer, resolveRemembered }, { stdinFor }] = await Promise.all([
     import('../core/fleet/follow.js'), import('../core/fleet/fleet.js'), import('../core/fleet/targets.js'), import('../core/fleet/server-cache.js'), import('../core/flags/fields.js'),
   ]);
   const refs = targetRefs(o.server, undefined, rt.env, o.allServers === true);
   // A server of several not started (Ctrl-C first) is waited for by the same command for it.
-  const opts = { ...fleetOptions(o), rest: (ids: readonly string[]) => resumeOf(ids.join(',')) };
+  const { serversArg } = await import('../core/terminal/report.js');
+  const opts = { ...fleetOptions(o), rest: (ids: readonly string[]) => resumeOf(serversArg(ids)) };
   const client = await rt.client();
   const ready = o.ready === undefined ? undefined : await import('../leaf/ready.js');
   const readyOf = (serverId: string) => ready?.planReady(o.ready, serverId);
@@ -166,19 +167,20 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
     }
   };
   /** The state wait, and with --ready the console after it (its recent output included). */
-  const withReady = async (serverId: string, wait: () => Promise<unknown>) => {
+  const withReady = async (serverId: string, wait: () => Promise<unknown>, several = false) => {
     const spec = readyOf(serverId);
     if (!ready || !spec) return wait();
     const watch = await ready.watchReady(rt, client, serverId, serverId, spec, { replay: true, stateOnly: `gsh wait -s ${serverId} --for running` });
     try {
       const r = await watch.until({ state });
       rt.note(`ready: ${r.line}`);
-      return r.final;
+      // A fleet entry carries the line and when it came (`ready`).
+      return several ? new EntryFields(r.final, { ready: { line: r.line, seconds: r.seconds } }) : r.final;
     } finally {
       watch.close();
     }
   };
-  const follow = (serverId: string) => resumable(serverId, () => withReady(serverId, () => followWork(rt, client, { kind: 'server-state', serverId, state })));
+  const follow = (serverId: string) => resumable(serverId, () => withReady(serverId, () => followWork(rt, client, { kind: 'server-state', serverId, state }), true));
   const followOne = (serverId: string) => resumable(serverId, () => withReady(serverId, () => followOrInterrupt(rt, client, { kind: 'server-state', serverId, state })));
   const then = (what: string, serverId: string) => {
     const spec = readyOf(serverId);

@@ -60,8 +60,12 @@ export interface Checks {
   /** --ready without a pattern: each server's settings must name a done_message. */
   doneMessage: boolean;
   atZero: AtZero;
-  /** The reads the checks send: the server records, then (doneMessage) each server's settings, then each server's console token. */
+  /** The reads the checks send: the server records (unless listed), then (doneMessage) each server's settings, then each server's console token. */
   reads: RequestSpec[];
+  /** The read of the servers' records, or none when the listing that found the targets holds them. */
+  records?: RequestSpec;
+  /** The records of that listing (core/fleet/targets.ts listedServers): one listing a command. */
+  listed?: readonly Record<string, unknown>[];
   /** Per target (same order): the console token that shows a suspended server and what the key may do. */
   tokens: RequestSpec[];
   /** Per target, with doneMessage: its settings. */
@@ -71,10 +75,13 @@ export interface Checks {
 /** Verbs that need an ad view on a free-plan server (02-endpoints-part-a.md "Power"). */
 const AD_VERBS = new Set(['start', 'restart']);
 
-export function planChecks(a: Announcement, local: { ready?: unknown; wait?: unknown }, readyVerb: boolean): Checks {
+export function planChecks(a: Announcement, local: { ready?: unknown; wait?: unknown }, readyVerb: boolean, listing?: readonly Record<string, unknown>[]): Checks {
   const one = a.targets.length === 1;
   const doneMessage = readyVerb && local.ready === true;
-  const records: RequestSpec = one ? { method: 'GET', path: `/servers/${encodeURIComponent(a.targets[0]!.id)}` } : { method: 'GET', path: '/servers', query: { limit: MAX_PAGE, offset: 0 } };
+  const listedIds = new Set(listing?.map((r) => String(r.id)));
+  const listed = listing && a.targets.every((t) => listedIds.has(t.id)) ? listing : undefined;
+  const records: RequestSpec | undefined = listed ? undefined
+    : one ? { method: 'GET', path: `/servers/${encodeURIComponent(a.targets[0]!.id)}` } : { method: 'GET', path: '/servers', query: { limit: MAX_PAGE, offset: 0 } };
   const settings = doneMessage ? a.targets.map((t): RequestSpec => ({ method: 'GET', path: `/servers/${encodeURIComponent(t.id)}/settings` })) : [];
   const ready = readyVerb && local.ready !== undefined && local.ready !== false;
   const tokens = a.targets.map((t): RequestSpec => ({ method: 'POST', path: `/servers/${encodeURIComponent(t.id)}/console/token` }));
@@ -82,7 +89,9 @@ export function planChecks(a: Announcement, local: { ready?: unknown; wait?: unk
     freePlan: AD_VERBS.has(a.verb),
     doneMessage,
     atZero: { ready, readsSettings: doneMessage, waits: ready || local.wait === true },
-    reads: [records, ...settings, ...tokens],
+    reads: [...(records ? [records] : []), ...settings, ...tokens],
+    ...(records ? { records } : {}),
+    ...(listed ? { listed } : {}),
     tokens,
     settings,
   };
@@ -144,7 +153,7 @@ export function checkSteps(a: Announcement, c: Checks, known: RateLimitState | u
   const first = 'before the first say';
   const one = a.targets.length === 1;
   const steps: Step[] = [];
-  const records = one ? `the server (GET ${c.reads[0]!.path})` : 'the servers (GET /servers, every page)';
+  const records = !c.records ? 'each server\'s record in the listing that found the servers (GET /servers, read once)' : one ? `the server (GET ${c.records.path})` : 'the servers (GET /servers, every page)';
   steps.push(step('check', c.freePlan
     ? `${first}: read ${records}; a server on the free plan needs an ad view for its ${a.verb}, which only a person can give: refused without a terminal (exit 7), asked on one`
     : `${first}: read ${records} (the rate-limit headers come with the answer)`));
@@ -171,9 +180,8 @@ interface Problem {
  */
 export async function runChecks(rt: Runtime, a: Announcement, c: Checks, client: ApiClient): Promise<void> {
   const problems: Problem[] = [];
-  const records = c.reads[0]!;
   const settings = c.settings;
-  const plans = await readPlans(client, a, records);
+  const plans = await readPlans(client, a, c);
   problems.push(...(await tokenProblems(rt, a, c, client)));
   if (c.freePlan) {
     const free = a.targets.filter((t) => plans.get(t.id) === 'free');
@@ -221,15 +229,17 @@ export async function runChecks(rt: Runtime, a: Announcement, c: Checks, client:
 type PlanKind = 'free' | 'paid' | undefined;
 
 /** Each target's plan as its record shows it (undefined: the record shows none gsh can read). */
-async function readPlans(client: ApiClient, a: Announcement, records: RequestSpec): Promise<Map<string, PlanKind>> {
+async function readPlans(client: ApiClient, a: Announcement, c: Pick<Checks, 'records' | 'listed'>): Promise<Map<string, PlanKind>> {
   const plans = new Map<string, PlanKind>();
   const wanted = new Set(a.targets.map((t) => t.id));
-  const items = records.path === '/servers'
-    ? (await fetchAll(client, { method: 'GET', path: '/servers' })).items
-    : [(await client.request<{ data?: unknown }>(records)).body?.data];
+  const records = c.records;
+  const items = !records ? c.listed ?? []
+    : records.path === '/servers'
+      ? (await fetchAll(client, { method: 'GET', path: '/servers' })).items
+      : [(await client.request<{ data?: unknown }>(records)).body?.data];
   for (const item of items) {
     const record = item && typeof item === 'object' ? (item as Record<string, unknown>) : {};
-    const id = records.path === '/servers' ? String(record.id ?? '') : a.targets[0]!.id;
+    const id = !records || records.path === '/servers' ? String(record.id ?? '') : a.targets[0]!.id;
     if (wanted.has(id)) plans.set(id, planOf(record.plan));
   }
   return plans;

@@ -126,7 +126,9 @@ export async function planAnnouncement(
   // Sent after Ctrl-C by design: the requests the interrupt cancels are the countdown's, not this.
   const cancel = flags.announceCancel === undefined ? undefined : await Promise.all(targets.map(async (t) => ({ ...(await plan(flags.announceCancel as string, t.id)), afterInterrupt: true })));
   const a: Announcement = { points, sends, targets, parallel, verb, ...(cancel ? { cancel } : {}) };
-  return { ...a, checks: planChecks(a, flags, readyVerb) };
+  // The listing that found the targets (a fleet's) holds their records: the checks read no other.
+  const { listedServers } = await import('../core/fleet/targets.js');
+  return { ...a, checks: planChecks(a, flags, readyVerb, listedServers(await rt.client())) };
 }
 
 /**

@@ -102,6 +102,8 @@ export interface Sink {
   note(message: string): void;
   /** The run's own request is answered; only following it (--wait) is left, which `resume` picks up later. */
   sent?(resume?: string): void;
+  /** --ready's line came: a fleet entry carries it (`ready`). */
+  ready?(ready: { line: string; seconds: number }): void;
 }
 
 /** One execution of a planned run. */

@@ -75,6 +75,13 @@ export interface ReadyPattern {
   regex: string;
 }
 
+/** How a ready wait ended: the last status, the line that matched, seconds from the wait's start to it. */
+export interface ReadyEnd {
+  final: ServerStatus;
+  line: string;
+  seconds: number;
+}
+
 /** Where a wait ends at the status alone, for a message that cannot wait on the console. */
 export type StateOnly = string;
 
@@ -89,7 +96,7 @@ export interface ReadyWatch {
    * Fails with 13 (crashed, stopped or went offline after it started), 12 (already running with
    * no ready line in the history, `replay` only), 10 (--timeout), 130/143 (Ctrl-C, SIGTERM).
    */
-  until(target: { state: string; mustLeave?: string }): Promise<{ final: ServerStatus; line: string }>;
+  until(target: { state: string; mustLeave?: string }): Promise<ReadyEnd>;
   close(): void;
 }
 
@@ -113,15 +120,21 @@ export async function watchReady(
   // With a replay the wait starts now: live lines count from the start.
   let armed = opts.replay;
   let matched: string | undefined;
+  /** When the line came (the run's clock), and when until() began the wait. */
+  let matchedAt: number | undefined;
+  let waitedFrom: number | undefined;
   /** The console history (`replay`): undefined until the node answers. */
   let history: string[] | undefined;
   let stopped: GshError | undefined;
   let onStop: ((err: GshError) => void) | undefined;
-  // Rung by every event a pause may be waiting for (a line, the history, a stop).
-  let bell!: Promise<void>;
-  let ring!: () => void;
-  const rearm = () => void (bell = new Promise((resolve) => (ring = () => (rearm(), resolve()))));
-  rearm();
+  // Rung by every event a pause may be waiting for (a line, the history, a stop): it ends the
+  // pause under way and clears its timer, so a wait that ends leaves none holding the process.
+  let bell = new AbortController();
+  const ring = () => {
+    const rung = bell;
+    bell = new AbortController();
+    rung.abort();
+  };
   const keep = (lines: readonly string[], older = false) => {
     if (older) last.unshift(...lines);
     else last.push(...lines);
@@ -155,6 +168,7 @@ export async function watchReady(
     if (effect !== 'end') return;
     if (next.end === 'ready') {
       matched = line ?? '';
+      matchedAt = rt.now();
       ring();
     } else if (next.end === 'crashed') {
       stop(next.why ? `the server is ${next.why.seen === 'running-new' ? 'running' : next.why.seen}` : 'the server crashed (an automatic restart is pending)');
@@ -192,6 +206,7 @@ export async function watchReady(
     close: () => session.close(),
     until: async (target) => {
       armed = true;
+      waitedFrom = rt.now();
       const reached = serverStateReached(target.state, target.mustLeave, () => rt.now());
       deadline = rt.now() + rt.waitLimitMs;
       machine = initialState(target.mustLeave !== undefined);
@@ -216,7 +231,7 @@ export async function watchReady(
       const pause = async (ms: number, done: () => boolean) => {
         const end = rt.now() + ms;
         while (!over && !done() && rt.now() < end) {
-          await Promise.race([rt.sleep(Math.min(STEP_MS, end - rt.now())), bell]);
+          await rt.sleep(Math.min(STEP_MS, end - rt.now()), bell.signal);
           if (!over) feed({ kind: 'clock' });
         }
         if (over) throw new GshError('the wait is over', Exit.error);
@@ -279,7 +294,9 @@ export async function watchReady(
       };
       try {
         const final = await Promise.race([poll(), ended]);
-        return { final, line: matched as string };
+        // A line already in the history (gsh wait on a server up): 0 s into the wait.
+        const seconds = Math.max(0, ((matchedAt ?? waitedFrom) - waitedFrom) / 1000);
+        return { final, line: matched as string, seconds: Math.round(seconds * 100) / 100 };
       } finally {
         over = true;
         ring();

@@ -128,7 +128,7 @@ function printer(rt: Runtime): Sink {
  * and asks once, and each runs as it would alone, its result kept for the fleet's table.
  */
 async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[], refs: TargetRefs): Promise<number> {
-  const [{ fleetOptions, listNotStarted, resolveFleet, runFleet }, { resolveTargets }, { restCommand, targetReplayCommand }] = await Promise.all([
+  const [{ EntryFields, fleetOptions, listNotStarted, resolveFleet, runFleet }, { resolveTargets }, { restCommand, targetReplayCommand }] = await Promise.all([
     import('../core/fleet/fleet.js'), import('../core/fleet/targets.js'), import('../core/terminal/report.js'),
   ]);
   const opts = {
@@ -173,6 +173,7 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[],
     try {
       return await runFleet(rt, targets, opts, async (t, release) => {
         let result: unknown;
+        let ready: { line: string; seconds: number } | undefined;
         let counted = false;
         // Answered, or ended before its request was answered: no longer an action to send.
         const done = () => void (counted || ((counted = true), sent++));
@@ -185,13 +186,14 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[],
             done();
             release(resume);
           },
+          ready: (r) => void (ready = r),
         };
         try {
           await afterStages(stages, t.id, () => execute(rt, { ...(plans.get(t.id) as OperationPlan), confirm: undefined }, keep));
         } finally {
           done();
         }
-        return result;
+        return ready ? new EntryFields(result, { ready }) : result;
       });
     } finally {
       stopPolling(client);

@@ -213,6 +213,27 @@ describe('an agent without a terminal waits for its owner with --wait', () => {
     expect(t.sandbox.state.servers.has(victim.id)).toBe(false);
   });
 
+  it('the approval poll never pauses more than 5 s while a person is expected, even when the service asks for 4 s and backing off would give more', async () => {
+    // Issue 50: the approval was noticed 17 s after it was given (polls backed off to 30 s).
+    // 01-general-contract.md "Agent registration flow": Approvals, `status_url` polled until `approved`.
+    const victim = fresh();
+    agent(t).configure({ approvalIntervalS: 4 });
+    const pauses: number[] = [];
+    const clock = { now: () => Date.now() + pauses.reduce((a, b) => a + b, 0), sleep: async (ms: number) => void pauses.push(ms) };
+    const stop = decideAfter(t, `DELETE /servers/${victim.id}`, 8, 'approved');
+    try {
+      const r = await t.gsh(['servers', 'delete', '-s', victim.id, '--wait', '--yes'], { env: asProfile('waiter'), clock });
+      expect(r.exitCode, String(r.stderr)).toBe(0);
+    } finally {
+      stop();
+      agent(t).configure({ approvalIntervalS: 0.2 });
+    }
+    expect(pauses.length).toBeGreaterThanOrEqual(8);
+    expect(pauses[0]).toBe(4000);
+    expect(Math.max(...pauses)).toBe(5000);
+    expect(t.sandbox.state.servers.has(victim.id)).toBe(false);
+  });
+
   it('--dry-run says what --wait does on a deletion, and sends nothing', async () => {
     const victim = fresh();
     const r = await t.gsh(['servers', 'delete', '-s', victim.id, '--wait', '--yes', '--dry-run'], { env: asProfile('waiter') });

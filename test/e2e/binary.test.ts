@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GSH, type E2E, setup } from './helpers.js';
+import { GSH, type E2E, idList, setup } from './helpers.js';
 
 // The few tests that need the built binary (bin/gsh.js → bin/dist/cli.cjs main() → run(argv,
 // processContext())): every other e2e test runs gsh in-process. Each test says why it must be a
@@ -214,7 +214,7 @@ describe('Ctrl-C and SIGTERM on a fleet', () => {
         const notStarted = entries.filter((e) => e.not_started);
         for (const e of notStarted) expect(e.error.outcome).toBe('not_applied');
         expect(entries.every((e) => e.interrupted || e.not_started || e.ok)).toBe(true);
-        expect(r.stderr).toContain(`gsh wait -s ${waiting.map((e) => e.server_id).join(',')} --for running`);
+        expect(r.stderr).toContain(`gsh wait -s ${idList(waiting.map((e) => e.server_id))} --for running`);
         if (notStarted.length) expect(r.stderr).toMatch(/Not started: /);
       } finally {
         t.sandbox.setFaults({ latencyMs: 0 });

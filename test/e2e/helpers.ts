@@ -162,3 +162,6 @@ export async function ensureRunning(sandbox: Sandbox, s: ServerRecord): Promise<
   await until(() => (s.state as string) === 'running', 10_000, `server ${s.name} to run`);
   return s;
 }
+
+/** Servers as a printed line names them (core/terminal/report.ts serversArg): one id as it is, several as `id:…` each. */
+export const idList = (ids: readonly (string | null)[]): string => (ids.length < 2 ? ids.join(',') : ids.map((id) => `id:${id}`).join(','));

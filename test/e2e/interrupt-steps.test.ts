@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox, type ServerRecord } from '../../src/sandbox/index.js';
-import { STRICT } from './helpers.js';
+import { idList, STRICT } from './helpers.js';
 import { everyStep, type Step, type SteppedResult, VirtualTime } from '../helpers/interrupt-steps.js';
 
 // Issue 36 item 1: Ctrl-C and SIGTERM at every step of the long commands. Each command is run
@@ -85,13 +85,13 @@ function checkFleet(r: SteppedResult, k: number, ids: string[], o: { mutates: bo
   // Those left waiting: one resume line naming exactly them.
   const waiting = entries.filter((e) => e.error?.resume !== undefined);
   for (const e of waiting) expect(e.error?.resume, why).toBe(`gsh wait -s ${e.server_id}${o.resumeTail}`);
-  if (waiting.length) expect(r.stderr, why).toContain(`  gsh wait -s ${waiting.map((e) => e.server_id).join(',')}${o.resumeTail}\n`);
+  if (waiting.length) expect(r.stderr, why).toContain(`  gsh wait -s ${idList(waiting.map((e) => e.server_id))}${o.resumeTail}\n`);
   else expect(r.stderr, why).not.toMatch(/resume with/);
   const notStarted = entries.filter((e) => e.not_started);
   if (notStarted.length) expect(r.stderr, why).toMatch(/Not started: /);
   // Issue 43 item 3: a target whose change was not sent (not started, or cut before it went out)
   // has the command that runs it, and stderr one line naming every such server.
-  const printed = [...r.stderr.matchAll(/^ {2}(gsh .* -s (\S+)(?: .*)?)$/gm)].map((m) => ({ line: m[1]!, ids: m[2]!.split(',') }));
+  const printed = [...r.stderr.matchAll(/^ {2}(gsh .* -s (\S+)(?: .*)?)$/gm)].map((m) => ({ line: m[1]!, ids: m[2]!.split(',').map((id) => id.replace(/^id:/, '')) }));
   for (const e of entries) {
     const unsent = e.not_started || (e.interrupted && e.error?.resume === undefined && e.error?.replay === undefined && o.mutates && e.error?.outcome === 'not_applied');
     if (!unsent || e.server_id === null) continue;
@@ -281,7 +281,7 @@ describe('a signal at every step', () => {
             expect(e.error?.rerun, why).toBe(e.server_id ? on(e.server_id) : typed);
           }
           const known = left.filter((e) => e.server_id).map((e) => e.server_id as string);
-          if (known.length) expect(r.stderr, why).toContain(`with:\n  ${on(known.join(','))}`);
+          if (known.length) expect(r.stderr, why).toContain(`with:\n  ${on(idList(known))}`);
           else if (left.length) expect(r.stderr, why).toContain(`\n  ${typed}`);
         },
         counted: (c) => {
@@ -308,7 +308,7 @@ describe('a signal at every step', () => {
         expect(c.exitCode, c.stderr).toBe(0);
       },
     });
-    expect(all.runs.some((r) => r.stderr.includes(`  gsh wait -s ${ids.join(',')} --for running\n`))).toBe(true);
+    expect(all.runs.some((r) => r.stderr.includes(`  gsh wait -s ${idList(ids)} --for running\n`))).toBe(true);
     // Issue 43 item 4: gsh wait sends nothing, so it never says a change was applied.
     for (const r of all.runs) expect(r.stderr).not.toMatch(/Applied/);
     expect(all.runs.some((r) => r.stderr.includes('Wait stopped; resume with:'))).toBe(true);

@@ -92,6 +92,18 @@ describe('announced power actions (--announce, --countdown)', () => {
     expect(new Set(times).size).toBe(4);
   });
 
+  it('an announced restart of two servers by name reads the server listing once: the checks use the listing that found the servers', async () => {
+    // Issue 50 item 7 ("one listing per command"); 02-endpoints-part-a.md "Servers": GET /servers.
+    const a = await freshRunning();
+    const b = await freshRunning();
+    const from = e.sandbox.log.length;
+    const r = await e.gsh(['power', 'restart', '-s', `${a.name},${b.name}`, '--announce', 'Restart in {left}', '--countdown', '2s,1s', '--yes', '-o', 'json'], { clock: virtualClock() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const listings = e.sandbox.log.slice(from).filter((x) => x.method === 'GET' && x.route === '/servers');
+    expect(listings).toHaveLength(1);
+    expect(posted(a.id, from)).toEqual(['say Restart in 2s', 'say Restart in 1s', 'power restart']);
+  });
+
   it('Ctrl-C during the countdown restarts nothing, says the cancel message and exits 130', async () => {
     const s = await freshRunning();
     const clock = virtualClock();
@@ -275,10 +287,11 @@ describe('checks before announcing', () => {
       const key = own.sandbox.createKey(['*'], { rateLimit: 5 });
       const says = (id: string) => own.sandbox.log.filter((x) => x.method === 'POST' && x.path.startsWith(`/servers/${id}/`) && x.route !== '/servers/{server_id}/console/token').map((x) => (x.body as Record<string, string>).command ?? `power ${(x.body as Record<string, string>).signal}`);
       // 2 servers × 3 says, then 2 restarts: 8 requests within 30 s, on a key of 5 a minute of
-      // which the target lookup, the check's read and its two console tokens took 4.
+      // which the target listing (whose records the checks read too) and the checks' two console
+      // tokens took 3.
       const r = await own.gsh(['power', 'restart', '-s', `${a!.id},${b!.id}`, ...announce], { clock, env: { GSH_API_KEY: key } });
       expect(r.exitCode, r.stderr).toBe(8);
-      expect(r.stderr).toContain('the countdown needs 8 requests in the next 59 s (T-30s, T-20s, T-10s, T-0), and the key has 1 left in this minute (X-RateLimit-Remaining)');
+      expect(r.stderr).toContain('the countdown needs 8 requests in the next 59 s (T-30s, T-20s, T-10s, T-0), and the key has 2 left in this minute (X-RateLimit-Remaining)');
       expect(r.stderr).toContain('fewer or farther-apart --countdown points');
       expect([...says(a!.id), ...says(b!.id)]).toEqual([]);
       // One server, two points a minute apart: at most 2 requests in any minute.

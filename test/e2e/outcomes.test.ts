@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fastClock, runGsh, testContext } from '../helpers/context.js';
-import { type E2E, runEnv, setup } from './helpers.js';
+import { type E2E, idList, runEnv, setup } from './helpers.js';
 
 // Every ending of a mutation states its outcome (ARCHITECTURE.md "Requests"), across all its
 // attempts: 01-general-contract.md "Errors" (retry rules: 429 waits, 5xx back off, other 4xx are
@@ -71,6 +71,20 @@ describe('an answer lost, then other failures', () => {
     expect(error).toMatchObject({ code: 'rate_limit_exceeded', status: 429, exit_code: 8, outcome: 'unknown' });
     expect(error.request_id).toMatch(/^req_/);
     expect(effectsOf(error.idempotency_key)).toHaveLength(1);
+    // Issue 50 item 8: the replay line is a field of its own (README "Outcomes"), the one the hint names.
+    expect(error.replay).toBe(`gsh power start ${server.id} --retries 1 --json --idempotency-key ${error.idempotency_key}`);
+    expect(error.hint).toContain(error.replay);
+  });
+
+  it('--json: a change refused every time (not_applied) carries no replay', async () => {
+    settle(server.id, 'offline');
+    t.sandbox.inject({ kind: 429, method: 'POST', path: power(), count: 2, retryAfter: 1 });
+    const r = await t.gsh(['power', 'start', server.id, '--retries', '1', '--json']);
+    clearInjections();
+    expect(r.exitCode).toBe(8);
+    const error = lastJson(r.stderr);
+    expect(error.outcome).toBe('not_applied');
+    expect(error).not.toHaveProperty('replay');
   });
 
   it('refused every time (429 only): not_applied, no replay line', async () => {
@@ -178,7 +192,7 @@ describe('Ctrl-C on a fleet whose changes were accepted', () => {
       }
       expect(new Set(stopped.map((e) => e.error.idempotency_key)).size).toBe(stopped.length);
       for (const e of entries.filter((x) => x.not_started)) expect(e.error.outcome).toBe('not_applied');
-      expect(r.stderr).toContain(`gsh wait -s ${stopped.map((e) => e.server_id).join(',')} --for running`);
+      expect(r.stderr).toContain(`gsh wait -s ${idList(stopped.map((e) => e.server_id))} --for running`);
     } finally {
       t.sandbox.setFaults({ latencyMs: 0 });
     }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerRecord } from '../../src/sandbox/index.js';
 import { waitCommand } from '../../src/core/fleet/follow.js';
 import { runGsh, testContext } from '../helpers/context.js';
-import { ensureRunning, runEnv, setup, type E2E } from './helpers.js';
+import { ensureRunning, idList, runEnv, setup, type E2E } from './helpers.js';
 
 // Issue 36 item 5: a resume line carries every condition of the wait it resumes (--ready and its
 // pattern, --for STATE) and only the servers left, quoted so that it runs as printed. Each line
@@ -99,10 +99,14 @@ describe('a --ready that stopped resumes with --ready and its pattern, never --f
     const entries = JSON.parse(r.stdout) as { server_id: string; error?: { resume?: string } }[];
     for (const x of entries) expect(x.error?.resume).toBe(`gsh wait -s ${x.server_id} --ready 'Done \\('`);
     const line = /^ {2}(gsh wait .*)$/m.exec(r.stderr)?.[1];
-    expect(line).toBe(`gsh wait -s ${entries.map((x) => x.server_id).join(',')} --ready 'Done \\('`);
+    expect(line).toBe(`gsh wait -s ${idList(entries.map((x) => x.server_id))} --ready 'Done \\('`);
+    const from = e.sandbox.log.length;
     const resumed = await runGsh([...words(line!), '-o', 'json'], { env: runEnv(e.env()) });
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     expect((JSON.parse(resumed.stdout) as { ok: boolean }[]).map((x) => x.ok)).toEqual([true, true]);
+    // Issue 50: the line names the servers as `id:…`, so running it lists no servers to find them
+    // (02-endpoints-part-a.md "Servers": GET /servers); its waits read the list with statuses only.
+    expect(e.sandbox.log.slice(from).filter((x) => x.method === 'GET' && x.route === '/servers' && x.query?.include !== 'status')).toEqual([]);
   });
 });
 

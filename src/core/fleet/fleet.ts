@@ -1,7 +1,7 @@
 import { ApiError, Exit, GshError, InterruptedError, ownError } from '../errors.js';
 import type { SignalName } from '../run/context.js';
 import { OutcomeTracker, settleOutcome, trackOutcomes } from '../outcome.js';
-import { type ErrorObject, errorObject } from '../terminal/report.js';
+import { type ErrorObject, errorObject, serversArg } from '../terminal/report.js';
 import type { Runtime } from '../run/runtime.js';
 import type { Target } from './targets.js';
 import { shellLine } from '../shell-words.js';
@@ -32,6 +32,13 @@ export interface TargetResult {
   /** Where a person must act (exit 7), and what to do: a script's fleet ends that target at once. */
   action_url?: string;
   hint?: string;
+  /** --ready: the console line that matched, and seconds from the start of the wait to it. */
+  ready?: { line: string; seconds: number };
+}
+
+/** What a target's work gives when its entry carries more than `data` (`ready`). */
+export class EntryFields {
+  constructor(readonly data: unknown, readonly fields: Pick<TargetResult, 'ready'>) {}
 }
 
 export interface FleetOptions {
@@ -263,8 +270,9 @@ function withRerun(results: readonly TargetResult[], opts: Pick<FleetOptions, 'r
 async function settle(target: Target, tracker: OutcomeTracker, work: () => Promise<unknown>, opts: FleetOptions): Promise<TargetResult> {
   const base = { server_id: target.id, server_name: target.name ?? null };
   try {
-    const data = await work();
-    return { ...base, ok: true, exit_code: Exit.ok, ...(data === undefined ? {} : { data }) };
+    const done = await work();
+    const [data, fields] = done instanceof EntryFields ? [done.data, done.fields] : [done, {}];
+    return { ...base, ok: true, exit_code: Exit.ok, ...fields, ...(data === undefined ? {} : { data }) };
   } catch (caught) {
     const err = ownError(caught);
     const exit = err instanceof GshError ? err.exitCode : Exit.error;
@@ -348,7 +356,7 @@ function resumeLines(results: readonly TargetResult[]): string[] {
     if (m) grouped.set(`gsh wait -s \0${m[2]}`, [...(grouped.get(`gsh wait -s \0${m[2]}`) ?? []), m[1] as string]);
     else grouped.set(resume, []);
   }
-  return [...grouped].map(([line, ids]) => line.replace('\0', ids.join(',')));
+  return [...grouped].map(([line, ids]) => line.replace('\0', serversArg(ids)));
 }
 
 /** Targets whose change may have acted: say so, with each one's replay command. */

@@ -6,7 +6,7 @@ import type { SignalName } from '../run/context.js';
 import type { Runtime } from '../run/runtime.js';
 import { shellLine } from '../shell-words.js';
 import { pollUntil } from '../run/poll.js';
-import { targetState, waitForBackup, waitForJob, waitForServerState } from './wait.js';
+import { type SocketStates, targetState, waitForBackup, waitForJob, waitForServerState } from './wait.js';
 
 // Work already under way, as one value: what `--wait` follows after a 202 and what `gsh wait`
 // follows later (ARCHITECTURE.md "Many servers at once"), so both poll the same way and every 202
@@ -138,7 +138,7 @@ function underWay(work: Work): Record<string, string> {
  * followWork that, when --timeout runs out or Ctrl-C / SIGTERM stops it (exit 10, 130, 143),
  * says what is still under way and the exact `gsh wait …` command that resumes it.
  */
-export async function followOrInterrupt(rt: Runtime, client: ApiClient, work: Work): Promise<unknown> {
+export async function followOrInterrupt(rt: Runtime, client: ApiClient, work: Work, socket?: SocketStates): Promise<unknown> {
   const handlers: [SignalName, () => void][] = [];
   const stopped = new Promise<never>((_resolve, reject) => {
     for (const [signal, code] of [['SIGINT', Exit.interrupted], ['SIGTERM', Exit.terminated]] as const) {
@@ -148,7 +148,7 @@ export async function followOrInterrupt(rt: Runtime, client: ApiClient, work: Wo
     }
   });
   try {
-    return await Promise.race([followWork(rt, client, work), stopped]);
+    return await Promise.race([followWork(rt, client, work, socket), stopped]);
   } catch (err) {
     if (err instanceof GshError && err.exitCode === Exit.timedOut && !(err instanceof WaitStoppedError)) {
       throw new WaitStoppedError(err.message, Exit.timedOut, waitCommand(work), underWay(work));
@@ -159,8 +159,11 @@ export async function followOrInterrupt(rt: Runtime, client: ApiClient, work: Wo
   }
 }
 
-/** Follows `work` to its end and gives what it ended with (nothing for a file pull). */
-export async function followWork(rt: Runtime, client: ApiClient, work: Work): Promise<unknown> {
+/**
+ * Follows `work` to its end and gives what it ended with (nothing for a file pull). `socket`: the
+ * console socket's states of a single server's state wait, which wake its polls (wait.ts).
+ */
+export async function followWork(rt: Runtime, client: ApiClient, work: Work, socket?: SocketStates): Promise<unknown> {
   switch (work.kind) {
     case 'job':
       return waitForJob(rt, client, work.path, work.what);
@@ -168,7 +171,7 @@ export async function followWork(rt: Runtime, client: ApiClient, work: Work): Pr
       if (work.note && rt.singleTarget) rt.note(work.note);
       // Many servers: read together, a page of the list at a time (status-poller.ts).
       if (!rt.singleTarget) return (await import('./status-poller.js')).sharedPoller(rt, client).waitFor(work.serverId, work.state, work.mustLeave);
-      return waitForServerState(rt, client, work.serverId, work.state, work.mustLeave ? { mustLeave: work.mustLeave } : {});
+      return waitForServerState(rt, client, work.serverId, work.state, { ...(work.mustLeave ? { mustLeave: work.mustLeave } : {}), ...(socket ? { socket } : {}) });
     case 'pull': {
       const statusPath = pollPath(work);
       await pollUntil(

@@ -39,6 +39,17 @@ export function targetRefs(flag: string | readonly string[] | undefined, positio
   return { refs, all: false };
 }
 
+/**
+ * The server records of the listing resolveTargets read on each client: what else the command
+ * needs of them (an announcement's plan check) comes from it, so a command reads the listing once.
+ */
+const listings = new WeakMap<ApiClient, readonly Record<string, unknown>[]>();
+
+/** The records the targets were resolved from on `client`, if they were listed. */
+export function listedServers(client: ApiClient): readonly Record<string, unknown>[] | undefined {
+  return listings.get(client);
+}
+
 /** One plain id or name: the command runs exactly as it always has for one server. */
 export function singleRef(r: TargetRefs): string | undefined {
   const [only] = r.refs;
@@ -64,6 +75,7 @@ export async function resolveTargets(client: ApiClient, r: TargetRefs, stdin: St
     return marked;
   }
   const { items } = await fetchAll(client, { method: 'GET', path: '/servers' });
+  listings.set(client, items.filter((i): i is Record<string, unknown> => i !== null && typeof i === 'object'));
   const servers = (items as ServerItem[]).filter((s) => s.id !== undefined).map((s) => ({ id: String(s.id), ...(s.name !== undefined ? { name: s.name } : {}) }));
   if (r.all) return servers;
   const picked = new Map<string, Target>();

@@ -60,11 +60,27 @@ export function targetState(signal: string): 'running' | 'offline' {
 
 /** How long a restart may stay unseen (never leaving `running` between polls) before it counts as done. */
 export const UNSEEN_RESTART_MS = 15_000;
+/** Once the socket says the state is reached but a poll does not yet, the next poll comes this soon. */
+export const CONFIRM_MS = 500;
+
+/**
+ * What the console socket says of a server while its wait polls (leaf/state-watch.ts opens it;
+ * 01-general-contract.md "Console socket": `status`, one of offline, starting, running, stopping).
+ */
+export interface SocketStates {
+  /** Every `status` the socket sent since the wait began, oldest first. */
+  seen(): readonly string[];
+  /** A signal aborted when the next `status` arrives (a fresh one each call). */
+  next(): AbortSignal;
+}
 
 /**
  * Follows GET /servers/{id}/status until the server reaches `target`. A restart must be seen
  * leaving `running` first, so a poll that lands before the restart begins does not end the wait;
- * one too quick to see between polls counts as done after UNSEEN_RESTART_MS.
+ * one too quick to see between polls counts as done after UNSEEN_RESTART_MS. With the console
+ * socket's `status` events (`socket`), a pause ends as soon as the socket says the target is
+ * reached, and the poll it wakes confirms it: the status resource stays the one that ends the
+ * wait, the socket only says when to read it (README "Waits").
  */
 export async function waitForServerState(
   rt: RuntimeView,
@@ -72,15 +88,36 @@ export async function waitForServerState(
   serverId: string,
   /** A state of the status resource (`running`, `offline`, …), or `settled`: running or offline with no lifecycle under way. */
   target: string,
-  opts: { mustLeave?: string; now?: () => number } & PollOptions = {},
+  opts: { mustLeave?: string; now?: () => number; socket?: SocketStates } & PollOptions = {},
 ): Promise<ServerStatus> {
+  const { socket } = opts;
+  const leftBySocket = socket && opts.mustLeave !== undefined ? () => socket.seen().some((s) => s !== opts.mustLeave) : undefined;
+  /** The socket's last word reaches the target (after leaving `mustLeave`, for a restart). */
+  const socketSays = (seen: readonly string[]) => {
+    const last = seen.at(-1);
+    if (last === undefined || (leftBySocket && !leftBySocket())) return false;
+    return target === 'settled' ? last === 'running' || last === 'offline' : last === target;
+  };
+  const sleep = socket && !opts.sleep
+    ? async (ms: number) => {
+      // Told but not yet confirmed (the API may lag its node): read again soon, not after the backoff.
+      const end = rt.now() + (socketSays(socket.seen()) ? Math.min(ms, CONFIRM_MS) : ms);
+      while (rt.now() < end) {
+        const wake = socket.next();
+        const before = socket.seen().length;
+        await rt.sleep(end - rt.now(), wake);
+        const seen = socket.seen();
+        if (seen.length > before && socketSays(seen)) return;
+      }
+    }
+    : opts.sleep;
   return pollUntil(
     rt,
     `server ${serverId}`,
     () => readServerStatus(client, serverId),
-    serverStateReached(target, opts.mustLeave, opts.now ?? (() => rt.now())),
+    serverStateReached(target, opts.mustLeave, opts.now ?? (() => rt.now()), leftBySocket),
     describeServerStatus,
-    { ...opts, readable: statusReadable(serverId) },
+    { ...opts, ...(sleep ? { sleep } : {}), readable: statusReadable(serverId) },
   );
 }
 
@@ -102,11 +139,12 @@ function statusPath(serverId: string): string {
  * Whether a server's status has reached `target` (see waitForServerState), as one check per
  * wait: it remembers whether the server was seen leaving `mustLeave`.
  */
-export function serverStateReached(target: string, mustLeave: string | undefined, now: () => number): (s: ServerStatus) => boolean {
+export function serverStateReached(target: string, mustLeave: string | undefined, now: () => number, leftElsewhere?: () => boolean): (s: ServerStatus) => boolean {
   const started = now();
   let left = mustLeave === undefined;
   return (s) => {
-    if (!left && (s.state !== mustLeave || now() - started >= UNSEEN_RESTART_MS)) left = true;
+    // `leftElsewhere`: the console socket saw it leave (a stop too quick for the polls).
+    if (!left && (s.state !== mustLeave || now() - started >= UNSEEN_RESTART_MS || leftElsewhere?.())) left = true;
     if (!left) return false;
     if (target === 'settled') return !s.lifecycle_status && (s.state === 'running' || s.state === 'offline');
     return s.state === target;

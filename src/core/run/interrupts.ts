@@ -2,6 +2,10 @@ import { setMaxListeners } from 'node:events';
 import type { Context, SignalName, Signals } from './context.js';
 import { InterruptedError } from '../errors.js';
 import { abortablePause } from '../sleep.js';
+import { IDLE_EVENT } from '../v8-flags.js';
+
+/** A pause at least this long (a wait's step, a backoff) lets the launcher write its code caches during it. */
+const IDLE_PAUSE_MS = 250;
 
 // Ctrl-C and SIGTERM during a run: requests and pauses under way fail at once with an
 // InterruptedError (exit 130 / 143) that still says what a mutation did, so the run ends within
@@ -66,6 +70,8 @@ export class Interrupts {
   /** Requests and pauses under way; the signal listeners are on only while there are some. */
   private underWay = 0;
   private stopListening: (() => void) | undefined;
+  /** The launcher was told of time to spare (once a run). */
+  private idleSaid = false;
 
   constructor(private readonly ctx: Pick<Context, 'signals' | 'clock'>) {
     // One signal for the whole run: every request and pause under way listens to it, up to
@@ -85,10 +91,15 @@ export class Interrupts {
     this.controller.abort(new InterruptedError(signal, true));
   }
 
-  /** A pause of the run's clock that Ctrl-C / SIGTERM ends at once (throwing InterruptedError). */
-  sleep(ms: number): Promise<void> {
+  /** A pause of the run's clock that Ctrl-C / SIGTERM ends at once (throwing InterruptedError); `wake` ends it early, quietly. */
+  sleep(ms: number, wake?: AbortSignal): Promise<void> {
     const signal = this.signal;
-    return this.interruptible(() => abortablePause((n, own) => this.ctx.clock.sleep(n, own), ms, signal));
+    // Time to spare: the launcher writes its code caches now rather than at exit (core/v8-flags.ts).
+    if (ms >= IDLE_PAUSE_MS && !this.idleSaid) {
+      this.idleSaid = true;
+      (process as NodeJS.EventEmitter).emit(IDLE_EVENT);
+    }
+    return this.interruptible(() => abortablePause((n, own) => this.ctx.clock.sleep(n, own), ms, signal, wake));
   }
 
   /**

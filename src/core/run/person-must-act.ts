@@ -34,9 +34,15 @@ export class PersonMustActError extends ApiError {
 }
 
 const DEFAULT_APPROVAL_POLL_S = 2;
-/** Approval polls back off by this factor up to APPROVAL_POLL_MAX_MS: a person takes minutes, not seconds. */
+/** Approval polls back off by this factor up to APPROVAL_POLL_MAX_MS. */
 const APPROVAL_BACKOFF = 1.5;
-export const APPROVAL_POLL_MAX_MS = 30_000;
+/**
+ * No pause between approval polls is longer than this, whatever the budget or an interval in the
+ * answer (the contract shows none for approvals): a person who approved is looking at the
+ * terminal, and was kept waiting 17 s when the polls backed off to 30 s (issue 50). The client
+ * still paces on X-RateLimit-Remaining, so a small key is not driven into 429s.
+ */
+export const APPROVAL_POLL_MAX_MS = 5000;
 const TERMINAL_APPROVAL = new Set(['approved', 'rejected', 'denied', 'expired', 'cancelled', 'canceled']);
 /** 01-general-contract.md "Limits": approval retry window. */
 const APPROVAL_WINDOW = '10 minutes';
@@ -138,15 +144,16 @@ async function awaitApproval(rt: RuntimeView, err: ApiError, spec: RequestSpec, 
     }
   };
   // Each poll waits longer than the last (the interval the service asks for, then 1.5 times
-  // more, up to 30 s), and never less than keeps the polls within half the key's per-minute
-  // limit (X-RateLimit-Limit), so the rest of the run keeps its budget; the polls go through the
-  // run's client, which paces on X-RateLimit-Remaining and waits out a 429's Retry-After.
+  // more), and never less than keeps the polls within half the key's per-minute limit
+  // (X-RateLimit-Limit), so the rest of the run keeps its budget; never more than
+  // APPROVAL_POLL_MAX_MS. The polls go through the run's client, which paces on
+  // X-RateLimit-Remaining and waits out a 429's Retry-After.
   const intervalS = typeof approval.interval === 'number' && approval.interval > 0 ? approval.interval : DEFAULT_APPROVAL_POLL_S;
-  let intervalMs = Math.max(100, intervalS * 1000);
+  let intervalMs = Math.min(APPROVAL_POLL_MAX_MS, Math.max(100, intervalS * 1000));
   const backedOff = (ms: number) => {
     const limit = client.rateLimitState?.limit;
     const floor = limit ? sharePaceMs(1, APPROVAL_POLL_SHARE, limit) : 0;
-    const wait = Math.min(ms, Math.max(intervalMs, floor));
+    const wait = Math.min(ms, APPROVAL_POLL_MAX_MS, Math.max(intervalMs, floor));
     intervalMs = Math.min(APPROVAL_POLL_MAX_MS, Math.max(intervalMs, intervalMs * APPROVAL_BACKOFF));
     return sleep(wait);
   };

@@ -25,9 +25,14 @@ export async function progressFor(rt: RuntimeView, text: string): Promise<Progre
   return { update: (t) => (spinner.text = visible(t)), stop: () => spinner.stop() };
 }
 
-/** Pauses between polls: 1 s, then half as long again each time, to POLL_CAP_MS. */
+/**
+ * Pauses between polls: 1 s, then half as long again each time, to POLL_CAP_MS (1, 1.5, 2.25,
+ * 3.4, 5, 5 … s). The cap bounds how late a wait that only polls learns of the end: 5 s at most,
+ * at 12 reads a minute, a fifth of the default key's 60 (issue 50: 10 s left a restart unseen for
+ * up to that long). A single server's state wait also hears the console socket (core/fleet/wait.ts).
+ */
 export const POLL_FIRST_MS = 1000;
-export const POLL_CAP_MS = 10_000;
+export const POLL_CAP_MS = 5000;
 export function pollDelay(polls: number): number {
   return Math.min(POLL_CAP_MS, Math.round(POLL_FIRST_MS * 1.5 ** polls));
 }

@@ -28,8 +28,8 @@ export interface RuntimeView extends Asker {
   /** The command line as typed (a resume line repeats it with the Idempotency-Key). */
   readonly argv: readonly string[];
   now(): number;
-  /** A pause that Ctrl-C / SIGTERM ends at once. */
-  sleep(ms: number): Promise<void>;
+  /** A pause that Ctrl-C / SIGTERM ends at once; `wake` ends it early, its timer cleared. */
+  sleep(ms: number, wake?: AbortSignal): Promise<void>;
   note(message: string): void;
   warn(message: string): void;
   client(opts?: { anonymous?: boolean }): Promise<ApiClient>;

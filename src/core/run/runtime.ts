@@ -124,9 +124,9 @@ export class Runtime implements RuntimeView {
     return this.interrupts.signal;
   }
 
-  /** A pause of the run's clock that Ctrl-C / SIGTERM ends at once (throwing InterruptedError). */
-  sleep(ms: number): Promise<void> {
-    return this.interrupts.sleep(ms);
+  /** A pause of the run's clock that Ctrl-C / SIGTERM ends at once (throwing InterruptedError); `wake` ends it early, its timer cleared. */
+  sleep(ms: number, wake?: AbortSignal): Promise<void> {
+    return this.interrupts.sleep(ms, wake);
   }
 
   /** Runs a request or a pause so that Ctrl-C and SIGTERM cancel it (interrupts.ts). */

@@ -73,6 +73,9 @@ export function reportError(err: unknown, io: Streams, opts: { json: boolean; de
     if (err instanceof ApiError && err.storedFailure) base.stored_failure = true;
     if (err instanceof WaitStoppedError) Object.assign(base, { under_way: err.underWay });
     const hint = hintOf(err, opts.argv);
+    // The line the hint names to replay the change, as its own field (README "Outcomes"), as a fleet entry's.
+    const replay = replayOf(err, opts.argv);
+    if (replay) base.replay = replay;
     if (hint) base.hint = hint;
     io.stderr.write(`${JSON.stringify({ error: base })}\n`);
     return err.exitCode;
@@ -140,6 +143,18 @@ export function outcomeHint(err: GshError, argv: readonly string[] | undefined):
   return `It may have been applied (Idempotency-Key ${key}). Replay it safely ${window}${replay}`;
 }
 
+/**
+ * The replay command outcomeHint names, when it names one: a change that may have acted
+ * (`unknown`), or that was applied and whose answer an interrupt or a cut body lost. One that was
+ * applied and then failed a later step resumes that step instead (`resume`).
+ */
+export function replayOf(err: GshError, argv: readonly string[] | undefined): string | undefined {
+  const key = err.idempotencyKey;
+  if (key === undefined || !argv || (err instanceof ApiError && err.storedFailure)) return undefined;
+  const answerLost = err.outcome === 'applied' && !err.step && (err instanceof InterruptedError || err instanceof NetworkError || (err instanceof NotTheApiError && err.status < 300));
+  return err.outcome === 'unknown' || answerLost ? replayCommand(argv, key) : undefined;
+}
+
 /** The same command line with this Idempotency-Key, quoted for a POSIX shell. */
 export function replayCommand(argv: readonly string[], key: string): string {
   const kept: string[] = [];
@@ -182,7 +197,18 @@ export function restCommand(argv: readonly string[], serverIds: readonly string[
     else if (serverArgument !== undefined && a === serverArgument) serverArgument = undefined;
     else kept.push(a);
   }
-  return shellLine(['gsh', ...kept, '-s', serverIds.join(',')]);
+  return shellLine(['gsh', ...kept, '-s', serversArg(serverIds)]);
+}
+
+/**
+ * The servers a printed line names, so that running it costs no listing (issue 50): one id as it
+ * is (gsh remembers every id it resolved for a day, README "Remembered servers", so it is not
+ * looked up again), several as `id:…` each, which a fleet takes as they are instead of listing
+ * the servers to find them (ARCHITECTURE.md "Command grammar").
+ */
+export function serversArg(ids: readonly string[]): string {
+  if (ids.length < 2) return ids.join(',');
+  return ids.map((id) => (id.startsWith('id:') ? id : `id:${id}`)).join(',');
 }
 
 function hintFor(err: ApiError): string | undefined {

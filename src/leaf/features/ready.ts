@@ -57,6 +57,7 @@ export const ready: Feature = {
         if (work.note && rt.singleTarget) out.note(work.note);
         const r = await watch.until({ state: work.state, ...(work.mustLeave ? { mustLeave: work.mustLeave } : {}) });
         out.note(`ready: ${r.line}`);
+        out.ready?.({ line: r.line, seconds: r.seconds });
         return r.final;
       } finally {
         watch.close();

@@ -28,7 +28,7 @@ export const wait: Feature = {
       return;
     }
     d.follow = true;
-    const what = wait.kind === 'job' ? `the job (${wait.poll})` : wait.kind === 'backup' ? `the backup (${wait.poll}) until its answer says it finished (a status, or completed_at)` : wait.kind === 'server-status' ? 'the server status' : wait.kind === 'init' ? 'the provisioning job' : `the ${wait.kind}`;
+    const what = wait.kind === 'job' ? `the job (${wait.poll})` : wait.kind === 'backup' ? `the backup (${wait.poll}) until its answer says it finished (a status, or completed_at)` : wait.kind === 'server-status' ? `the server status${d.rt.singleTarget ? ', read at once when the console socket (POST …/console/token, where the key may open it) says the state changed,' : ''}` : wait.kind === 'init' ? 'the provisioning job' : `the ${wait.kind}`;
     d.then.push(step('wait', `follow ${what} until it ends, for at most ${d.rt.waitLimitMs / 1000} s (--timeout)`));
   },
   async afterAnswer(x, res, data) {
@@ -40,11 +40,19 @@ export const wait: Feature = {
     const work = x.waitFor?.(answered) ?? answered;
     out.sent?.(waitCommand(work));
     let final: unknown;
+    let socket: { close(): void } | undefined;
     try {
-      const plain = () => (rt.singleTarget ? followOrInterrupt(rt, p.client, work) : followWork(rt, p.client, work));
+      const plain = async () => {
+        if (!rt.singleTarget) return followWork(rt, p.client, work);
+        // One server's state: the console socket's status events wake its polls (../state-watch.ts).
+        const states = work.kind === 'server-state' ? (socket = await (await import('../state-watch.js')).watchStates(p.client, work.serverId)) : undefined;
+        return followOrInterrupt(rt, p.client, work, states);
+      };
       final = await (x.follow ? x.follow(work, plain) : plain());
     } catch (err) {
       throw await waitFailed(err, res, work);
+    } finally {
+      socket?.close();
     }
     if (final !== undefined) await out.show(final);
     return true;

@@ -77,3 +77,41 @@ describe('the run signal', () => {
     expect(warnings.map(String)).toEqual([]);
   });
 });
+
+describe('woken pauses and time to spare (issue 50)', () => {
+  it('a wake signal ends a pause at once, quietly: its timer cleared, no listener left', async () => {
+    const clock = heldClock();
+    const interrupts = new Interrupts({ signals: new EventEmitter(), clock });
+    const wake = new AbortController();
+    const pause = interrupts.sleep(60_000, wake.signal);
+    await tick();
+    expect(clock.held).toBe(1);
+    wake.abort();
+    await pause;
+    // The clock's pause ended too: nothing of it keeps a real process alive.
+    expect(clock.held).toBe(0);
+    expect(getEventListeners(interrupts.signal, 'abort')).toHaveLength(0);
+    expect(getEventListeners(wake.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('the first pause of 250 ms or more tells the launcher once (IDLE_EVENT), so it writes its code caches then and not at exit', async () => {
+    const { IDLE_EVENT } = await import('../../../src/core/v8-flags.js');
+    let told = 0;
+    const on = () => void told++;
+    process.on(IDLE_EVENT, on);
+    try {
+      const clock = heldClock();
+      const interrupts = new Interrupts({ signals: new EventEmitter(), clock });
+      const short = interrupts.sleep(100);
+      await tick();
+      expect(told).toBe(0);
+      const pauses = [interrupts.sleep(250), interrupts.sleep(5000)];
+      await tick();
+      expect(told).toBe(1);
+      clock.release();
+      await Promise.all([short, ...pauses]);
+    } finally {
+      process.off(IDLE_EVENT, on);
+    }
+  });
+});
