@@ -125,10 +125,15 @@ export interface Compared {
   server: Managed;
   comparison?: Comparison;
   error?: GshError | Error;
+  /** Not read: Ctrl-C / SIGTERM came first (the interrupt, when it stopped this server's read). */
+  interrupted?: InterruptedError | true;
 }
 
-/** Reads every managed server's declared kinds and compares; a server that cannot be read is kept with its error. */
-export async function compareAll(rt: Runtime, client: ApiClient, managed: Managed[], parallel: number, opts: { prune: readonly Kind[]; replace: readonly string[]; secrets: boolean }): Promise<Compared[]> {
+/**
+ * Reads every managed server's declared kinds and compares; a server that cannot be read is kept
+ * with its error, and once `stop()` says so (an interrupt) the servers not read are kept as such.
+ */
+export async function compareAll(rt: Runtime, client: ApiClient, managed: Managed[], parallel: number, opts: { prune: readonly Kind[]; replace: readonly string[]; secrets: boolean }, stop: () => boolean = () => false): Promise<Compared[]> {
   estimate(rt, client, 1 + readsOf(managed), 'This run reads');
   const results = await pool(managed, parallel, async (server): Promise<Compared> => {
     try {
@@ -136,11 +141,31 @@ export async function compareAll(rt: Runtime, client: ApiClient, managed: Manage
       return { server, comparison: compare(server.decl, live, { serverId: server.id, kinds: server.kinds, prune: opts.prune, replace: opts.replace, env: rt.env, secrets: opts.secrets }) };
     } catch (caught) {
       const err = ownError(caught);
-      if (err instanceof InterruptedError) throw err;
+      if (err instanceof InterruptedError) return { server, interrupted: err };
       return { server, error: err as Error };
     }
+  }, stop);
+  return managed.map((server, i) => results[i] ?? { server, interrupted: true });
+}
+
+/** Ctrl-C / SIGTERM for a whole run: the first one is kept, and every request under way is cancelled. */
+function watchInterrupts(rt: Runtime): { stopped: () => 'SIGINT' | 'SIGTERM' | undefined; stop: (signal: 'SIGINT' | 'SIGTERM') => void; dispose: () => void } {
+  let stopped: 'SIGINT' | 'SIGTERM' | undefined;
+  const handlers = (['SIGINT', 'SIGTERM'] as const).map((signal) => {
+    const on = () => {
+      stopped ??= signal;
+      rt.cancelAll(signal);
+    };
+    rt.ctx.signals.on(signal, on);
+    return [signal, on] as const;
   });
-  return results as Compared[];
+  return {
+    stopped: () => stopped,
+    stop: (signal) => void (stopped ??= signal),
+    dispose: () => {
+      for (const [signal, on] of handlers) rt.ctx.signals.off(signal, on);
+    },
+  };
 }
 
 const label = (s: Server) => s.name ?? s.id;
@@ -158,6 +183,8 @@ export async function runDiff(rt: Runtime, o: SelectOptions): Promise<number> {
   // --dry-run: the reads it would make (the listing that found the servers was sent).
   if (rt.dryRun) return (await rt.submit({ requests: managed.flatMap((m) => readSpecs(m.id, m.kinds, Object.keys(m.decl.configs ?? {}))), then: [] }, async () => {})) ?? Exit.ok;
   const compared = await compareAll(rt, client, managed, parallel, { prune: [], replace: [], secrets: false });
+  const cut = compared.find((c) => c.interrupted instanceof InterruptedError)?.interrupted;
+  if (cut instanceof InterruptedError) throw cut;
   const report = compared.map((c) => ({
     server_id: c.server.id,
     server_name: c.server.name ?? null,
@@ -210,7 +237,7 @@ export interface ApplyOptions extends SelectOptions {
   replace?: string[];
 }
 
-type Status = 'applied' | 'failed' | 'skipped' | 'unknown' | 'not_started';
+type Status = 'applied' | 'failed' | 'skipped' | 'unknown' | 'not_started' | 'in_sync';
 
 interface ChangeResult {
   server_id: string | null;
@@ -231,99 +258,125 @@ export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
   const maxDeletes = o.maxDeletes === undefined ? 5 : Number(o.maxDeletes);
   if (!/^\d+$/.test(o.maxDeletes ?? '5')) throw new UsageError(`--max-deletes takes a whole number (got "${o.maxDeletes}")`);
   if (rt.globals.idempotencyKey !== undefined) throw new UsageError('--idempotency-key names one request; apply sends one per change', 'Leave it out: each change gets its own key, named in the output.');
+  // The question is asked after the reads; whether it can be asked is known now (a usage error
+  // never follows a request).
+  if (!rt.dryRun && !rt.globals.yes && !rt.interactive) throw new UsageError('config apply changes servers: refusing without --yes when not interactive; nothing was sent', 'Re-run with --yes to confirm, or with --dry-run to see the writes first.');
   const client = await rt.client();
   const { managed, missing } = await managedServers(client, files, o);
   for (const url of o.replace ?? []) {
     if (!managed.some((m) => m.decl.hooks?.items.some((h) => h.url === url))) throw new UsageError(`--replace ${url}: no file declares that webhook for the servers this run manages`, 'Give the URL exactly as the file writes it.');
   }
-  const compared = await compareAll(rt, client, managed, parallel, { prune, replace: o.replace ?? [], secrets: true });
-  const results: ChangeResult[] = [];
-  for (const m of missing) results.push({ server_id: null, server_name: m.ref, kind: null, action: null, item: null, status: 'failed', idempotency_key: null, error: `no server is named ${m.ref} (${m.file})` });
-  for (const c of compared.filter((x) => x.error)) {
-    results.push({ server_id: c.server.id, server_name: c.server.name ?? null, kind: null, action: null, item: null, status: 'failed', idempotency_key: null, error: `nothing changed: ${why(c.error)}` });
-  }
-  for (const r of results) rt.warn(`${r.server_name ?? r.server_id}: ${r.error}`);
-  const work = compared.filter((c) => c.comparison).map((c) => ({ server: c.server, changes: c.comparison!.changes.filter((ch) => !ch.held) }));
-  for (const c of compared) for (const ch of c.comparison?.changes ?? []) if (ch.held) rt.note(`${label(c.server)}: ${ch.item} ${ch.held}`);
-  const deletes = work.reduce((n, w) => n + w.changes.filter((c) => c.action === 'delete').length, 0);
-  if (deletes > maxDeletes) {
-    throw new GshError(`this run would delete ${deletes} items, more than --max-deletes ${maxDeletes}; nothing was changed`, Exit.error, `Check the plan with gsh config diff, then raise --max-deletes if that is what you mean.`);
-  }
-  const writes = work.flatMap((w) => w.changes);
-  // Keys fixed now: the dry run shows them, and an interrupt names them.
-  for (const ch of writes) ch.spec = await withIdempotencyKey(ch.spec);
-  if (!writes.length) {
-    if (!rt.dryRun) await show(rt, results);
-    // Which servers were compared, by name and id: a dry run too says what it covered.
-    const which = work.map((w) => (w.server.name ? `${w.server.name} (${w.server.id})` : w.server.id)).join(', ');
-    rt.note(`Nothing to apply: ${work.length} server${work.length === 1 ? ' is' : 's are'} as declared${which ? ` (${which})` : ''}${results.length ? `; ${results.length} could not be compared` : ''}.`);
-    if (rt.dryRun) await rt.submit({ requests: [], then: [] }, async () => {});
-    return results.length ? Exit.someFailed : Exit.ok;
-  }
-  if (!rt.dryRun) {
+  const interrupts = watchInterrupts(rt);
+  try {
+    const compared = await compareAll(rt, client, managed, parallel, { prune, replace: o.replace ?? [], secrets: true }, () => interrupts.stopped() !== undefined);
+    const results: ChangeResult[] = [];
+    for (const m of missing) results.push({ server_id: null, server_name: m.ref, kind: null, action: null, item: null, status: 'failed', idempotency_key: null, error: `no server is named ${m.ref} (${m.file})` });
+    for (const c of compared.filter((x) => x.error)) {
+      results.push({ server_id: c.server.id, server_name: c.server.name ?? null, kind: null, action: null, item: null, status: 'failed', idempotency_key: null, error: `nothing changed: ${why(c.error)}` });
+    }
+    const cut = compared.find((c) => c.interrupted);
+    if (cut) {
+      if (cut.interrupted instanceof InterruptedError) interrupts.stop(cut.interrupted.signal);
+      return await interruptedWhileReading(rt, compared, results, interrupts.stopped() ?? 'SIGINT');
+    }
+    for (const r of results) rt.warn(`${r.server_name ?? r.server_id}: ${r.error}`);
+    const work = compared.filter((c) => c.comparison).map((c) => ({ server: c.server, changes: c.comparison!.changes.filter((ch) => !ch.held) }));
+    for (const c of compared) for (const ch of c.comparison?.changes ?? []) if (ch.held) rt.note(`${label(c.server)}: ${ch.item} ${ch.held}`);
+    const deletes = work.reduce((n, w) => n + w.changes.filter((c) => c.action === 'delete').length, 0);
+    if (deletes > maxDeletes) {
+      throw new GshError(`this run would delete ${deletes} items, more than --max-deletes ${maxDeletes}; nothing was changed`, Exit.error, `Check the plan with gsh config diff, then raise --max-deletes if that is what you mean.`);
+    }
+    const writes = work.flatMap((w) => w.changes);
+    // Keys fixed now: the dry run shows them, and an interrupt names them.
+    for (const ch of writes) ch.spec = await withIdempotencyKey(ch.spec);
+    const reads = 1 + readsOf(managed);
+    if (rt.dryRun) return await dryRun(rt, work, writes, reads, results.length);
+    if (!writes.length) {
+      await show(rt, results);
+      rt.note(`Nothing to apply: ${work.length} server${work.length === 1 ? ' is' : 's are'} as declared${work.length ? ` (${work.map((w) => named(w.server)).join(', ')})` : ''}${results.length ? `; ${results.length} could not be compared` : ''}.`);
+      return results.length ? Exit.someFailed : Exit.ok;
+    }
     const { confirmDestructive } = await import('../core/run/confirm.js');
     await confirmDestructive(rt, `apply ${writes.length} change${writes.length === 1 ? '' : 's'} to ${work.filter((w) => w.changes.length).length} server(s)${deletes ? `, ${deletes} of them deletes` : ''}`);
+    estimate(rt, client, reads + writes.length, `This run reads and writes (${writes.length} writes)`, reads > (client.rateLimitState?.limit ?? Infinity));
+    let exit: number = Exit.ok;
+    await rt.submit({ requests: writes.map((c) => c.spec), then: [] }, async () => {
+      exit = await execute(rt, client, work, parallel, results, interrupts);
+    });
+    return exit;
+  } finally {
+    interrupts.dispose();
   }
-  const reads = 1 + readsOf(managed);
-  estimate(rt, client, reads + writes.length, `This run reads and writes (${writes.length} writes)`, reads > (client.rateLimitState?.limit ?? Infinity));
-  let exit: number = Exit.ok;
-  const code = await rt.submit({ requests: writes.map((c) => c.spec), then: [] }, async () => {
-    exit = await execute(rt, client, work, parallel, results);
-  });
-  if (rt.dryRun) return typeof code === 'number' ? code : Exit.ok;
-  return exit;
 }
 
-async function execute(rt: Runtime, client: ApiClient, work: Array<{ server: Managed; changes: Change[] }>, parallel: number, results: ChangeResult[]): Promise<number> {
-  let stopped: 'SIGINT' | 'SIGTERM' | undefined;
-  const handlers = (['SIGINT', 'SIGTERM'] as const).map((signal) => {
-    const on = () => {
-      stopped ??= signal;
-      rt.cancelAll(signal);
-    };
-    rt.ctx.signals.on(signal, on);
-    return [signal, on] as const;
-  });
-  const perServer = new Map<Managed, ChangeResult[]>();
-  try {
-    await pool(work.filter((w) => w.changes.length), parallel, async ({ server, changes }) => {
-      const done: ChangeResult[] = [];
-      perServer.set(server, done);
-      const created = new Map<number, string>();
-      for (const [i, ch] of changes.entries()) {
-        const base = { server_id: server.id, server_name: server.name ?? null, kind: ch.kind, action: ch.action, item: ch.item, idempotency_key: ch.spec.idempotencyKey ?? null };
-        if (stopped) {
-          done.push({ ...base, status: 'not_started', idempotency_key: null });
-          continue;
-        }
-        const dep = ch.after === undefined ? undefined : done[ch.after];
-        if (dep && dep.status !== 'applied') {
-          done.push({ ...base, status: 'skipped', idempotency_key: null, error: `skipped: it needs ${dep.action} ${dep.item}, which was not applied` });
-          continue;
-        }
-        const spec = ch.pathFromCreated && ch.after !== undefined ? { ...ch.spec, path: ch.pathFromCreated(created.get(ch.after) ?? '') } : ch.spec;
-        const tracker = new OutcomeTracker();
-        try {
-          const res = await trackOutcomes(tracker, () => client.request<{ data?: Record<string, unknown> }>(spec));
-          const data = res.body?.data;
-          if (ch.action === 'create' && data && typeof data === 'object' && data.id !== undefined) created.set(i, String(data.id));
-          if (ch.kind === 'properties') clampNotes(rt, server, ch, data);
-          done.push({ ...base, status: 'applied' });
-        } catch (caught) {
-          const err = ownError(caught);
-          const outcome = (err instanceof GshError ? err.outcome : undefined) ?? tracker.last?.outcome ?? 'not_applied';
-          if (err instanceof InterruptedError) {
-            stopped ??= err.signal;
-            done.push({ ...base, status: outcome === 'applied' ? 'applied' : outcome === 'unknown' ? 'unknown' : 'not_started', ...(outcome === 'not_applied' ? { idempotency_key: null } : {}) });
-            continue;
-          }
-          done.push({ ...base, status: outcome === 'applied' ? 'applied' : outcome === 'unknown' ? 'unknown' : 'failed', error: why(err) });
-        }
-      }
-    }, () => stopped !== undefined);
-  } finally {
-    for (const [signal, on] of handlers) rt.ctx.signals.off(signal, on);
+/** `lobby (3f2a9c1e)`: a server by name beside its id. */
+const named = (s: Server) => (s.name ? `${s.name} (${s.id})` : s.id);
+
+/**
+ * --dry-run: the writes it would send, each server named beside its id, and what was sent to
+ * find them (the listing and the reads); exit 14 while changes are pending, as diff.
+ */
+async function dryRun(rt: Runtime, work: Array<{ server: Managed; changes: Change[] }>, writes: Change[], reads: number, unread: number): Promise<number> {
+  for (const w of work) rt.references.push({ ref: w.server.name ?? w.server.id, is: w.server.name ? 'name' : 'id', servers: [{ id: w.server.id, ...(w.server.name ? { name: w.server.name } : {}) }] });
+  const servers = work.length === 1 ? '1 server' : `${work.length} servers`;
+  const sent = { requests: reads, description: `the ${reads} reads that found the changes (the server listing and the declared kinds of ${servers})` };
+  if (!writes.length) rt.note(`Nothing to apply: ${work.length} server${work.length === 1 ? ' is' : 's are'} as declared${work.length ? ` (${work.map((w) => named(w.server)).join(', ')})` : ''}.`);
+  await rt.submit({ requests: writes.map((c) => c.spec), then: [], sent }, async () => {});
+  return unread ? Exit.someFailed : writes.length ? Exit.drift : Exit.ok;
+}
+
+/** Ctrl-C / SIGTERM while reading: nothing was written; every target is listed (-o json too), with what it was waiting for. */
+async function interruptedWhileReading(rt: Runtime, compared: Compared[], results: ChangeResult[], signal: 'SIGINT' | 'SIGTERM'): Promise<number> {
+  for (const c of compared) {
+    const base = { server_id: c.server.id, server_name: c.server.name ?? null, idempotency_key: null };
+    if (c.interrupted) results.push({ ...base, kind: null, action: null, item: null, status: 'not_started', error: 'not read: interrupted first' });
+    else if (c.comparison && !c.comparison.changes.length) results.push({ ...base, kind: null, action: null, item: null, status: 'in_sync' });
+    else for (const ch of (c.comparison?.changes ?? []).filter((x) => !x.held)) results.push({ ...base, kind: ch.kind, action: ch.action, item: ch.item, status: 'not_started' });
   }
+  await show(rt, results);
+  const read = compared.filter((c) => !c.interrupted).length;
+  rt.note(`${signal === 'SIGINT' ? 'Interrupted' : 'Terminated'} while reading: ${read} of ${compared.length} servers read, nothing written. Run the same gsh config apply again.`);
+  return signal === 'SIGINT' ? Exit.interrupted : Exit.terminated;
+}
+
+async function execute(rt: Runtime, client: ApiClient, work: Array<{ server: Managed; changes: Change[] }>, parallel: number, results: ChangeResult[], interrupts: ReturnType<typeof watchInterrupts>): Promise<number> {
+  const perServer = new Map<Managed, ChangeResult[]>();
+  await pool(work.filter((w) => w.changes.length), parallel, async ({ server, changes }) => {
+    const done: ChangeResult[] = [];
+    perServer.set(server, done);
+    const created = new Map<number, string>();
+    for (const [i, ch] of changes.entries()) {
+      const base = { server_id: server.id, server_name: server.name ?? null, kind: ch.kind, action: ch.action, item: ch.item, idempotency_key: ch.spec.idempotencyKey ?? null };
+      if (interrupts.stopped()) {
+        done.push({ ...base, status: 'not_started', idempotency_key: null });
+        continue;
+      }
+      const dep = ch.after === undefined ? undefined : done[ch.after];
+      if (dep && dep.status !== 'applied') {
+        done.push({ ...base, status: 'skipped', idempotency_key: null, error: `skipped: it needs ${dep.action} ${dep.item}, which was not applied` });
+        continue;
+      }
+      const spec = ch.pathFromCreated && ch.after !== undefined ? { ...ch.spec, path: ch.pathFromCreated(created.get(ch.after) ?? '') } : ch.spec;
+      const tracker = new OutcomeTracker();
+      try {
+        const res = await trackOutcomes(tracker, () => client.request<{ data?: Record<string, unknown> }>(spec));
+        const data = res.body?.data;
+        if (ch.action === 'create' && data && typeof data === 'object' && data.id !== undefined) created.set(i, String(data.id));
+        if (ch.kind === 'properties') clampNotes(rt, server, ch, data);
+        done.push({ ...base, status: 'applied' });
+      } catch (caught) {
+        const err = ownError(caught);
+        const outcome = (err instanceof GshError ? err.outcome : undefined) ?? tracker.last?.outcome ?? 'not_applied';
+        if (err instanceof InterruptedError) {
+          interrupts.stop(err.signal);
+          done.push({ ...base, status: outcome === 'applied' ? 'applied' : outcome === 'unknown' ? 'unknown' : 'not_started', ...(outcome === 'not_applied' ? { idempotency_key: null } : {}) });
+          continue;
+        }
+        done.push({ ...base, status: outcome === 'applied' ? 'applied' : outcome === 'unknown' ? 'unknown' : 'failed', error: why(err) });
+      }
+    }
+  }, () => interrupts.stopped() !== undefined);
+  const stopped = interrupts.stopped();
   for (const w of work) {
     const done = perServer.get(w.server);
     if (done) results.push(...done);

@@ -114,7 +114,8 @@ describe('export, diff, apply on one server', () => {
   it('apply --dry-run sends nothing; apply --yes makes one properties write and one webhook update; diff is then 0', async () => {
     let mark = t.sandbox.log.length;
     const dry = await t.gsh(['config', 'apply', dir, '--dry-run']);
-    expect(dry.exitCode, dry.stderr).toBe(0);
+    // Changes pending: 14, as diff.
+    expect(dry.exitCode, dry.stderr).toBe(14);
     expect(writesSince(mark)).toEqual([]);
     expect(dry.stdout).toMatch(/PUT .*\/properties/);
     expect(dry.stdout).toMatch(/PATCH .*\/hooks\//);
@@ -167,7 +168,7 @@ describe('webhooks: the secret from ${env:…}, pruning', () => {
     expect(missing.stderr).toMatch(/HOOK_SECRET/);
     const mark = t.sandbox.log.length;
     const dry = await t.gsh(['config', 'apply', dir, '--dry-run', '-o', 'json'], { env: { HOOK_SECRET: secret } });
-    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.exitCode, dry.stderr).toBe(14);
     const r = await t.gsh(['config', 'apply', dir, '--yes', '-o', 'json'], { env: { HOOK_SECRET: secret } });
     expect(r.exitCode, r.stderr).toBe(0);
     const writes = writesSince(mark);
