@@ -35,6 +35,8 @@ export interface FieldDiff {
   path: string;
   live: unknown;
   declared: unknown;
+  /** The live value is what the service stored when the declared one was sent (clamps.ts). */
+  clamped?: true;
 }
 
 export interface Change {
@@ -234,4 +236,19 @@ function subuserChanges(d: Declaration, live: LiveSubuser[], o: CompareOptions, 
       ...(o.prune.includes('subusers') ? {} : { held: 'kept: apply deletes it only with --prune subusers' }),
     });
   }
+}
+
+/**
+ * What the service says it stored, from a write's answer, by declared path (02-endpoints-part-a.md
+ * "Properties": PUT returns the updated properties; "Settings": PATCH returns the updated
+ * settings); undefined when the answer does not show it.
+ */
+export function storedValues(ch: Change, data: unknown): Map<string, string> | undefined {
+  if (ch.kind === 'properties' && Array.isArray(data)) {
+    return new Map(data.filter((p): p is { key: string; value: unknown } => !!p && typeof p === 'object' && typeof (p as { key?: unknown }).key === 'string').map((p) => [`properties.${p.key}`, asText(p.value)]));
+  }
+  if (ch.kind === 'settings' && data !== null && typeof data === 'object' && !Array.isArray(data)) {
+    return new Map(Object.entries(data as Record<string, unknown>).map(([k, v]) => [`settings.${k}`, asText(v)]));
+  }
+  return undefined;
 }

@@ -11,7 +11,8 @@ import { OutcomeTracker, trackOutcomes } from '../core/outcome.js';
 import { fetchAll } from '../core/wire/paging.js';
 import type { Runtime } from '../core/run/runtime.js';
 import type { ServerItem } from '../core/fleet/server-ref.js';
-import { type Change, compare, type Comparison } from './compare.js';
+import { asText, type Change, compare, type Comparison, storedValues } from './compare.js';
+import { clampMemory, rememberClamps } from './clamps.js';
 import { type Declaration, declarationFor, declaredKinds, type DeclFile, expandPaths, loadFile, loadLibraries, matches, picomatchSync } from './files.js';
 import { type Kind, kindList, opSpec, PRUNABLE } from './kinds.js';
 import { readCost, readLive, readSpecs } from './live.js';
@@ -185,6 +186,16 @@ export async function runDiff(rt: Runtime, o: SelectOptions): Promise<number> {
   const compared = await compareAll(rt, client, managed, parallel, { prune: [], replace: [], secrets: false });
   const cut = compared.find((c) => c.interrupted instanceof InterruptedError)?.interrupted;
   if (cut instanceof InterruptedError) throw cut;
+  const memory = clampMemory(rt);
+  for (const c of compared) {
+    for (const ch of c.comparison?.changes ?? []) {
+      for (const f of ch.fields) {
+        if (!memory.find(c.server.id, f.path, asText(f.declared), asText(f.live))) continue;
+        f.clamped = true;
+        rt.note(`${label(c.server)}: ${f.path} is clamped: the service stored ${asText(f.live)} when ${asText(f.declared)} was sent, so another apply cannot change it. ${clampNextStep(f.path, asText(f.live))}`);
+      }
+    }
+  }
   const report = compared.map((c) => ({
     server_id: c.server.id,
     server_name: c.server.name ?? null,
@@ -221,7 +232,7 @@ function diffRows(all: Array<{ server_name: string | null; server_id: string | n
     if (r.in_sync) rows.push({ server, change: 'in sync', path: '-', live: '-', declared: '-' });
     for (const c of r.changes ?? []) {
       const action = c.held ? `${String(c.action)} (held)` : String(c.action);
-      for (const f of c.fields as Array<{ path: string; live: unknown; declared: unknown }>) rows.push({ server, change: action, path: f.path, live: cell(f.live), declared: cell(f.declared) });
+      for (const f of c.fields as Array<{ path: string; live: unknown; declared: unknown; clamped?: true }>) rows.push({ server, change: f.clamped ? `${action} (clamped)` : action, path: f.path, live: cell(f.live), declared: cell(f.declared) });
     }
     for (const p of r.not_compared ?? []) rows.push({ server, change: 'not compared', path: p, live: '(write-only)', declared: '(masked)' });
   }
@@ -237,7 +248,7 @@ export interface ApplyOptions extends SelectOptions {
   replace?: string[];
 }
 
-type Status = 'applied' | 'failed' | 'skipped' | 'unknown' | 'not_started' | 'in_sync';
+type Status = 'applied' | 'clamped' | 'failed' | 'skipped' | 'unknown' | 'not_started' | 'in_sync';
 
 interface ChangeResult {
   server_id: string | null;
@@ -247,6 +258,8 @@ interface ChangeResult {
   item: string | null;
   status: Status;
   idempotency_key: string | null;
+  /** clamped: what the service stored instead of what was sent, by path. */
+  stored?: Record<string, string>;
   error?: string;
 }
 
@@ -341,6 +354,8 @@ async function interruptedWhileReading(rt: Runtime, compared: Compared[], result
 
 async function execute(rt: Runtime, client: ApiClient, work: Array<{ server: Managed; changes: Change[] }>, parallel: number, results: ChangeResult[], interrupts: ReturnType<typeof watchInterrupts>): Promise<number> {
   const perServer = new Map<Managed, ChangeResult[]>();
+  // What the service stored instead of what was sent (clamps.ts), and what it stored as sent.
+  const clamps: { seen: Parameters<typeof rememberClamps>[1]; written: Parameters<typeof rememberClamps>[2] } = { seen: [], written: [] };
   await pool(work.filter((w) => w.changes.length), parallel, async ({ server, changes }) => {
     const done: ChangeResult[] = [];
     perServer.set(server, done);
@@ -362,8 +377,16 @@ async function execute(rt: Runtime, client: ApiClient, work: Array<{ server: Man
         const res = await trackOutcomes(tracker, () => client.request<{ data?: Record<string, unknown> }>(spec));
         const data = res.body?.data;
         if (ch.action === 'create' && data && typeof data === 'object' && data.id !== undefined) created.set(i, String(data.id));
-        if (ch.kind === 'properties') clampNotes(rt, server, ch, data);
-        done.push({ ...base, status: 'applied' });
+        const stored = storedValues(ch, data);
+        const clamped = stored ? ch.fields.filter((f) => stored.has(f.path) && stored.get(f.path) !== asText(f.declared)) : [];
+        for (const f of ch.fields) {
+          if (clamped.includes(f)) clamps.seen.push({ serverId: server.id, path: f.path, sent: asText(f.declared), stored: stored!.get(f.path)! });
+          else clamps.written.push({ serverId: server.id, path: f.path });
+        }
+        if (clamped.length) {
+          done.push({ ...base, status: 'clamped', stored: Object.fromEntries(clamped.map((f) => [f.path, stored!.get(f.path)!])) });
+          for (const f of clamped) rt.warn(`${label(server)}: ${f.path} was sent as ${asText(f.declared)} and stored as ${stored!.get(f.path)} (clamped: the service keeps it within this server's plan). ${clampNextStep(f.path, stored!.get(f.path)!)}`);
+        } else done.push({ ...base, status: 'applied' });
       } catch (caught) {
         const err = ownError(caught);
         const outcome = (err instanceof GshError ? err.outcome : undefined) ?? tracker.last?.outcome ?? 'not_applied';
@@ -376,6 +399,7 @@ async function execute(rt: Runtime, client: ApiClient, work: Array<{ server: Man
       }
     }
   }, () => interrupts.stopped() !== undefined);
+  rememberClamps(rt, clamps.seen, clamps.written);
   const stopped = interrupts.stopped();
   for (const w of work) {
     const done = perServer.get(w.server);
@@ -390,18 +414,14 @@ async function execute(rt: Runtime, client: ApiClient, work: Array<{ server: Man
     return stopped === 'SIGINT' ? Exit.interrupted : Exit.terminated;
   }
   const bad = results.filter((r) => r.status !== 'applied');
-  rt.note(`${applied} change${applied === 1 ? '' : 's'} applied${bad.length ? `, ${bad.length} not (failed, skipped or unknown)` : ''}. No restart was made: a running server reads some settings only when it starts.`);
+  const clamped = results.filter((r) => r.status === 'clamped').length;
+  rt.note(`${applied} change${applied === 1 ? '' : 's'} applied${clamped ? `, ${clamped} clamped (stored otherwise than declared)` : ''}${bad.length - clamped ? `, ${bad.length - clamped} not (failed, skipped or unknown)` : ''}. No restart was made: a running server reads some settings only when it starts.`);
   return bad.length ? Exit.someFailed : Exit.ok;
 }
 
-function clampNotes(rt: Runtime, server: Managed, ch: Change, data: unknown): void {
-  if (!Array.isArray(data)) return;
-  const stored = new Map(data.filter((p): p is { key: string; value: unknown } => !!p && typeof p === 'object' && typeof (p as { key?: unknown }).key === 'string').map((p) => [p.key, String(p.value)]));
-  for (const f of ch.fields) {
-    const key = f.path.slice('properties.'.length);
-    const got = stored.get(key);
-    if (got !== undefined && got !== String(f.declared)) rt.warn(`${label(server)}: properties.${key} was sent as ${String(f.declared)} and stored as ${got} (the service clamps it on this plan)`);
-  }
+/** What to do about a clamp: the file, not another apply, has to change. */
+export function clampNextStep(path: string, stored: string): string {
+  return `Declare ${stored} (gsh config adopt takes it into the file), add ignore: [${path}], or move the server to a plan that allows more.`;
 }
 
 async function show(rt: Runtime, results: ChangeResult[]): Promise<void> {

@@ -308,13 +308,26 @@ describe('every kind, failures and clamps', () => {
     expect(writesSince(mark).filter((w) => w.method === 'PATCH')).toEqual([]);
   });
 
-  it('a free-plan clamp: apply warns with the value stored', async () => {
+  it('a free-plan clamp is not a success: apply says clamped with the value stored (exit 11); diff names the clamp and the next step', async () => {
     s.plan = 'free';
-    writeFileSync(join(dir, 'k.yaml'), `version: 1\nserver: ${s.name}\nproperties:\n  max-players: 500\n`);
-    const r = await t.gsh(['config', 'apply', dir, '--yes']);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/properties\.max-players was sent as 500 and stored as 20/);
-    s.plan = 'paid';
+    try {
+      writeFileSync(join(dir, 'k.yaml'), `version: 1\nserver: ${s.name}\nproperties:\n  max-players: 500\n`);
+      const r = await t.gsh(['config', 'apply', dir, '--yes', '-o', 'json']);
+      expect(r.exitCode, r.stderr).toBe(11);
+      expect(r.stderr).toMatch(/properties\.max-players was sent as 500 and stored as 20 \(clamped/);
+      expect(JSON.parse(r.stdout)).toEqual([expect.objectContaining({ item: 'properties', status: 'clamped', stored: { 'properties.max-players': '20' } })]);
+      const diff = await t.gsh(['config', 'diff', dir]);
+      expect(diff.exitCode).toBe(14);
+      expect(diff.stdout).toMatch(/update \(clamped\)\s+properties\.max-players\s+20\s+500/);
+      expect(diff.stderr).toContain('properties.max-players is clamped: the service stored 20 when 500 was sent, so another apply cannot change it. Declare 20 (gsh config adopt takes it into the file), add ignore: [properties.max-players], or move the server to a plan that allows more.');
+      // Declared as stored: in sync, and no longer named as a clamp.
+      writeFileSync(join(dir, 'k.yaml'), `version: 1\nserver: ${s.name}\nproperties:\n  max-players: 20\n`);
+      const fixed = await t.gsh(['config', 'diff', dir]);
+      expect(fixed.exitCode, fixed.stdout).toBe(0);
+      expect(fixed.stderr).not.toMatch(/clamped/);
+    } finally {
+      s.plan = 'paid';
+    }
   });
 });
 
