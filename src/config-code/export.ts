@@ -9,8 +9,9 @@ import { parallelOption } from '../core/fleet/fleet.js';
 import { stdinFor } from '../core/flags/fields.js';
 import type { Runtime } from '../core/run/runtime.js';
 import { resolveTargets, type Target, targetRefs } from '../core/fleet/targets.js';
+import { choiceList } from '../core/flags/choices.js';
 import type { Live } from './compare.js';
-import { type Kind, KINDS, kindList, SETTINGS_FIELDS } from './kinds.js';
+import { KIND_NAMES, KINDS } from './kinds/index.js';
 import { readLive, readSpecs } from './live.js';
 import { step } from '../core/plan.js';
 import { estimate, pool } from './run.js';
@@ -29,36 +30,22 @@ function fileNameOf(name: string): string | undefined {
   return name && !/[/\\\0]/.test(name) && name !== '.' && name !== '..' ? `${name}.yaml` : undefined;
 }
 
-/** An environment variable name for a webhook's secret: LOBBY_1_HOOK_2_SECRET. */
-export function secretVariable(server: string, n: number): string {
-  const base = server.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'SERVER';
-  return `${/^[0-9]/.test(base) ? `S_${base}` : base}_HOOK_${n}_SECRET`;
-}
-
 /** The declaration text of one server's live state. */
 export async function declarationText(name: string, live: Live): Promise<string> {
   const { Document } = await import('yaml');
   const out: Record<string, unknown> = { version: 1, server: name };
-  if (live.settings) {
-    const s = Object.fromEntries(SETTINGS_FIELDS.filter((f) => f !== 'name' && typeof live.settings![f] === 'string').map((f) => [f, live.settings![f]]));
-    if (Object.keys(s).length) out.settings = s;
+  for (const kind of KINDS) {
+    if (!(kind.name in live)) continue;
+    const section = kind.export(live[kind.name], { server: name });
+    if (section !== undefined) out[kind.name] = section;
   }
-  if (live.properties) out.properties = Object.fromEntries(live.properties);
-  if (live.variables) out.startup = { variables: Object.fromEntries(live.variables) };
-  if (live.configs?.size) {
-    out.configs = Object.fromEntries([...live.configs].map(([type, values]) => [type, Object.fromEntries(Object.entries(values).filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v)))]));
-  }
-  if (live.hooks) {
-    out.hooks = live.hooks.map((h, i) => ({ url: h.url, events: h.events, enabled: h.enabled, secret: `\${env:${secretVariable(name, i + 1)}}` }));
-  }
-  if (live.subusers) out.subusers = live.subusers.map((u) => ({ user_id: u.user_id, permissions: u.permissions }));
   const doc = new Document(out);
   doc.commentBefore = ` gsh config export of ${name}. Edit, then: gsh config diff FILE; gsh config apply FILE\n A webhook's secret is never read back: it is sent from the named variable when the webhook is created.`;
   return doc.toString({ lineWidth: 0 });
 }
 
 export async function runExport(rt: Runtime, o: ExportOptions): Promise<number> {
-  const kinds: readonly Kind[] = kindList(o.only, '--only') ?? KINDS;
+  const kinds: readonly string[] = choiceList(o.only, '--only', KIND_NAMES, 'kinds') ?? KIND_NAMES;
   const parallel = parallelOption(o.parallel);
   const dir = o.dir ?? '.';
   const refs = targetRefs(o.server, undefined, rt.env);
@@ -80,7 +67,7 @@ export async function runExport(rt: Runtime, o: ExportOptions): Promise<number> 
   const results = await pool(targets, parallel, async (t) => {
     try {
       const live = await readLive(client, t.id, kinds, undefined, { absentOk: true });
-      const name = t.name ?? (typeof live.settings?.name === 'string' ? live.settings.name : undefined);
+      const name = t.name ?? KINDS.map((k) => (k.name in live ? k.serverName?.(live[k.name]) : undefined)).find((n) => n !== undefined);
       const file = name === undefined ? undefined : fileNameOf(name);
       if (!file) throw new GshError(`the server's name ${name === undefined ? 'is unknown' : `"${name}" is not a file name`}; export it with -s id:${t.id} after renaming it`);
       const path = join(dir, file);

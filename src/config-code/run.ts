@@ -5,6 +5,7 @@
 // rate-limit budget (core/wire/http.ts), as fleets do.
 
 import { ApiError, Exit, GshError, InterruptedError, ownError, UsageError } from '../core/errors.js';
+import { type ErrorObject, errorObject } from '../core/terminal/report.js';
 import { parallelOption } from '../core/fleet/fleet.js';
 import { type ApiClient, withIdempotencyKey } from '../core/wire/http.js';
 import { OutcomeTracker, trackOutcomes } from '../core/outcome.js';
@@ -13,10 +14,15 @@ import type { Runtime } from '../core/run/runtime.js';
 import type { ServerItem } from '../core/fleet/server-ref.js';
 import { asText, type Change, compare, type Comparison, storedValues } from './compare.js';
 import { clampMemory, rememberClamps } from './clamps.js';
+import { choiceList } from '../core/flags/choices.js';
+import { refMatcher, targetRefs } from '../core/fleet/targets.js';
 import { type Declaration, declarationFor, declaredKinds, type DeclFile, expandPaths, loadFile, loadLibraries, matches, picomatchSync } from './files.js';
-import { type Kind, kindList, opSpec, PRUNABLE } from './kinds.js';
+import { opSpec, type Reason } from './kind.js';
+import { KIND_NAMES, KINDS, PRUNABLE_NAMES } from './kinds/index.js';
 import { readCost, readLive, readSpecs } from './live.js';
 import { lintReport } from './lint.js';
+
+const LIST_SERVERS = 'GET /servers';
 
 export interface Server {
   id: string;
@@ -26,7 +32,7 @@ export interface Server {
 export interface Managed extends Server {
   file: string;
   decl: Declaration;
-  kinds: Kind[];
+  kinds: string[];
 }
 
 export interface SelectOptions {
@@ -48,29 +54,26 @@ export async function loadDeclarations(rt: Runtime, paths: string[]): Promise<De
   return files;
 }
 
-/** -s: names, ids and globs that narrow the servers the files manage. */
+/** -s: the servers to keep of those the files manage, in gsh's one selection grammar (core/fleet/targets.ts). */
 function narrow(sel: string | string[] | undefined): ((s: Server) => boolean) | undefined {
-  const refs = [sel ?? []].flat().flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
-  if (!refs.length) return undefined;
-  const tests = refs.map((ref) => {
-    if (/[*?[\]{}]/.test(ref)) {
-      const isMatch = picomatchSync()(ref, { dot: true });
-      return (s: Server) => s.name !== undefined && isMatch(s.name);
-    }
-    const id = ref.startsWith('id:') ? ref.slice(3) : ref;
-    return (s: Server) => s.id === id || s.name === ref;
-  });
+  if (sel === undefined || !sel.length) return undefined;
+  const { refs } = targetRefs(sel, undefined, {});
+  if (refs.includes('-')) throw new UsageError('-s - (servers on standard input) is not taken by gsh config', 'Name the servers with -s, or narrow the files.');
+  const tests = refs.map((ref) => refMatcher(ref, picomatchSync()));
   return (s) => tests.some((t) => t(s));
 }
+
+/** --only: the kinds to compare or apply. */
+export const onlyKinds = (value: string | undefined): string[] | undefined => choiceList(value, '--only', KIND_NAMES, 'kinds');
 
 /**
  * The servers the files manage (one listing), narrowed by -s. A server two files manage is a
  * usage error; a one-server file whose server does not exist is listed as missing (exit 11).
  */
 export async function managedServers(client: ApiClient, files: DeclFile[], o: SelectOptions): Promise<{ managed: Managed[]; missing: Array<{ ref: string; file: string }> }> {
-  const only = kindList(o.only, '--only');
+  const only = onlyKinds(o.only);
   const keep = narrow(o.server);
-  const { items } = await fetchAll(client, opSpec('listServers', {}));
+  const { items } = await fetchAll(client, opSpec(LIST_SERVERS, {}));
   const servers: Server[] = (items as ServerItem[]).filter((s) => s.id !== undefined).map((s) => ({ id: String(s.id), ...(typeof s.name === 'string' ? { name: s.name } : {}) }));
   const managed = new Map<string, Managed>();
   const missing: Array<{ ref: string; file: string }> = [];
@@ -105,7 +108,7 @@ export function estimate(rt: Runtime, client: ApiClient, requests: number, what:
 
 /** The reads of the managed servers' declared kinds. */
 function readsOf(managed: readonly Managed[]): number {
-  return managed.reduce((n, m) => n + readCost(m.kinds, Object.keys(m.decl.configs ?? {}).length), 0);
+  return managed.reduce((n, m) => n + readCost(m.kinds, m.decl), 0);
 }
 
 /** Runs `fn` over `items`, `parallel` at once, results in input order. */
@@ -134,11 +137,11 @@ export interface Compared {
  * Reads every managed server's declared kinds and compares; a server that cannot be read is kept
  * with its error, and once `stop()` says so (an interrupt) the servers not read are kept as such.
  */
-export async function compareAll(rt: Runtime, client: ApiClient, managed: Managed[], parallel: number, opts: { prune: readonly Kind[]; replace: readonly string[]; secrets: boolean }, stop: () => boolean = () => false): Promise<Compared[]> {
+export async function compareAll(rt: Runtime, client: ApiClient, managed: Managed[], parallel: number, opts: { prune: readonly string[]; replace: readonly string[]; secrets: boolean }, stop: () => boolean = () => false): Promise<Compared[]> {
   estimate(rt, client, 1 + readsOf(managed), 'This run reads');
   const results = await pool(managed, parallel, async (server): Promise<Compared> => {
     try {
-      const live = await readLive(client, server.id, server.kinds, Object.keys(server.decl.configs ?? {}));
+      const live = await readLive(client, server.id, server.kinds, server.decl);
       return { server, comparison: compare(server.decl, live, { serverId: server.id, kinds: server.kinds, prune: opts.prune, replace: opts.replace, env: rt.env, secrets: opts.secrets }) };
     } catch (caught) {
       const err = ownError(caught);
@@ -170,6 +173,15 @@ function watchInterrupts(rt: Runtime): { stopped: () => 'SIGINT' | 'SIGTERM' | u
 }
 
 const label = (s: Server) => s.name ?? s.id;
+
+/** A problem of gsh's own in the shared error object (core/terminal/report.ts). */
+function problem(message: string, code: string, exit: number): ErrorObject {
+  const err = new GshError(message, exit);
+  err.code = code;
+  return errorObject(err);
+}
+
+const noSuchServer = (m: { ref: string; file: string }) => problem(`no server is named ${m.ref} (${m.file})`, 'no_such_server', Exit.someFailed);
 const why = (err: unknown) => (err instanceof ApiError ? `${err.message} (HTTP ${err.status}${err.code ? ` ${err.code}` : ''})` : (err as Error).message);
 
 // ---------------------------------------------------------------------------------------------
@@ -178,11 +190,12 @@ const why = (err: unknown) => (err instanceof ApiError ? `${err.message} (HTTP $
 export async function runDiff(rt: Runtime, o: SelectOptions): Promise<number> {
   const files = await loadDeclarations(rt, o.paths);
   const parallel = parallelOption(o.parallel);
-  kindList(o.only, '--only');
+  onlyKinds(o.only);
+  narrow(o.server);
   const client = await rt.client();
   const { managed, missing } = await managedServers(client, files, o);
   // --dry-run: the reads it would make (the listing that found the servers was sent).
-  if (rt.dryRun) return (await rt.submit({ requests: managed.flatMap((m) => readSpecs(m.id, m.kinds, Object.keys(m.decl.configs ?? {}))), then: [] }, async () => {})) ?? Exit.ok;
+  if (rt.dryRun) return (await rt.submit({ requests: managed.flatMap((m) => readSpecs(m.id, m.kinds, m.decl)), then: [] }, async () => {})) ?? Exit.ok;
   const compared = await compareAll(rt, client, managed, parallel, { prune: [], replace: [], secrets: false });
   const cut = compared.find((c) => c.interrupted instanceof InterruptedError)?.interrupted;
   if (cut instanceof InterruptedError) throw cut;
@@ -202,31 +215,31 @@ export async function runDiff(rt: Runtime, o: SelectOptions): Promise<number> {
     file: c.server.file,
     in_sync: c.comparison ? c.comparison.changes.length === 0 : null,
     ...(c.comparison ? { changes: c.comparison.changes.map(changeView), not_compared: c.comparison.notCompared } : {}),
-    ...(c.error ? { error: why(c.error) } : {}),
+    ...(c.error ? { error: errorObject(c.error) } : {}),
   }));
-  const missed = missing.map((m) => ({ server_id: null, server_name: m.ref, file: m.file, in_sync: null, error: `no server is named ${m.ref}` }));
+  const missed = missing.map((m) => ({ server_id: null, server_name: m.ref, file: m.file, in_sync: null, error: noSuchServer(m) }));
   const all = [...report, ...missed];
   if (rt.format === 'table') await rt.out.show(diffRows(all), { columns: ['server', 'change', 'path', 'live', 'declared'] });
   else await rt.out.show(all);
   const failed = all.filter((r) => r.error !== undefined);
   const drifted = report.filter((r) => r.in_sync === false);
-  for (const f of failed) rt.warn(`${f.server_name ?? f.server_id}: could not be read, so not compared: ${f.error}`);
+  for (const f of failed) rt.warn(`${f.server_name ?? f.server_id}: could not be read, so not compared: ${f.error!.message}`);
   rt.note(`${managed.length} server${managed.length === 1 ? '' : 's'} compared: ${drifted.length} differ${failed.length ? `, ${failed.length} could not be read` : ''}.`);
   return failed.length ? Exit.someFailed : drifted.length ? Exit.drift : Exit.ok;
 }
 
 function changeView(c: Change): Record<string, unknown> {
-  return { kind: c.kind, action: c.action, item: c.item, fields: c.fields, ...(c.held ? { held: c.held } : {}) };
+  return { kind: c.kind, action: c.action, item: c.item, fields: c.fields, ...(c.held ? { held: true } : {}), ...(c.reason ? { reason: c.reason } : {}) };
 }
 
 const cell = (v: unknown) => (v === null || v === undefined ? '-' : Array.isArray(v) ? v.join(',') : String(v));
 
-function diffRows(all: Array<{ server_name: string | null; server_id: string | null; error?: string; in_sync: boolean | null; changes?: Array<Record<string, unknown>>; not_compared?: string[] }>): Array<Record<string, string>> {
+function diffRows(all: Array<{ server_name: string | null; server_id: string | null; error?: ErrorObject; in_sync: boolean | null; changes?: Array<Record<string, unknown>>; not_compared?: string[] }>): Array<Record<string, string>> {
   const rows: Array<Record<string, string>> = [];
   for (const r of all) {
     const server = r.server_name ?? r.server_id ?? '?';
     if (r.error !== undefined) {
-      rows.push({ server, change: 'not read', path: '-', live: '-', declared: r.error });
+      rows.push({ server, change: 'not read', path: '-', live: '-', declared: r.error.message });
       continue;
     }
     if (r.in_sync) rows.push({ server, change: 'in sync', path: '-', live: '-', declared: '-' });
@@ -253,21 +266,23 @@ type Status = 'applied' | 'clamped' | 'failed' | 'skipped' | 'unknown' | 'not_st
 interface ChangeResult {
   server_id: string | null;
   server_name: string | null;
-  kind: Kind | null;
+  kind: string | null;
   action: Change['action'] | null;
   item: string | null;
   status: Status;
   idempotency_key: string | null;
   /** clamped: what the service stored instead of what was sent, by path. */
   stored?: Record<string, string>;
-  error?: string;
+  /** The shared error object (core/terminal/report.ts), as a fleet entry's. */
+  error?: ErrorObject;
 }
 
 export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
   const files = await loadDeclarations(rt, o.paths);
   const parallel = parallelOption(o.parallel);
-  kindList(o.only, '--only');
-  const prune = kindList(o.prune, '--prune', PRUNABLE) ?? [];
+  onlyKinds(o.only);
+  narrow(o.server);
+  const prune = choiceList(o.prune, '--prune', PRUNABLE_NAMES, 'kinds') ?? [];
   const maxDeletes = o.maxDeletes === undefined ? 5 : Number(o.maxDeletes);
   if (!/^\d+$/.test(o.maxDeletes ?? '5')) throw new UsageError(`--max-deletes takes a whole number (got "${o.maxDeletes}")`);
   if (rt.globals.idempotencyKey !== undefined) throw new UsageError('--idempotency-key names one request; apply sends one per change', 'Leave it out: each change gets its own key, named in the output.');
@@ -277,25 +292,27 @@ export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
   const client = await rt.client();
   const { managed, missing } = await managedServers(client, files, o);
   for (const url of o.replace ?? []) {
-    if (!managed.some((m) => m.decl.hooks?.items.some((h) => h.url === url))) throw new UsageError(`--replace ${url}: no file declares that webhook for the servers this run manages`, 'Give the URL exactly as the file writes it.');
+    if (!managed.some((m) => KINDS.some((k) => m.decl.sections[k.name] !== undefined && k.replaceable?.(m.decl.sections[k.name]).includes(url)))) {
+      throw new UsageError(`--replace ${url}: no file declares that item for the servers this run manages`, 'Give the identity (a webhook\'s URL) exactly as the file writes it.');
+    }
   }
   const interrupts = watchInterrupts(rt);
   try {
     const compared = await compareAll(rt, client, managed, parallel, { prune, replace: o.replace ?? [], secrets: true }, () => interrupts.stopped() !== undefined);
     const results: ChangeResult[] = [];
-    for (const m of missing) results.push({ server_id: null, server_name: m.ref, kind: null, action: null, item: null, status: 'failed', idempotency_key: null, error: `no server is named ${m.ref} (${m.file})` });
+    for (const m of missing) results.push({ server_id: null, server_name: m.ref, kind: null, action: null, item: null, status: 'failed', idempotency_key: null, error: noSuchServer(m) });
     for (const c of compared.filter((x) => x.error)) {
-      results.push({ server_id: c.server.id, server_name: c.server.name ?? null, kind: null, action: null, item: null, status: 'failed', idempotency_key: null, error: `nothing changed: ${why(c.error)}` });
+      results.push({ server_id: c.server.id, server_name: c.server.name ?? null, kind: null, action: null, item: null, status: 'failed', idempotency_key: null, error: { ...errorObject(c.error), message: `nothing changed: ${why(c.error)}` } });
     }
     const cut = compared.find((c) => c.interrupted);
     if (cut) {
       if (cut.interrupted instanceof InterruptedError) interrupts.stop(cut.interrupted.signal);
       return await interruptedWhileReading(rt, compared, results, interrupts.stopped() ?? 'SIGINT');
     }
-    for (const r of results) rt.warn(`${r.server_name ?? r.server_id}: ${r.error}`);
+    for (const r of results) rt.warn(`${r.server_name ?? r.server_id}: ${r.error?.message}`);
     const work = compared.filter((c) => c.comparison).map((c) => ({ server: c.server, changes: c.comparison!.changes.filter((ch) => !ch.held) }));
-    for (const c of compared) for (const ch of c.comparison?.changes ?? []) if (ch.held) rt.note(`${label(c.server)}: ${ch.item} ${ch.held}`);
-    const deletes = work.reduce((n, w) => n + w.changes.filter((c) => c.action === 'delete').length, 0);
+    for (const c of compared) for (const ch of c.comparison?.changes ?? []) if (ch.held && ch.reason) rt.note(`${label(c.server)}: ${ch.item} ${reasonText(ch.reason)}`);
+    const deletes = work.reduce((n, w) => n + w.changes.filter((c) => c.spec.method === 'DELETE').length, 0);
     if (deletes > maxDeletes) {
       throw new GshError(`this run would delete ${deletes} items, more than --max-deletes ${maxDeletes}; nothing was changed`, Exit.error, `Check the plan with gsh config diff, then raise --max-deletes if that is what you mean.`);
     }
@@ -322,6 +339,14 @@ export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
   }
 }
 
+/** A reason in words (it explains; the decision is the change's `held`). */
+export function reasonText(r: Reason): string {
+  switch (r.code) {
+    case 'prune_not_requested': return `kept: apply deletes it only with ${r.flag}`;
+    case 'replace_requested': return 'deleted and created again, as --replace asks';
+  }
+}
+
 /** `lobby (3f2a9c1e)`: a server by name beside its id. */
 const named = (s: Server) => (s.name ? `${s.name} (${s.id})` : s.id);
 
@@ -342,7 +367,7 @@ async function dryRun(rt: Runtime, work: Array<{ server: Managed; changes: Chang
 async function interruptedWhileReading(rt: Runtime, compared: Compared[], results: ChangeResult[], signal: 'SIGINT' | 'SIGTERM'): Promise<number> {
   for (const c of compared) {
     const base = { server_id: c.server.id, server_name: c.server.name ?? null, idempotency_key: null };
-    if (c.interrupted) results.push({ ...base, kind: null, action: null, item: null, status: 'not_started', error: 'not read: interrupted first' });
+    if (c.interrupted) results.push({ ...base, kind: null, action: null, item: null, status: 'not_started', error: problem('not read: interrupted first', 'not_read', signal === 'SIGINT' ? Exit.interrupted : Exit.terminated) });
     else if (c.comparison && !c.comparison.changes.length) results.push({ ...base, kind: null, action: null, item: null, status: 'in_sync' });
     else for (const ch of (c.comparison?.changes ?? []).filter((x) => !x.held)) results.push({ ...base, kind: ch.kind, action: ch.action, item: ch.item, status: 'not_started' });
   }
@@ -368,7 +393,7 @@ async function execute(rt: Runtime, client: ApiClient, work: Array<{ server: Man
       }
       const dep = ch.after === undefined ? undefined : done[ch.after];
       if (dep && dep.status !== 'applied') {
-        done.push({ ...base, status: 'skipped', idempotency_key: null, error: `skipped: it needs ${dep.action} ${dep.item}, which was not applied` });
+        done.push({ ...base, status: 'skipped', idempotency_key: null, error: problem(`skipped: it needs ${dep.action} ${dep.item}, which was not applied`, 'dependency_not_applied', Exit.someFailed) });
         continue;
       }
       const spec = ch.pathFromCreated && ch.after !== undefined ? { ...ch.spec, path: ch.pathFromCreated(created.get(ch.after) ?? '') } : ch.spec;
@@ -395,7 +420,7 @@ async function execute(rt: Runtime, client: ApiClient, work: Array<{ server: Man
           done.push({ ...base, status: outcome === 'applied' ? 'applied' : outcome === 'unknown' ? 'unknown' : 'not_started', ...(outcome === 'not_applied' ? { idempotency_key: null } : {}) });
           continue;
         }
-        done.push({ ...base, status: outcome === 'applied' ? 'applied' : outcome === 'unknown' ? 'unknown' : 'failed', error: why(err) });
+        done.push({ ...base, status: outcome === 'applied' ? 'applied' : outcome === 'unknown' ? 'unknown' : 'failed', error: { ...errorObject(err), message: why(err), outcome, idempotency_key: outcome === 'not_applied' ? null : (ch.spec.idempotencyKey ?? null) } });
       }
     }
   }, () => interrupts.stopped() !== undefined);
@@ -415,7 +440,7 @@ async function execute(rt: Runtime, client: ApiClient, work: Array<{ server: Man
   }
   const bad = results.filter((r) => r.status !== 'applied');
   const clamped = results.filter((r) => r.status === 'clamped').length;
-  rt.note(`${applied} change${applied === 1 ? '' : 's'} applied${clamped ? `, ${clamped} clamped (stored otherwise than declared)` : ''}${bad.length - clamped ? `, ${bad.length - clamped} not (failed, skipped or unknown)` : ''}. No restart was made: a running server reads some settings only when it starts.`);
+  rt.note(`${applied} change${applied === 1 ? '' : 's'} applied${clamped ? `, ${clamped} clamped (stored otherwise than declared)` : ''}${bad.length - clamped ? `, ${bad.length - clamped} not (failed, skipped or unknown)` : ''}. No restart was made: a running server reads some values only when it starts.`);
   return bad.length ? Exit.someFailed : Exit.ok;
 }
 
@@ -425,5 +450,7 @@ export function clampNextStep(path: string, stored: string): string {
 }
 
 async function show(rt: Runtime, results: ChangeResult[]): Promise<void> {
-  await rt.out.show(results, { columns: ['status', 'server_name', 'kind', 'action', 'item', 'idempotency_key', 'error'] });
+  // A table shows the error's message; data formats the whole object.
+  const rows = rt.format === 'table' ? results.map((r) => ({ ...r, error: r.error?.message })) : results;
+  await rt.out.show(rows, { columns: ['status', 'server_name', 'kind', 'action', 'item', 'idempotency_key', 'error'] });
 }

@@ -92,12 +92,45 @@ describe('config apply -o json interrupted during its reads (issue 50 item 8)', 
     }
     expect(r.exitCode, r.stderr).toBe(130);
     expect(t.sandbox.log.slice(mark).filter((e) => e.method !== 'GET')).toEqual([]);
-    const listed = JSON.parse(r.stdout) as Array<{ server_name: string; status: string; item: string | null; error?: string }>;
+    const listed = JSON.parse(r.stdout) as Array<{ server_name: string; status: string; item: string | null; error?: { message: string; code: string | null; exit_code: number } }>;
     expect(listed.map((x) => [x.server_name, x.status, x.item])).toEqual([
       [servers[0]!.name, 'not_started', 'properties'],
       [servers[1]!.name, 'not_started', null],
     ]);
-    expect(listed[1]!.error).toBe('not read: interrupted first');
+    // The shared error object of a fleet entry (core/terminal/report.ts), with gsh's own code.
+    expect(listed[1]!.error).toMatchObject({ message: 'not read: interrupted first', code: 'not_read', exit_code: 130 });
     expect(r.stderr).toMatch(/Interrupted while reading: 1 of 2 servers read, nothing written/);
+  });
+});
+
+describe('-s and --only through the shared parsers; problems as the shared error object', () => {
+  it('-s takes the selection grammar of every fleet command: id:…, a name in any case, a glob', async () => {
+    const dir = declare('select', 'Selected');
+    for (const [sel, want] of [[`id:${servers[1]!.id}`, [servers[1]!]], [servers[0]!.name.toUpperCase(), [servers[0]!]], ['runs-*', servers]] as const) {
+      const r = await t.gsh(['config', 'diff', dir, '-s', sel, '-o', 'json']);
+      expect(r.exitCode, r.stderr).toBe(14);
+      expect((JSON.parse(r.stdout) as Array<{ server_id: string }>).map((x) => x.server_id).sort(), sel).toEqual(want.map((s) => s.id).sort());
+    }
+  });
+
+  it('an unknown --only kind or an empty -s: exit 2 with the nearest kind, before any request', async () => {
+    const dir = declare('usage', 'Usage');
+    const mark = t.sandbox.log.length;
+    const only = await t.gsh(['config', 'diff', dir, '--only', 'propertes']);
+    expect(only.exitCode).toBe(2);
+    expect(only.stderr).toMatch(/--only: unknown kind "propertes"; did you mean "properties"\?/);
+    const empty = await t.gsh(['config', 'apply', dir, '--yes', '-s', 'runs-0,']);
+    expect(empty.exitCode).toBe(2);
+    expect(empty.stderr).toMatch(/-s has an empty server reference/);
+    expect(t.sandbox.log.slice(mark)).toEqual([]);
+  });
+
+  it('a file whose server does not exist: diff -o json gives the shared error object with code no_such_server (exit 11)', async () => {
+    const dir = join(root, 'missing');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'gone.yaml'), 'version: 1\nserver: no-such-server\nproperties:\n  motd: x\n');
+    const r = await t.gsh(['config', 'diff', dir, '-o', 'json']);
+    expect(r.exitCode).toBe(11);
+    expect(JSON.parse(r.stdout)).toEqual([expect.objectContaining({ server_name: 'no-such-server', error: expect.objectContaining({ code: 'no_such_server', exit_code: 11, message: expect.stringContaining('no server is named no-such-server') }) })]);
   });
 });
