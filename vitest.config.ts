@@ -33,6 +33,8 @@ const STRICT_PASS = [
   'test/e2e/examples-run.test.ts',
   'test/e2e/config-code.test.ts',
   'test/e2e/config-code-fleet.test.ts',
+  'test/e2e/config-code-runs.test.ts',
+  'test/e2e/config-code-plans.test.ts',
 ];
 
 export default defineConfig({

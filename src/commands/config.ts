@@ -59,8 +59,14 @@ declared fields: ${KINDS.map((k) => k.compared).join('; ')}. Nothing is changed.
 sync). A difference that is a clamp gsh saw (the service stored another value than apply sent)
 is named as one, with what to do instead.
 
+A saved plan: --out PLAN also writes the exact writes and the live values they were computed
+from (a secret only as its \${env:NAME} placeholder: the plan can be a CI artefact); gsh config
+apply --plan PLAN reads those values again and makes exactly those writes, or refuses a stale plan
+(exit 6, code stale_plan) naming what changed, before any write.
+
 Examples:
   gsh config diff servers/
+  gsh config diff servers/ --out plan.json; gsh config apply --plan plan.json --yes
   gsh config diff fleet.yaml -s 'lobby-*' --only ${KINDS[1]!.name} -o json
 
 API: the reads of the declared kinds only (${reads(false).map((op) => op.replace(/\/servers\/\{server_id\}/, '…')).join(', ')})
@@ -81,6 +87,7 @@ apply again makes only what is left. Nothing is restarted.
 Examples:
   gsh config apply servers/ --dry-run
   gsh config apply servers/ --yes
+  gsh config diff servers/ --out plan.json; gsh config apply --plan plan.json --yes
   gsh config apply fleet.yaml --prune ${PRUNABLE[0]} --max-deletes 2 --yes -o json
 `;
 
@@ -149,16 +156,19 @@ export function register(cmd: Command): void {
     .argument('<paths...>', 'declaration files or directories')
     .option('-s, --server <id|name|glob>', 'narrow to these of the servers the files manage (repeat or comma-separate)', collect)
     .option('--only <kinds>', `kinds to compare, comma-separated (${KIND_NAMES})`)
+    .option('--out <plan>', 'also write the exact writes and the live values they come from to PLAN (secrets as placeholders), for apply --plan')
+    .option('--prune <kinds>', `with --out: the plan deletes live items of these kinds the file does not list (${PRUNABLE.join(', ')})`)
     .option('--parallel <n>', 'servers read at once (1 to 32, default 4), sharing the rate limit')
     .addHelpText('after', DIFF_HELP)
     .action(async function (this: Command, paths: string[]) {
-      await online(this, async (rt) => (await import('../config-code/run.js')).runDiff(rt, { paths, ...this.opts<SelectFlags>() }));
+      await online(this, async (rt) => (await import('../config-code/run.js')).runDiff(rt, { paths, ...this.opts<SelectFlags & { out?: string; prune?: string }>() }));
     });
 
   cmd
     .command('apply')
     .description('Make the servers as the files declare: exactly the writes diff shows, each with its key and outcome')
-    .argument('<paths...>', 'declaration files or directories')
+    .argument('[paths...]', 'declaration files or directories (none with --plan)')
+    .option('--plan <plan>', 'make exactly the writes of a plan saved by diff --out, after reading again what they depend on (exit 6 when stale)')
     .option('-s, --server <id|name|glob>', 'narrow to these of the servers the files manage (repeat or comma-separate)', collect)
     .option('--only <kinds>', `kinds to apply, comma-separated (${KIND_NAMES})`)
     .option('--prune <kinds>', `delete live items of these kinds the file does not list (where it marks prune: true): ${PRUNABLE.join(', ')}`)
@@ -167,6 +177,6 @@ export function register(cmd: Command): void {
     .option('--parallel <n>', 'servers written at once (1 to 32, default 4), sharing the rate limit')
     .addHelpText('after', APPLY_HELP)
     .action(async function (this: Command, paths: string[]) {
-      await online(this, async (rt) => (await import('../config-code/run.js')).runApply(rt, { paths, ...this.opts<SelectFlags & { prune?: string; maxDeletes?: string; replace?: string[] }>() }));
+      await online(this, async (rt) => (await import('../config-code/run.js')).runApply(rt, { paths, ...this.opts<SelectFlags & { prune?: string; maxDeletes?: string; replace?: string[]; plan?: string }>() }));
     });
 }

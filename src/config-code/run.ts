@@ -17,9 +17,11 @@ import { clampMemory, rememberClamps } from './clamps.js';
 import { choiceList } from '../core/flags/choices.js';
 import { refMatcher, targetRefs } from '../core/fleet/targets.js';
 import { type Declaration, declarationFor, declaredKinds, type DeclFile, expandPaths, loadFile, loadLibraries, matches, picomatchSync } from './files.js';
-import { opSpec, type Reason } from './kind.js';
-import { KIND_NAMES, KINDS, PRUNABLE_NAMES } from './kinds/index.js';
+import { ENV_REF, opSpec, type Reason } from './kind.js';
+import { KIND_NAMES, KINDS, kindNamed, PRUNABLE_NAMES } from './kinds/index.js';
 import { readCost, readLive, readSpecs } from './live.js';
+import { PLAN_FORMAT, type PlannedServer, plannedChange, readPlan, resolveSecrets, type SavedPlan, stalePlanError, staleness, writePlan } from './saved-plan.js';
+import { step } from '../core/plan.js';
 import { lintReport } from './lint.js';
 
 const LIST_SERVERS = 'GET /servers';
@@ -37,6 +39,10 @@ export interface Managed extends Server {
 
 export interface SelectOptions {
   paths: string[];
+  /** diff --out PLAN: the saved plan's file. */
+  out?: string;
+  /** --prune KINDS (apply; diff --out records it in the plan). */
+  prune?: string;
   server?: string | string[];
   only?: string;
   parallel?: string;
@@ -192,11 +198,13 @@ export async function runDiff(rt: Runtime, o: SelectOptions): Promise<number> {
   const parallel = parallelOption(o.parallel);
   onlyKinds(o.only);
   narrow(o.server);
+  const prune = choiceList(o.prune, '--prune', PRUNABLE_NAMES, 'kinds') ?? [];
+  if (o.prune !== undefined && o.out === undefined) throw new UsageError('--prune on diff is recorded in a saved plan: give --out PLAN too', 'gsh config diff PATHS --prune KINDS --out PLAN, then gsh config apply --plan PLAN.');
   const client = await rt.client();
   const { managed, missing } = await managedServers(client, files, o);
   // --dry-run: the reads it would make (the listing that found the servers was sent).
-  if (rt.dryRun) return (await rt.submit({ requests: managed.flatMap((m) => readSpecs(m.id, m.kinds, m.decl)), then: [] }, async () => {})) ?? Exit.ok;
-  const compared = await compareAll(rt, client, managed, parallel, { prune: [], replace: [], secrets: false });
+  if (rt.dryRun) return (await rt.submit({ requests: managed.flatMap((m) => readSpecs(m.id, m.kinds, m.decl)), then: o.out ? [step('local', `write the plan ${o.out}`)] : [] }, async () => {})) ?? Exit.ok;
+  const compared = await compareAll(rt, client, managed, parallel, { prune, replace: [], secrets: false });
   const cut = compared.find((c) => c.interrupted instanceof InterruptedError)?.interrupted;
   if (cut instanceof InterruptedError) throw cut;
   const memory = clampMemory(rt);
@@ -225,7 +233,23 @@ export async function runDiff(rt: Runtime, o: SelectOptions): Promise<number> {
   const drifted = report.filter((r) => r.in_sync === false);
   for (const f of failed) rt.warn(`${f.server_name ?? f.server_id}: could not be read, so not compared: ${f.error!.message}`);
   rt.note(`${managed.length} server${managed.length === 1 ? '' : 's'} compared: ${drifted.length} differ${failed.length ? `, ${failed.length} could not be read` : ''}.`);
+  if (o.out !== undefined) {
+    // A plan is exact or not made: a server not read would be a write it cannot name.
+    if (failed.length) rt.warn(`No plan written: ${failed.length} server${failed.length === 1 ? '' : 's'} could not be read.`);
+    else savePlan(rt, client, o.out, compared, prune);
+  }
   return failed.length ? Exit.someFailed : drifted.length ? Exit.drift : Exit.ok;
+}
+
+function savePlan(rt: Runtime, client: ApiClient, path: string, compared: Compared[], prune: readonly string[]): void {
+  const servers: PlannedServer[] = compared.filter((c) => c.comparison?.changes.length).map((c) => ({
+    server_id: c.server.id, server_name: c.server.name ?? null, file: c.server.file, kinds: c.server.kinds,
+    declaration: c.server.decl, changes: c.comparison!.changes.map(plannedChange),
+  }));
+  const plan: SavedPlan = { format: PLAN_FORMAT, version: 1, created_at: new Date(rt.now()).toISOString(), base_url: client.baseUrl, prune: [...prune], replace: [], servers };
+  writePlan(path, plan);
+  const writes = servers.reduce((n, s) => n + s.changes.filter((c) => !c.held).length, 0);
+  rt.note(`Plan written to ${path}: ${writes} write${writes === 1 ? '' : 's'} on ${servers.length} server${servers.length === 1 ? '' : 's'}. Apply exactly these with: gsh config apply --plan ${path}`);
 }
 
 function changeView(c: Change): Record<string, unknown> {
@@ -256,8 +280,9 @@ function diffRows(all: Array<{ server_name: string | null; server_id: string | n
 // apply
 
 export interface ApplyOptions extends SelectOptions {
-  prune?: string;
   maxDeletes?: string;
+  /** --plan PLAN: exactly a saved plan's writes. */
+  plan?: string;
   replace?: string[];
 }
 
@@ -277,18 +302,25 @@ interface ChangeResult {
   error?: ErrorObject;
 }
 
-export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
-  const files = await loadDeclarations(rt, o.paths);
+/** What every apply checks before its first request. */
+function applyChecks(rt: Runtime, o: ApplyOptions): { parallel: number; maxDeletes: number } {
   const parallel = parallelOption(o.parallel);
-  onlyKinds(o.only);
-  narrow(o.server);
-  const prune = choiceList(o.prune, '--prune', PRUNABLE_NAMES, 'kinds') ?? [];
   const maxDeletes = o.maxDeletes === undefined ? 5 : Number(o.maxDeletes);
   if (!/^\d+$/.test(o.maxDeletes ?? '5')) throw new UsageError(`--max-deletes takes a whole number (got "${o.maxDeletes}")`);
   if (rt.globals.idempotencyKey !== undefined) throw new UsageError('--idempotency-key names one request; apply sends one per change', 'Leave it out: each change gets its own key, named in the output.');
   // The question is asked after the reads; whether it can be asked is known now (a usage error
   // never follows a request).
   if (!rt.dryRun && !rt.globals.yes && !rt.interactive) throw new UsageError('config apply changes servers: refusing without --yes when not interactive; nothing was sent', 'Re-run with --yes to confirm, or with --dry-run to see the writes first.');
+  return { parallel, maxDeletes };
+}
+
+export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
+  if (o.plan !== undefined) return runApplyPlan(rt, o, o.plan);
+  const files = await loadDeclarations(rt, o.paths);
+  onlyKinds(o.only);
+  narrow(o.server);
+  const prune = choiceList(o.prune, '--prune', PRUNABLE_NAMES, 'kinds') ?? [];
+  const { parallel, maxDeletes } = applyChecks(rt, o);
   const client = await rt.client();
   const { managed, missing } = await managedServers(client, files, o);
   for (const url of o.replace ?? []) {
@@ -312,31 +344,89 @@ export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
     for (const r of results) rt.warn(`${r.server_name ?? r.server_id}: ${r.error?.message}`);
     const work = compared.filter((c) => c.comparison).map((c) => ({ server: c.server, changes: c.comparison!.changes.filter((ch) => !ch.held) }));
     for (const c of compared) for (const ch of c.comparison?.changes ?? []) if (ch.held && ch.reason) rt.note(`${label(c.server)}: ${ch.item} ${reasonText(ch.reason)}`);
-    const deletes = work.reduce((n, w) => n + w.changes.filter((c) => c.spec.method === 'DELETE').length, 0);
-    if (deletes > maxDeletes) {
-      throw new GshError(`this run would delete ${deletes} items, more than --max-deletes ${maxDeletes}; nothing was changed`, Exit.error, `Check the plan with gsh config diff, then raise --max-deletes if that is what you mean.`);
-    }
-    const writes = work.flatMap((w) => w.changes);
-    // Keys fixed now: the dry run shows them, and an interrupt names them.
-    for (const ch of writes) ch.spec = await withIdempotencyKey(ch.spec);
-    const reads = 1 + readsOf(managed);
-    if (rt.dryRun) return await dryRun(rt, work, writes, reads, results.length);
-    if (!writes.length) {
-      await show(rt, results);
-      rt.note(`Nothing to apply: ${work.length} server${work.length === 1 ? ' is' : 's are'} as declared${work.length ? ` (${work.map((w) => named(w.server)).join(', ')})` : ''}${results.length ? `; ${results.length} could not be compared` : ''}.`);
-      return results.length ? Exit.someFailed : Exit.ok;
-    }
-    const { confirmDestructive } = await import('../core/run/confirm.js');
-    await confirmDestructive(rt, `apply ${writes.length} change${writes.length === 1 ? '' : 's'} to ${work.filter((w) => w.changes.length).length} server(s)${deletes ? `, ${deletes} of them deletes` : ''}`);
-    estimate(rt, client, reads + writes.length, `This run reads and writes (${writes.length} writes)`, reads > (client.rateLimitState?.limit ?? Infinity));
-    let exit: number = Exit.ok;
-    await rt.submit({ requests: writes.map((c) => c.spec), then: [] }, async () => {
-      exit = await execute(rt, client, work, parallel, results, interrupts);
-    });
-    return exit;
+    return await applyWork(rt, client, managed, work, results, { parallel, maxDeletes, interrupts });
   } finally {
     interrupts.dispose();
   }
+}
+
+/**
+ * apply --plan: the plan's servers read again (what its writes were computed from), compared
+ * against the declarations it holds with secrets as placeholders, and the result held to the plan
+ * write for write; any difference refuses it before a write (exit 6, stale_plan).
+ */
+async function runApplyPlan(rt: Runtime, o: ApplyOptions, path: string): Promise<number> {
+  if (o.paths.length) throw new UsageError('--plan applies the writes the plan holds: give no PATHS', `gsh config apply --plan ${path}`);
+  for (const [flag, v] of [['--only', o.only], ['-s', o.server], ['--prune', o.prune], ['--replace', o.replace?.length ? o.replace : undefined]] as const) {
+    if (v !== undefined) throw new UsageError(`${flag} does not combine with --plan: the plan fixed what is written`, 'Make another plan with gsh config diff … --out PLAN.');
+  }
+  const plan = readPlan(path);
+  const { parallel, maxDeletes } = applyChecks(rt, o);
+  const missingSecrets = plannedSecrets(plan).filter((name) => !rt.env[name]);
+  if (missingSecrets.length) throw new UsageError(`the plan's writes send ${missingSecrets.map((n) => `\${env:${n}}`).join(', ')}, which ${missingSecrets.length === 1 ? 'is' : 'are'} not set; nothing was sent`, 'Set it in the environment (a secret never sits in a plan), then apply the plan again.');
+  const client = await rt.client();
+  if (client.baseUrl !== plan.base_url) throw new UsageError(`the plan ${path} was made against ${plan.base_url}, not ${client.baseUrl}; nothing was sent`, 'Apply it with the same service (GSH_BASE_URL or the profile it was made with).');
+  const managed: Managed[] = plan.servers.map((s) => ({ id: s.server_id, ...(s.server_name !== null ? { name: s.server_name } : {}), file: s.file, decl: s.declaration, kinds: s.kinds }));
+  const interrupts = watchInterrupts(rt);
+  try {
+    const compared = await compareAll(rt, client, managed, parallel, { prune: plan.prune, replace: plan.replace, secrets: false }, () => interrupts.stopped() !== undefined);
+    const cut = compared.find((c) => c.interrupted);
+    if (cut) {
+      if (cut.interrupted instanceof InterruptedError) interrupts.stop(cut.interrupted.signal);
+      return await interruptedWhileReading(rt, compared, [], interrupts.stopped() ?? 'SIGINT');
+    }
+    const unread = compared.filter((c) => c.error);
+    if (unread.length) throw new GshError(`the plan cannot be checked: ${unread.map((c) => `${label(c.server)} (${why(c.error)})`).join('; ')}; nothing was written`, Exit.someFailed, `Apply the plan again once ${unread.length === 1 ? 'that server answers' : 'they answer'}.`);
+    const stale = compared.flatMap((c, i) => staleness(label(c.server), plan.servers[i]!.changes, c.comparison!.changes));
+    if (stale.length) throw stalePlanError(path, stale);
+    const work = compared.map((c) => ({ server: c.server, changes: c.comparison!.changes.filter((ch) => !ch.held).map((ch) => resolveSecrets(ch, rt.env)) }));
+    return await applyWork(rt, client, managed, work, [], { parallel, maxDeletes, interrupts });
+  } finally {
+    interrupts.dispose();
+  }
+}
+
+/** The ${env:NAME} names a plan's writes send. */
+function plannedSecrets(plan: SavedPlan): string[] {
+  const names = new Set<string>();
+  for (const s of plan.servers) {
+    for (const c of s.changes) {
+      if (c.held || c.request.body === null || typeof c.request.body !== 'object') continue;
+      for (const key of kindNamed(c.kind)?.writeOnly ?? []) {
+        const v = (c.request.body as Record<string, unknown>)[key];
+        const name = typeof v === 'string' ? ENV_REF.exec(v)?.[1] : undefined;
+        if (name !== undefined) names.add(name);
+      }
+    }
+  }
+  return [...names];
+}
+
+/** The writes of one run, whatever planned them: the delete limit, keys, the dry run or the question, then each write. */
+async function applyWork(rt: Runtime, client: ApiClient, managed: Managed[], work: Array<{ server: Managed; changes: Change[] }>, results: ChangeResult[], o: { parallel: number; maxDeletes: number; interrupts: ReturnType<typeof watchInterrupts> }): Promise<number> {
+  const { parallel, maxDeletes, interrupts } = o;
+  const deletes = work.reduce((n, w) => n + w.changes.filter((c) => c.spec.method === 'DELETE').length, 0);
+  if (deletes > maxDeletes) {
+    throw new GshError(`this run would delete ${deletes} items, more than --max-deletes ${maxDeletes}; nothing was changed`, Exit.error, `Check the plan with gsh config diff, then raise --max-deletes if that is what you mean.`);
+  }
+  const writes = work.flatMap((w) => w.changes);
+  // Keys fixed now: the dry run shows them, and an interrupt names them.
+  for (const ch of writes) ch.spec = await withIdempotencyKey(ch.spec);
+  const reads = 1 + readsOf(managed);
+  if (rt.dryRun) return await dryRun(rt, work, writes, reads, results.length);
+  if (!writes.length) {
+    await show(rt, results);
+    rt.note(`Nothing to apply: ${work.length} server${work.length === 1 ? ' is' : 's are'} as declared${work.length ? ` (${work.map((w) => named(w.server)).join(', ')})` : ''}${results.length ? `; ${results.length} could not be compared` : ''}.`);
+    return results.length ? Exit.someFailed : Exit.ok;
+  }
+  const { confirmDestructive } = await import('../core/run/confirm.js');
+  await confirmDestructive(rt, `apply ${writes.length} change${writes.length === 1 ? '' : 's'} to ${work.filter((w) => w.changes.length).length} server(s)${deletes ? `, ${deletes} of them deletes` : ''}`);
+  estimate(rt, client, reads + writes.length, `This run reads and writes (${writes.length} writes)`, reads > (client.rateLimitState?.limit ?? Infinity));
+  let exit: number = Exit.ok;
+  await rt.submit({ requests: writes.map((c) => c.spec), then: [] }, async () => {
+    exit = await execute(rt, client, work, parallel, results, interrupts);
+  });
+  return exit;
 }
 
 /** A reason in words (it explains; the decision is the change's `held`). */

@@ -104,7 +104,8 @@ export const hooks: Kind<Items<HookDecl>, LiveHook[]> = {
         changes.push({ kind: 'hooks', action: 'replace', item, fields: [{ path: `${item}.secret`, live: '(write-only)', declared: '(replaced)' }], spec: opSpec(DELETE, { server_id: sid, hook_id: current.id }), ...reason });
         after = changes.length - 1;
       }
-      const secret = secretOf(h, ctx.env, ctx.secrets);
+      // Not resolving (diff, a saved plan): the placeholder as written stands in the body.
+      const secret = ctx.secrets ? secretOf(h, ctx.env, true) : h.secret;
       const body = { url: h.url, events: h.events ?? [], ...(secret !== undefined ? { secret } : {}) };
       const fields: FieldDiff[] = [{ path: `${item}.url`, live: null, declared: h.url }, { path: `${item}.events`, live: null, declared: h.events ?? [] }];
       changes.push({ kind: 'hooks', action: replacing ? 'replace' : 'create', item, fields, spec: opSpec(CREATE, { server_id: sid }, body), ...(after !== undefined ? { after } : {}), ...reason });
