@@ -568,8 +568,8 @@ _gsh_values() {
     'subusers create --permissions') values='control.console control.command control.start control.stop control.restart file.read file.read-content file.update file.create file.delete file.sftp settings.edit settings.rename settings.description settings.resources settings.transfer startup.read startup.update user.read user.update activity.read instance.read instance.create instance.update instance.activate instance.clone' ;;
     'subusers update --permissions') values='control.console control.command control.start control.stop control.restart file.read file.read-content file.update file.create file.delete file.sftp settings.edit settings.rename settings.description settings.resources settings.transfer startup.read startup.update user.read user.update activity.read instance.read instance.create instance.update instance.activate instance.clone' ;;
     'worlds nbt get --nbt-type') values='java bedrock' ;;
-    *' -o') values='table json jsonl yaml csv tsv' ;;
-    *' --output') values='table json jsonl yaml csv tsv' ;;
+    *' -o') values='table json jsonl yaml csv tsv markdown' ;;
+    *' --output') values='table json jsonl yaml csv tsv markdown' ;;
     *' --color') values='auto always never' ;;
     *) return 1 ;;
   esac

@@ -6,6 +6,7 @@
 
 import { ApiError, Exit, GshError, InterruptedError, ownError, UsageError } from '../core/errors.js';
 import { type ErrorObject, errorObject } from '../core/terminal/report.js';
+import { visible } from '../core/terminal/terminal-text.js';
 import { parallelOption } from '../core/fleet/fleet.js';
 import { type ApiClient, withIdempotencyKey } from '../core/wire/http.js';
 import { OutcomeTracker, trackOutcomes } from '../core/outcome.js';
@@ -228,6 +229,7 @@ export async function runDiff(rt: Runtime, o: SelectOptions): Promise<number> {
   const missed = missing.map((m) => ({ server_id: null, server_name: m.ref, file: m.file, in_sync: null, error: noSuchServer(m) }));
   const all = [...report, ...missed];
   if (rt.format === 'table') await rt.out.show(diffRows(all), { columns: ['server', 'change', 'path', 'live', 'declared'] });
+  else if (rt.format === 'markdown') rt.io.stdout.write((await import('./markdown.js')).diffMarkdown(all, rt.io.stdoutTTY ? visible : (x) => x));
   else await rt.out.show(all);
   const failed = all.filter((r) => r.error !== undefined);
   const drifted = report.filter((r) => r.in_sync === false);

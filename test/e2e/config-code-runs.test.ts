@@ -134,3 +134,33 @@ describe('-s and --only through the shared parsers; problems as the shared error
     expect(JSON.parse(r.stdout)).toEqual([expect.objectContaining({ server_name: 'no-such-server', error: expect.objectContaining({ code: 'no_such_server', exit_code: 11, message: expect.stringContaining('no server is named no-such-server') }) })]);
   });
 });
+
+describe('diff -o markdown over 110 drifted servers (README "Configuration as code")', () => {
+  it('one comment within 65,000 characters: the summary, the table, the rest counted; -o markdown on a list is a table', async () => {
+    const { startSandbox } = await import('../../src/sandbox/index.js');
+    const sb = await startSandbox({ servers: 110, timeScale: 0.01 });
+    try {
+      const all = [...sb.state.servers.values()];
+      all.forEach((s, i) => {
+        s.application = 'minecraft';
+        s.plan = 'paid';
+        s.name = `md-${String(i).padStart(3, '0')}`;
+      });
+      const file = join(root, 'markdown-fleet.yaml');
+      writeFileSync(file, `version: 1\nservers:\n  "md-*":\n    properties:\n${Array.from({ length: 6 }, (_, k) => `      key-${k}: "${'declared value '.repeat(8)}${k}"`).join('\n')}\n`);
+      const env = runEnv({ GSH_BASE_URL: sb.baseUrl, GSH_API_KEY: sb.keys.all, GSH_CONFIG_DIR: root, NO_COLOR: '1' });
+      const r = await runGsh(['config', 'diff', file, '-o', 'markdown', '--parallel', '8'], { env });
+      expect(r.exitCode, r.stderr).toBe(14);
+      expect(r.stdout.length).toBeLessThanOrEqual(65_000);
+      expect(r.stdout.split('\n')[0]).toBe('### gsh config diff: 110 servers of 110 differ');
+      expect(r.stdout).toContain('660 differences: properties 660.');
+      expect(r.stdout).toMatch(/^\| md-000 \| properties\.key-0 \| - \| declared value/m);
+      expect(r.stdout).toMatch(/Not shown, to keep this comment within 65,000 characters: \d+ more differences \(properties \d+\) on \d+ servers/);
+      const list = await runGsh(['servers', 'list', '-o', 'markdown', '--columns', 'id,name'], { env });
+      expect(list.exitCode, list.stderr).toBe(0);
+      expect(list.stdout.split('\n').slice(0, 2)).toEqual(['| id | name |', '| --- | --- |']);
+    } finally {
+      await sb.close();
+    }
+  }, 60_000);
+});
