@@ -39,6 +39,8 @@ const STRICT_PASS = [
   'test/e2e/small-ones.test.ts',
   'test/e2e/one-target-one-file.test.ts',
   'test/e2e/declaration-inputs.test.ts',
+  'test/e2e/config-code-runs.test.ts',
+  'test/e2e/config-code-plans.test.ts',
 ];
 
 export default defineConfig({

@@ -120,8 +120,8 @@ _gsh_node() {
     'config export') subs='' flags='-s --server --dir --only --force --parallel' valued='-s --server --dir --only --parallel' ;;
     'config lint') subs='' flags='--format' valued='--format' ;;
     'config schema') subs='' flags='' valued='' ;;
-    'config diff') subs='' flags='-s --server --only --parallel' valued='-s --server --only --parallel' ;;
-    'config apply') subs='' flags='-s --server --only --prune --max-deletes --replace --parallel' valued='-s --server --only --prune --max-deletes --replace --parallel' ;;
+    'config diff') subs='' flags='-s --server --only --out --prune --parallel' valued='-s --server --only --out --prune --parallel' ;;
+    'config apply') subs='' flags='--plan -s --server --only --prune --max-deletes --replace --parallel' valued='--plan -s --server --only --prune --max-deletes --replace --parallel' ;;
     'console') subs='attach send history stats eula queue status storage timer token' flags='' valued='' ;;
     'console attach') subs='' flags='-s --server --all-servers --no-history --read-only --broadcast --until --raw --until-any' valued='-s --server --until' ;;
     'console send') subs='' flags='-s --server --all-servers --parallel --fail-fast --expect' valued='-s --server --parallel --expect' ;;
@@ -568,8 +568,8 @@ _gsh_values() {
     'subusers create --permissions') values='control.console control.command control.start control.stop control.restart file.read file.read-content file.update file.create file.delete file.sftp settings.edit settings.rename settings.description settings.resources settings.transfer startup.read startup.update user.read user.update activity.read instance.read instance.create instance.update instance.activate instance.clone' ;;
     'subusers update --permissions') values='control.console control.command control.start control.stop control.restart file.read file.read-content file.update file.create file.delete file.sftp settings.edit settings.rename settings.description settings.resources settings.transfer startup.read startup.update user.read user.update activity.read instance.read instance.create instance.update instance.activate instance.clone' ;;
     'worlds nbt get --nbt-type') values='java bedrock' ;;
-    *' -o') values='table json jsonl yaml csv tsv' ;;
-    *' --output') values='table json jsonl yaml csv tsv' ;;
+    *' -o') values='table json jsonl yaml csv tsv markdown' ;;
+    *' --output') values='table json jsonl yaml csv tsv markdown' ;;
     *' --color') values='auto always never' ;;
     *) return 1 ;;
   esac

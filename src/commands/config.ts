@@ -3,57 +3,47 @@ import { colorEnabled, colorWhen, outputStream } from '../core/terminal/io.js';
 import { FORMAT_NAMES } from '../init/format/names.js';
 import type { OperationUses } from './hand-written.js';
 import { offline, offlineData } from './offline.js';
+import { KINDS } from '../config-code/kinds/index.js';
 
 // `gsh config`: a server's configuration as code (README "Configuration as code"):
 // export, lint, diff, apply, schema. The work is in src/config-code/ (ARCHITECTURE.md "Layers"),
 // loaded only when one of these runs.
 
-// The first of each list is the request a run on one server surely makes (reference, walk).
-const READS = [
-  'GET /servers/{server_id}/settings', 'GET /servers', 'GET /servers/{server_id}/properties', 'GET /servers/{server_id}/startup',
-  'GET /servers/{server_id}/properties/configs', 'GET /servers/{server_id}/properties/configs/{config_type}',
-  'GET /servers/{server_id}/hooks', 'GET /servers/{server_id}/subusers',
-];
+// Kinds, their names and their operations come from the one list (config-code/kinds/index.ts).
+const LIST_SERVERS = 'GET /servers';
+const reads = (exportOnly: boolean) => [...new Set(KINDS.flatMap((k) => (exportOnly ? k.reads : k.reads.slice(0, 1))))];
+const KIND_NAMES = KINDS.map((k) => k.name).join(', ');
+const PRUNABLE = KINDS.filter((k) => k.prunable).map((k) => k.name);
+const covered = KINDS.map((k) => k.summary);
 
+// The first of each list is the request a run on one server surely makes (reference, walk).
 export const operations: OperationUses = {
-  'config export': READS,
+  'config export': [KINDS[0]!.reads[0]!, LIST_SERVERS, ...reads(true).slice(1)],
   'config lint': [],
   'config schema': [],
-  'config diff': READS.filter((op) => op !== 'GET /servers/{server_id}/properties/configs'),
-  'config apply': [
-    'PATCH /servers/{server_id}/settings',
-    ...READS.filter((op) => op !== 'GET /servers/{server_id}/properties/configs'),
-    'PUT /servers/{server_id}/properties',
-    'PATCH /servers/{server_id}/startup/variables/{env_variable}', 'PUT /servers/{server_id}/properties/configs/{config_type}',
-    'POST /servers/{server_id}/hooks', 'PATCH /servers/{server_id}/hooks/{hook_id}', 'DELETE /servers/{server_id}/hooks/{hook_id}',
-    'POST /servers/{server_id}/subusers', 'PUT /servers/{server_id}/subusers/{user_id}', 'DELETE /servers/{server_id}/subusers/{user_id}',
-  ],
+  'config diff': [KINDS[0]!.reads[0]!, LIST_SERVERS, ...reads(false).slice(1)],
+  'config apply': [KINDS[0]!.writes[0]!, ...[KINDS[0]!.reads[0]!, LIST_SERVERS, ...reads(false).slice(1)], ...KINDS.flatMap((k) => k.writes).slice(1)],
 };
 
-const KIND_NAMES = 'settings, properties, startup, configs, hooks, subusers';
-
 const EXPORT_HELP = `
-Writes DIR/<server name>.yaml for each server: its settings (description, startup-detection
-message, stop command), server.properties, startup variables, application config files, webhooks
-and subusers (--only narrows). A webhook's secret is never returned after its creation, so the file
-names an environment variable for it (\${env:LOBBY_HOOK_1_SECRET}), never a value. A file that
-exists is never replaced without --force (nothing is exported then); exit 11 when some server
-could not be read.
+Writes DIR/<server name>.yaml for each server: its ${covered.slice(0, -1).join(', ')} and ${covered.at(-1)}
+(--only narrows). A secret is never returned after its creation, so the file names an environment
+variable for it (\${env:LOBBY_HOOK_1_SECRET}), never a value. A file that exists is never replaced
+without --force (nothing is exported then); exit 11 when some server could not be read.
 
 Examples:
   gsh config export -s lobby --dir exported
-  gsh config export -s 'lobby-*' --dir exported --only properties,hooks
+  gsh config export -s 'lobby-*' --dir exported --only ${KINDS.slice(1, 2).map((k) => k.name).join(',')}
   gsh config export -s lobby --dir servers --force   # replaces servers/lobby.yaml
 
 API:
-  GET /servers (names), then per server GET …/settings, …/properties, …/startup,
-  …/properties/configs (and each config), …/hooks, …/subusers
+  GET /servers (names), then per server ${reads(true).map((op) => op.replace(/^GET \/servers\/\{server_id\}/, '…')).join(', ')}
 `;
 
 const LINT_HELP = `
 Checks declaration files offline (no request, no credential): the JSON Schema of gsh config schema,
 then what a schema cannot say: unknown sections and keys (with file:line and the nearest known
-name), a value declared twice, a glob that can never match, settings.name without an id: pin, a
+name), a value declared twice, a glob that can never match, a rename without an id: pin, a
 secret written as a value instead of \${env:NAME}. Formats as gsh init lint. Exit 0 clean, 1
 problems found, 2 usage or I/O error.
 
@@ -64,34 +54,41 @@ Examples:
 
 const DIFF_HELP = `
 Reads only what the files declare, on the servers they manage (-s narrows), and compares only the
-declared fields: properties and variables as text (true equals "true", 60 equals "60"), event and
-permission lists as sets; a webhook's secret is write-only and shown as not compared. Nothing is
-changed. Exit 0 in sync, 14 when a server differs, 11 when a server could not be read (it is named,
-never taken as in sync).
+declared fields: ${KINDS.map((k) => k.compared).join('; ')}. Nothing is changed. Exit 0 in sync,
+14 when a server differs, 11 when a server could not be read (it is named, never taken as in
+sync). A difference that is a clamp gsh saw (the service stored another value than apply sent)
+is named as one, with what to do instead.
+
+A saved plan: --out PLAN also writes the exact writes and the live values they were computed
+from (a secret only as its \${env:NAME} placeholder: the plan can be a CI artefact); gsh config
+apply --plan PLAN reads those values again and makes exactly those writes, or refuses a stale plan
+(exit 6, code stale_plan) naming what changed, before any write.
 
 Examples:
   gsh config diff servers/
-  gsh config diff fleet.yaml -s 'lobby-*' --only properties -o json
+  gsh config diff servers/ --out plan.json; gsh config apply --plan plan.json --yes
+  gsh config diff fleet.yaml -s 'lobby-*' --only ${KINDS[1]!.name} -o json
 
-API: the reads of the declared kinds only (GET …/settings, …/properties, …/startup, …/hooks, …)
+API: the reads of the declared kinds only (${reads(false).map((op) => op.replace(/\/servers\/\{server_id\}/, '…')).join(', ')})
 `;
 
 const APPLY_HELP = `
 Reads again, computes the plan diff shows and makes exactly those writes, each with its own
-Idempotency-Key and outcome: one PATCH for settings, one PUT for server.properties (a merge), one
-PATCH per startup variable, one PUT per config file, and per webhook or subuser a create, update
-or delete. A failed write skips what depends on it; other kinds and servers go on (-o json lists
-every change as applied, failed, skipped, unknown or not_started; exit 11 then). Deletes only
-items of a kind the file marks prune: true and --prune names, at most --max-deletes a run.
---replace URL deletes a webhook and creates it again with the file's secret (the only way to
-change a secret). --dry-run reads, then prints the writes it would send. Ctrl-C stops starting
-changes and names each applied or unknown one with its key; running apply again makes only what
-is left. Nothing is restarted.
+Idempotency-Key and outcome: ${KINDS.map((k) => k.written).join(', ')}. A failed write skips what
+depends on it; other kinds and servers go on (-o json lists every change as applied, clamped,
+failed, skipped, unknown or not_started; exit 11 when any is not applied). Deletes only items of
+a kind the file marks prune: true and --prune names, at most --max-deletes a run. --replace ID
+deletes an item and creates it again with the file's values (a webhook's secret: the only way to
+change one). Without --yes it asks on a terminal and refuses elsewhere, before any request.
+--dry-run reads, then prints the writes it would send (exit 14 while any is pending, 0 when
+none). Ctrl-C stops starting changes and names each applied or unknown one with its key; running
+apply again makes only what is left. Nothing is restarted.
 
 Examples:
   gsh config apply servers/ --dry-run
   gsh config apply servers/ --yes
-  gsh config apply fleet.yaml --prune hooks --max-deletes 2 --yes -o json
+  gsh config diff servers/ --out plan.json; gsh config apply --plan plan.json --yes
+  gsh config apply fleet.yaml --prune ${PRUNABLE[0]} --max-deletes 2 --yes -o json
 `;
 
 const SCHEMA_HELP = `
@@ -159,24 +156,27 @@ export function register(cmd: Command): void {
     .argument('<paths...>', 'declaration files or directories')
     .option('-s, --server <id|name|glob>', 'narrow to these of the servers the files manage (repeat or comma-separate)', collect)
     .option('--only <kinds>', `kinds to compare, comma-separated (${KIND_NAMES})`)
+    .option('--out <plan>', 'also write the exact writes and the live values they come from to PLAN (secrets as placeholders), for apply --plan')
+    .option('--prune <kinds>', `with --out: the plan deletes live items of these kinds the file does not list (${PRUNABLE.join(', ')})`)
     .option('--parallel <n>', 'servers read at once (1 to 32, default 4), sharing the rate limit')
     .addHelpText('after', DIFF_HELP)
     .action(async function (this: Command, paths: string[]) {
-      await online(this, async (rt) => (await import('../config-code/run.js')).runDiff(rt, { paths, ...this.opts<SelectFlags>() }));
+      await online(this, async (rt) => (await import('../config-code/run.js')).runDiff(rt, { paths, ...this.opts<SelectFlags & { out?: string; prune?: string }>() }));
     });
 
   cmd
     .command('apply')
     .description('Make the servers as the files declare: exactly the writes diff shows, each with its key and outcome')
-    .argument('<paths...>', 'declaration files or directories')
+    .argument('[paths...]', 'declaration files or directories (none with --plan)')
+    .option('--plan <plan>', 'make exactly the writes of a plan saved by diff --out, after reading again what they depend on (exit 6 when stale)')
     .option('-s, --server <id|name|glob>', 'narrow to these of the servers the files manage (repeat or comma-separate)', collect)
     .option('--only <kinds>', `kinds to apply, comma-separated (${KIND_NAMES})`)
-    .option('--prune <kinds>', 'delete live hooks or subusers the file does not list (where it marks prune: true)')
+    .option('--prune <kinds>', `delete live items of these kinds the file does not list (where it marks prune: true): ${PRUNABLE.join(', ')}`)
     .option('--max-deletes <n>', 'refuse a run that would delete more than n items (default 5)')
-    .option('--replace <url>', 'delete and create again this webhook, sending the file\'s secret (repeatable)', collect)
+    .option('--replace <id>', 'delete and create again this item (a webhook by URL), sending the file\'s secret (repeatable)', collect)
     .option('--parallel <n>', 'servers written at once (1 to 32, default 4), sharing the rate limit')
     .addHelpText('after', APPLY_HELP)
     .action(async function (this: Command, paths: string[]) {
-      await online(this, async (rt) => (await import('../config-code/run.js')).runApply(rt, { paths, ...this.opts<SelectFlags & { prune?: string; maxDeletes?: string; replace?: string[] }>() }));
+      await online(this, async (rt) => (await import('../config-code/run.js')).runApply(rt, { paths, ...this.opts<SelectFlags & { prune?: string; maxDeletes?: string; replace?: string[]; plan?: string }>() }));
     });
 }

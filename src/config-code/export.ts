@@ -9,16 +9,18 @@ import { parallelOption } from '../core/fleet/fleet.js';
 import { stdinFor } from '../core/flags/fields.js';
 import type { Runtime } from '../core/run/runtime.js';
 import { resolveTargets, type Target, targetRefs } from '../core/fleet/targets.js';
+import { choiceList } from '../core/flags/choices.js';
 import type { Live } from './compare.js';
-import { type Kind, KINDS, kindList, opSpec, SETTINGS_FIELDS } from './kinds.js';
+import { KIND_NAMES, KINDS } from './kinds/index.js';
+import { opSpec } from './kind.js';
 import type { ApiClient } from '../core/wire/http.js';
 import { fetchAll } from '../core/wire/paging.js';
 import type { ServerItem } from '../core/fleet/server-ref.js';
 import { readLive, readSpecs } from './live.js';
 import { step } from '../core/plan.js';
 import { estimate, pool } from './run.js';
-import { exportFiles, printableName } from './file-names.js';
 import { declarationExists, writeDeclaration } from './write-file.js';
+import { exportFiles, printableName } from './file-names.js';
 
 export interface ExportOptions {
   server?: string | string[];
@@ -28,29 +30,15 @@ export interface ExportOptions {
   parallel?: string;
 }
 
-/** An environment variable name for a webhook's secret: LOBBY_1_HOOK_2_SECRET. */
-export function secretVariable(server: string, n: number): string {
-  const base = server.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'SERVER';
-  return `${/^[0-9]/.test(base) ? `S_${base}` : base}_HOOK_${n}_SECRET`;
-}
-
 /** The declaration text of one server's live state. */
 export async function declarationText(name: string, live: Live, pinId?: string): Promise<string> {
   const { Document } = await import('yaml');
   const out: Record<string, unknown> = { version: 1, ...(pinId !== undefined ? { id: pinId } : {}), server: name };
-  if (live.settings) {
-    const s = Object.fromEntries(SETTINGS_FIELDS.filter((f) => f !== 'name' && typeof live.settings![f] === 'string').map((f) => [f, live.settings![f]]));
-    if (Object.keys(s).length) out.settings = s;
+  for (const kind of KINDS) {
+    if (!(kind.name in live)) continue;
+    const section = kind.export(live[kind.name], { server: name });
+    if (section !== undefined) out[kind.name] = section;
   }
-  if (live.properties) out.properties = Object.fromEntries(live.properties);
-  if (live.variables) out.startup = { variables: Object.fromEntries(live.variables) };
-  if (live.configs?.size) {
-    out.configs = Object.fromEntries([...live.configs].map(([type, values]) => [type, Object.fromEntries(Object.entries(values).filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v)))]));
-  }
-  if (live.hooks) {
-    out.hooks = live.hooks.map((h, i) => ({ url: h.url, events: h.events, enabled: h.enabled, secret: `\${env:${secretVariable(name, i + 1)}}` }));
-  }
-  if (live.subusers) out.subusers = live.subusers.map((u) => ({ user_id: u.user_id, permissions: u.permissions }));
   const doc = new Document(out);
   doc.commentBefore = ` gsh config export of ${printableName(name)}. Edit, then: gsh config diff FILE; gsh config apply FILE\n A webhook's secret is never read back: it is sent from the named variable when the webhook is created.`;
   return doc.toString({ lineWidth: 0 });
@@ -62,13 +50,13 @@ export async function declarationText(name: string, live: Live, pinId?: string):
  */
 async function withNames(client: ApiClient, targets: Target[]): Promise<Target[]> {
   if (targets.every((t) => t.name !== undefined)) return targets;
-  const { items } = await fetchAll(client, opSpec('listServers', {}));
+  const { items } = await fetchAll(client, opSpec('GET /servers', {}));
   const names = new Map((items as ServerItem[]).filter((s) => s.id !== undefined && typeof s.name === 'string').map((s) => [String(s.id), s.name as string]));
   return targets.map((t) => (t.name === undefined && names.has(t.id) ? { ...t, name: names.get(t.id)! } : t));
 }
 
 export async function runExport(rt: Runtime, o: ExportOptions): Promise<number> {
-  const kinds: readonly Kind[] = kindList(o.only, '--only') ?? KINDS;
+  const kinds: readonly string[] = choiceList(o.only, '--only', KIND_NAMES, 'kinds') ?? KIND_NAMES;
   const parallel = parallelOption(o.parallel);
   const dir = o.dir ?? '.';
   const refs = targetRefs(o.server, undefined, rt.env);
@@ -103,7 +91,7 @@ export async function runExport(rt: Runtime, o: ExportOptions): Promise<number> 
       const planned = files.get(t.id)!;
       if (planned.refused !== undefined) throw new GshError(planned.refused);
       const live = await readLive(client, t.id, kinds, undefined, { absentOk: true });
-      const name = t.name ?? (typeof live.settings?.name === 'string' ? live.settings.name : t.id);
+      const name = t.name ?? KINDS.map((k) => (k.name in live ? k.serverName?.(live[k.name]) : undefined)).find((n) => n !== undefined) ?? t.id;
       const path = pathOf(t)!;
       writeDeclaration(path, await declarationText(name, live, planned.pinned ? t.id : undefined), o.force === true);
       return { server_id: t.id, server_name: name, ok: true, file: path };

@@ -11,43 +11,23 @@ import { LineIndex } from '../init/line-index.js';
 import type { Problem, Span } from '../init/problem.js';
 import { compareProblems } from '../init/problem.js';
 import { RULES, type RuleId } from '../init/rules.js';
-import { pathIdProblem } from '../core/flags/checks.js';
 import { Walker } from '../init/walk.js';
-import { didYouMeanText, KINDS, type Kind, SETTINGS_FIELDS } from './kinds.js';
+import { didYouMeanText } from '../core/flags/choices.js';
+import { ENV_REF, type Items } from './kind.js';
+import { KIND_NAMES, KINDS } from './kinds/index.js';
 import { MAX_DEPTH, tooDeepAt } from '../init/lint.js';
 import { readDeclaration } from './input-limits.js';
-import { gshVariableProblem } from './secret-variables.js';
 import { FILE_SCHEMA, SECTIONS } from './schema.js';
 
-export type Scalar = string | number | boolean;
+export type { Scalar } from './kind.js';
+export type { Items };
 
-export interface HookDecl {
-  url: string;
-  events?: string[];
-  enabled?: boolean;
-  /** As written: `${env:NAME}`. */
-  secret?: string;
-  replace?: boolean;
-}
-
-export interface SubuserDecl {
-  user_id: number;
-  permissions?: string[];
-}
-
-export interface Items<T> {
-  prune: boolean;
-  items: T[];
-}
-
-/** What one server declares, after merging (kinds absent are not managed). */
+/**
+ * What one server declares, after merging: each declared kind's section, normalised by its kind
+ * (kinds absent are not managed), and the paths never compared.
+ */
 export interface Declaration {
-  settings?: Partial<Record<(typeof SETTINGS_FIELDS)[number], string>>;
-  properties?: Record<string, Scalar>;
-  startup?: { variables?: Record<string, Scalar> };
-  configs?: Record<string, Record<string, Scalar>>;
-  hooks?: Items<HookDecl>;
-  subusers?: Items<SubuserDecl>;
+  sections: Record<string, unknown>;
   ignore?: string[];
 }
 
@@ -67,8 +47,7 @@ export interface DeclFile {
   fleet: boolean;
 }
 
-/** `${env:NAME}`: the one way a secret is written in a file. */
-export const ENV_REF = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
+export { ENV_REF };
 
 const isPattern = (key: string) => /[*?[\]{}]/.test(key);
 
@@ -159,46 +138,19 @@ export function lintText(path: string, text: string): DeclFile {
   }
 
   function checkBlock(block: Block, base: PathSegment[], pinned: boolean): void {
-    const settings = block.settings as Record<string, unknown> | undefined;
-    if (settings?.name !== undefined && !pinned) {
-      at('required', [...base, 'settings', 'name'], spanOf([...base, 'settings', 'name']), base.length
-        ? '`settings.name` renames a server: only a one-server file pinned with `id:` may declare it'
-        : '`settings.name` renames the server: pin the file to it with `id: SERVER_ID` (the name alone would no longer find it)');
-    }
-    for (const kind of ['hooks', 'subusers'] as const) {
-      const items = itemsOf(block[kind] as unknown);
-      const seen = new Map<string, number>();
-      items.items.forEach((item, i) => {
-        if (!item || typeof item !== 'object') return;
-        const id = kind === 'hooks' ? (item as HookDecl).url : String((item as SubuserDecl).user_id);
-        if (id === undefined || id === 'undefined') return;
-        const listPath: PathSegment[] = Array.isArray(block[kind]) ? [...base, kind, i] : [...base, kind, 'items', i];
-        if (seen.has(id)) at('duplicate-entry', listPath, spanOf(listPath), `${kind === 'hooks' ? 'the webhook' : 'the subuser'} ${id} is declared twice (also entry ${seen.get(id)! + 1})`);
-        else seen.set(id, i);
-        if (kind === 'hooks') {
-          const secret = (item as HookDecl).secret;
-          if (secret !== undefined && !ENV_REF.test(secret)) at('type', [...listPath, 'secret'], spanOf([...listPath, 'secret']), 'a secret is written as ${env:NAME}, never as its value: the file would hold it');
-          const reserved = typeof secret === 'string' ? gshVariableProblem(ENV_REF.exec(secret)?.[1] ?? '') : undefined;
-          if (reserved) at('type', [...listPath, 'secret'], spanOf([...listPath, 'secret']), reserved);
-        }
-      });
-    }
-    // A config type and a variable name become a step of a request's path (kinds.ts opSpec).
-    const keyed: [string, PathSegment[], unknown][] = [['a config type', ['configs'], block.configs], ['a startup variable', ['startup', 'variables'], (block.startup as Block | undefined)?.variables]];
-    for (const [what, where, map] of keyed) {
-      for (const key of Object.keys((map as Record<string, unknown> | undefined) ?? {})) {
-        const problem = pathIdProblem(key);
-        if (problem) at('unknown-key', [...base, ...where, key], spanOf([...base, ...where, key]), `${what} names a step of the request's path and ${problem} (got "${key}")`);
-      }
-    }
+    const report = (rule: RuleId, segs: PathSegment[], message: string) => at(rule, segs, spanOf(segs), message);
+    for (const kind of KINDS) if (block[kind.name] !== undefined) kind.check?.(block[kind.name], { base, pinned, report });
     const ignore = (block.ignore as unknown[] | undefined) ?? [];
     ignore.forEach((p, i) => {
       if (typeof p !== 'string') return;
       const kind = p.split(/[.[]/)[0] ?? '';
-      if (!(KINDS as readonly string[]).includes(kind)) at('enum', [...base, 'ignore', i], spanOf([...base, 'ignore', i]), `ignore path \`${p}\` names no kind${didYouMeanText(kind, KINDS)} (kinds: ${KINDS.join(', ')})`);
-      const [, key] = /^properties\.(.+)$/.exec(p) ?? [];
-      const props = block.properties as Record<string, unknown> | undefined;
-      if (key !== undefined && props?.[key] !== undefined) at('duplicate-entry', [...base, 'properties', key], spanOf([...base, 'properties', key]), `properties.${key} is declared and also ignored: one of the two is a mistake`);
+      if (!KIND_NAMES.includes(kind)) at('enum', [...base, 'ignore', i], spanOf([...base, 'ignore', i]), `ignore path \`${p}\` names no kind${didYouMeanText(kind, KIND_NAMES)} (kinds: ${KIND_NAMES.join(', ')})`);
+      // A plain key of a kind's map declared and also ignored (`x.k` where the file has x: {k: …}).
+      const rest = p.slice(kind.length + 1);
+      const section = block[kind];
+      if (p[kind.length] === '.' && rest && !/[.[]/.test(rest) && section !== null && typeof section === 'object' && !Array.isArray(section) && (section as Block)[rest] !== undefined && typeof (section as Block)[rest] !== 'object') {
+        at('duplicate-entry', [...base, kind, rest], spanOf([...base, kind, rest]), `${p} is declared and also ignored: one of the two is a mistake`);
+      }
     });
   }
 }
@@ -245,21 +197,9 @@ function keySpan(doc: Document, segs: readonly PathSegment[]): Span | undefined 
   return span;
 }
 
-/** Every `${env:NAME}` a file's webhooks use as their secret, with the file's path. */
+/** Every `${env:NAME}` a file's sections send a secret from, with the file's path. */
 export function secretVariablesOf(file: DeclFile): { path: string; name: string }[] {
-  return [file.block, ...file.entries.map(([, b]) => b)].flatMap((b) => itemsOf<HookDecl>(b.hooks).items.flatMap((h) => {
-    const name = h && typeof h.secret === 'string' ? ENV_REF.exec(h.secret)?.[1] : undefined;
-    return name === undefined ? [] : [{ path: file.path, name }];
-  }));
-}
-
-export function itemsOf<T>(v: unknown): Items<T> {
-  if (Array.isArray(v)) return { prune: false, items: v as T[] };
-  if (v && typeof v === 'object') {
-    const o = v as { prune?: unknown; items?: unknown };
-    return { prune: o.prune === true, items: Array.isArray(o.items) ? (o.items as T[]) : [] };
-  }
-  return { prune: false, items: [] };
+  return [file.block, ...file.entries.map(([, b]) => b)].flatMap((b) => KINDS.flatMap((k) => (b[k.name] === undefined ? [] : (k.envRefs?.(b[k.name]) ?? []))).map((name) => ({ path: file.path, name })));
 }
 
 /** Whether the file manages this server, and the key(s) that matched. */
@@ -298,13 +238,8 @@ export function declarationFor(file: DeclFile, server: { id: string; name?: stri
     const exact = file.entries.filter(([k]) => !isPattern(k) && k === server.name);
     for (const [, block] of [...globs, ...exact]) merged = mergeBlocks(merged, block);
   }
-  const d: Declaration = {};
-  if (merged.settings) d.settings = merged.settings as Declaration['settings'];
-  if (merged.properties) d.properties = merged.properties as Record<string, Scalar>;
-  if (merged.startup) d.startup = merged.startup as Declaration['startup'];
-  if (merged.configs) d.configs = merged.configs as Declaration['configs'];
-  if (merged.hooks !== undefined) d.hooks = itemsOf<HookDecl>(merged.hooks);
-  if (merged.subusers !== undefined) d.subusers = itemsOf<SubuserDecl>(merged.subusers);
+  const d: Declaration = { sections: {} };
+  for (const kind of KINDS) if (merged[kind.name] !== undefined) d.sections[kind.name] = kind.normalise(merged[kind.name]);
   if (merged.ignore) d.ignore = merged.ignore as string[];
   return d;
 }
@@ -319,11 +254,11 @@ function mergeBlocks(a: Block, b: Block): Block {
   return out;
 }
 
-/** hooks/subusers in their {prune, items} form are lists: they replace. */
-const isItems = (k: string) => k === 'hooks' || k === 'subusers';
+/** A list kind in its {prune, items} form is a list: it replaces. */
+const isItems = (k: string) => KINDS.some((kind) => kind.list && kind.name === k);
 const isPlain = (v: unknown): v is Block => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** The kinds a declaration manages, in KINDS order, narrowed by --only. */
-export function declaredKinds(d: Declaration, only?: readonly Kind[]): Kind[] {
-  return KINDS.filter((k) => d[k] !== undefined && (!only || only.includes(k)));
+/** The kinds a declaration manages, in the list's order, narrowed by --only. */
+export function declaredKinds(d: Declaration, only?: readonly string[]): string[] {
+  return KIND_NAMES.filter((k) => d.sections[k] !== undefined && (!only || only.includes(k)));
 }

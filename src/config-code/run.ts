@@ -5,6 +5,8 @@
 // rate-limit budget (core/wire/http.ts), as fleets do.
 
 import { ApiError, Exit, GshError, InterruptedError, ownError, UsageError } from '../core/errors.js';
+import { type ErrorObject, errorObject } from '../core/terminal/report.js';
+import { visible } from '../core/terminal/terminal-text.js';
 import { parallelOption } from '../core/fleet/fleet.js';
 import { type ApiClient, withIdempotencyKey } from '../core/wire/http.js';
 import { OutcomeTracker, trackOutcomes } from '../core/outcome.js';
@@ -12,12 +14,20 @@ import { fetchAll } from '../core/wire/paging.js';
 import type { Runtime } from '../core/run/runtime.js';
 import type { ServerItem } from '../core/fleet/server-ref.js';
 import { inLine } from '../core/terminal/terminal-text.js';
-import { type Change, compare, type Comparison } from './compare.js';
+import { asText, type Change, compare, type Comparison, storedValues } from './compare.js';
+import { clampMemory, rememberClamps } from './clamps.js';
+import { choiceList } from '../core/flags/choices.js';
+import { refMatcher, targetRefs } from '../core/fleet/targets.js';
 import { type Declaration, declarationFor, declaredKinds, type DeclFile, expandPaths, loadFile, loadLibraries, matches, picomatchSync, secretVariablesOf, sharedName } from './files.js';
-import { type Kind, kindList, opSpec, PRUNABLE } from './kinds.js';
+import { ENV_REF, opSpec, type Reason } from './kind.js';
+import { KIND_NAMES, KINDS, kindNamed, PRUNABLE_NAMES } from './kinds/index.js';
 import { readCost, readLive, readSpecs } from './live.js';
+import { PLAN_FORMAT, type PlannedServer, plannedChange, readPlan, resolveSecrets, type SavedPlan, stalePlanError, staleness, writePlan } from './saved-plan.js';
+import { step } from '../core/plan.js';
 import { lintReport } from './lint.js';
 import { refuseCredentialSecrets } from './secret-variables.js';
+
+const LIST_SERVERS = 'GET /servers';
 
 export interface Server {
   id: string;
@@ -27,11 +37,15 @@ export interface Server {
 export interface Managed extends Server {
   file: string;
   decl: Declaration;
-  kinds: Kind[];
+  kinds: string[];
 }
 
 export interface SelectOptions {
   paths: string[];
+  /** diff --out PLAN: the saved plan's file. */
+  out?: string;
+  /** --prune KINDS (apply; diff --out records it in the plan). */
+  prune?: string;
   server?: string | string[];
   only?: string;
   parallel?: string;
@@ -49,29 +63,26 @@ export async function loadDeclarations(rt: Runtime, paths: string[]): Promise<De
   return files;
 }
 
-/** -s: names, ids and globs that narrow the servers the files manage. */
+/** -s: the servers to keep of those the files manage, in gsh's one selection grammar (core/fleet/targets.ts). */
 function narrow(sel: string | string[] | undefined): ((s: Server) => boolean) | undefined {
-  const refs = [sel ?? []].flat().flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
-  if (!refs.length) return undefined;
-  const tests = refs.map((ref) => {
-    if (/[*?[\]{}]/.test(ref)) {
-      const isMatch = picomatchSync()(ref, { dot: true });
-      return (s: Server) => s.name !== undefined && isMatch(s.name);
-    }
-    const id = ref.startsWith('id:') ? ref.slice(3) : ref;
-    return (s: Server) => s.id === id || s.name === ref;
-  });
+  if (sel === undefined || !sel.length) return undefined;
+  const { refs } = targetRefs(sel, undefined, {});
+  if (refs.includes('-')) throw new UsageError('-s - (servers on standard input) is not taken by gsh config', 'Name the servers with -s, or narrow the files.');
+  const tests = refs.map((ref) => refMatcher(ref, picomatchSync()));
   return (s) => tests.some((t) => t(s));
 }
+
+/** --only: the kinds to compare or apply. */
+export const onlyKinds = (value: string | undefined): string[] | undefined => choiceList(value, '--only', KIND_NAMES, 'kinds');
 
 /**
  * The servers the files manage (one listing), narrowed by -s. A server two files manage is a
  * usage error; a one-server file whose server does not exist is listed as missing (exit 11).
  */
 export async function managedServers(client: ApiClient, files: DeclFile[], o: SelectOptions): Promise<{ managed: Managed[]; missing: Array<{ ref: string; file: string }> }> {
-  const only = kindList(o.only, '--only');
+  const only = onlyKinds(o.only);
   const keep = narrow(o.server);
-  const { items } = await fetchAll(client, opSpec('listServers', {}));
+  const { items } = await fetchAll(client, opSpec(LIST_SERVERS, {}));
   const servers: Server[] = (items as ServerItem[]).filter((s) => s.id !== undefined).map((s) => ({ id: String(s.id), ...(typeof s.name === 'string' ? { name: s.name } : {}) }));
   const managed = new Map<string, Managed>();
   const missing: Array<{ ref: string; file: string }> = [];
@@ -108,7 +119,7 @@ export function estimate(rt: Runtime, client: ApiClient, requests: number, what:
 
 /** The reads of the managed servers' declared kinds. */
 function readsOf(managed: readonly Managed[]): number {
-  return managed.reduce((n, m) => n + readCost(m.kinds, Object.keys(m.decl.configs ?? {}).length), 0);
+  return managed.reduce((n, m) => n + readCost(m.kinds, m.decl), 0);
 }
 
 /** Runs `fn` over `items`, `parallel` at once, results in input order. */
@@ -129,25 +140,59 @@ export interface Compared {
   server: Managed;
   comparison?: Comparison;
   error?: GshError | Error;
+  /** Not read: Ctrl-C / SIGTERM came first (the interrupt, when it stopped this server's read). */
+  interrupted?: InterruptedError | true;
 }
 
-/** Reads every managed server's declared kinds and compares; a server that cannot be read is kept with its error. */
-export async function compareAll(rt: Runtime, client: ApiClient, managed: Managed[], parallel: number, opts: { prune: readonly Kind[]; replace: readonly string[]; secrets: boolean }): Promise<Compared[]> {
+/**
+ * Reads every managed server's declared kinds and compares; a server that cannot be read is kept
+ * with its error, and once `stop()` says so (an interrupt) the servers not read are kept as such.
+ */
+export async function compareAll(rt: Runtime, client: ApiClient, managed: Managed[], parallel: number, opts: { prune: readonly string[]; replace: readonly string[]; secrets: boolean }, stop: () => boolean = () => false): Promise<Compared[]> {
   estimate(rt, client, 1 + readsOf(managed), 'This run reads');
   const results = await pool(managed, parallel, async (server): Promise<Compared> => {
     try {
-      const live = await readLive(client, server.id, server.kinds, Object.keys(server.decl.configs ?? {}));
+      const live = await readLive(client, server.id, server.kinds, server.decl);
       return { server, comparison: compare(server.decl, live, { serverId: server.id, kinds: server.kinds, prune: opts.prune, replace: opts.replace, env: rt.env, secrets: opts.secrets }) };
     } catch (caught) {
       const err = ownError(caught);
-      if (err instanceof InterruptedError) throw err;
+      if (err instanceof InterruptedError) return { server, interrupted: err };
       return { server, error: err as Error };
     }
+  }, stop);
+  return managed.map((server, i) => results[i] ?? { server, interrupted: true });
+}
+
+/** Ctrl-C / SIGTERM for a whole run: the first one is kept, and every request under way is cancelled. */
+function watchInterrupts(rt: Runtime): { stopped: () => 'SIGINT' | 'SIGTERM' | undefined; stop: (signal: 'SIGINT' | 'SIGTERM') => void; dispose: () => void } {
+  let stopped: 'SIGINT' | 'SIGTERM' | undefined;
+  const handlers = (['SIGINT', 'SIGTERM'] as const).map((signal) => {
+    const on = () => {
+      stopped ??= signal;
+      rt.cancelAll(signal);
+    };
+    rt.ctx.signals.on(signal, on);
+    return [signal, on] as const;
   });
-  return results as Compared[];
+  return {
+    stopped: () => stopped,
+    stop: (signal) => void (stopped ??= signal),
+    dispose: () => {
+      for (const [signal, on] of handlers) rt.ctx.signals.off(signal, on);
+    },
+  };
 }
 
 const label = (s: Server) => s.name ?? s.id;
+
+/** A problem of gsh's own in the shared error object (core/terminal/report.ts). */
+function problem(message: string, code: string, exit: number): ErrorObject {
+  const err = new GshError(message, exit);
+  err.code = code;
+  return errorObject(err);
+}
+
+const noSuchServer = (m: { ref: string; file: string }) => problem(`no server is named ${m.ref} (${m.file})`, 'no_such_server', Exit.someFailed);
 const why = (err: unknown) => (err instanceof ApiError ? `${err.message} (HTTP ${err.status}${err.code ? ` ${err.code}` : ''})` : (err as Error).message);
 
 // ---------------------------------------------------------------------------------------------
@@ -156,49 +201,81 @@ const why = (err: unknown) => (err instanceof ApiError ? `${err.message} (HTTP $
 export async function runDiff(rt: Runtime, o: SelectOptions): Promise<number> {
   const files = await loadDeclarations(rt, o.paths);
   const parallel = parallelOption(o.parallel);
-  kindList(o.only, '--only');
+  onlyKinds(o.only);
+  narrow(o.server);
+  const prune = choiceList(o.prune, '--prune', PRUNABLE_NAMES, 'kinds') ?? [];
+  if (o.prune !== undefined && o.out === undefined) throw new UsageError('--prune on diff is recorded in a saved plan: give --out PLAN too', 'gsh config diff PATHS --prune KINDS --out PLAN, then gsh config apply --plan PLAN.');
   const client = await rt.client();
   const { managed, missing } = await managedServers(client, files, o);
   // --dry-run: the reads it would make (the listing that found the servers was sent).
-  if (rt.dryRun) return (await rt.submit({ requests: managed.flatMap((m) => readSpecs(m.id, m.kinds, Object.keys(m.decl.configs ?? {}))), then: [] }, async () => {})) ?? Exit.ok;
-  const compared = await compareAll(rt, client, managed, parallel, { prune: [], replace: [], secrets: false });
+  if (rt.dryRun) return (await rt.submit({ requests: managed.flatMap((m) => readSpecs(m.id, m.kinds, m.decl)), then: o.out ? [step('local', `write the plan ${o.out}`)] : [] }, async () => {})) ?? Exit.ok;
+  const compared = await compareAll(rt, client, managed, parallel, { prune, replace: [], secrets: false });
+  const cut = compared.find((c) => c.interrupted instanceof InterruptedError)?.interrupted;
+  if (cut instanceof InterruptedError) throw cut;
+  const memory = clampMemory(rt);
+  for (const c of compared) {
+    for (const ch of c.comparison?.changes ?? []) {
+      for (const f of ch.fields) {
+        if (!memory.find(c.server.id, f.path, asText(f.declared), asText(f.live))) continue;
+        f.clamped = true;
+        rt.note(`${label(c.server)}: ${f.path} is clamped: the service stored ${asText(f.live)} when ${asText(f.declared)} was sent, so another apply cannot change it. ${clampNextStep(f.path, asText(f.live))}`);
+      }
+    }
+  }
   const report = compared.map((c) => ({
     server_id: c.server.id,
     server_name: c.server.name ?? null,
     file: c.server.file,
     in_sync: c.comparison ? c.comparison.changes.length === 0 : null,
     ...(c.comparison ? { changes: c.comparison.changes.map(changeView), not_compared: c.comparison.notCompared } : {}),
-    ...(c.error ? { error: why(c.error) } : {}),
+    ...(c.error ? { error: errorObject(c.error) } : {}),
   }));
-  const missed = missing.map((m) => ({ server_id: null, server_name: m.ref, file: m.file, in_sync: null, error: `no server is named ${m.ref}` }));
+  const missed = missing.map((m) => ({ server_id: null, server_name: m.ref, file: m.file, in_sync: null, error: noSuchServer(m) }));
   const all = [...report, ...missed];
   if (rt.format === 'table') await rt.out.show(diffRows(all), { columns: ['server', 'change', 'path', 'live', 'declared'] });
+  else if (rt.format === 'markdown') rt.io.stdout.write((await import('./markdown.js')).diffMarkdown(all, rt.io.stdoutTTY ? visible : (x) => x));
   else await rt.out.show(all);
   const failed = all.filter((r) => r.error !== undefined);
   const drifted = report.filter((r) => r.in_sync === false);
-  for (const f of failed) rt.warn(`${f.server_name ?? f.server_id}: could not be read, so not compared: ${f.error}`);
+  for (const f of failed) rt.warn(`${f.server_name ?? f.server_id}: could not be read, so not compared: ${f.error!.message}`);
   rt.note(`${managed.length} server${managed.length === 1 ? '' : 's'} compared: ${drifted.length} differ${failed.length ? `, ${failed.length} could not be read` : ''}.`);
+  if (o.out !== undefined) {
+    // A plan is exact or not made: a server not read would be a write it cannot name.
+    if (failed.length) rt.warn(`No plan written: ${failed.length} server${failed.length === 1 ? '' : 's'} could not be read.`);
+    else savePlan(rt, client, o.out, compared, prune);
+  }
   return failed.length ? Exit.someFailed : drifted.length ? Exit.drift : Exit.ok;
 }
 
+function savePlan(rt: Runtime, client: ApiClient, path: string, compared: Compared[], prune: readonly string[]): void {
+  const servers: PlannedServer[] = compared.filter((c) => c.comparison?.changes.length).map((c) => ({
+    server_id: c.server.id, server_name: c.server.name ?? null, file: c.server.file, kinds: c.server.kinds,
+    declaration: c.server.decl, changes: c.comparison!.changes.map(plannedChange),
+  }));
+  const plan: SavedPlan = { format: PLAN_FORMAT, version: 1, created_at: new Date(rt.now()).toISOString(), base_url: client.baseUrl, prune: [...prune], replace: [], servers };
+  writePlan(path, plan);
+  const writes = servers.reduce((n, s) => n + s.changes.filter((c) => !c.held).length, 0);
+  rt.note(`Plan written to ${path}: ${writes} write${writes === 1 ? '' : 's'} on ${servers.length} server${servers.length === 1 ? '' : 's'}. Apply exactly these with: gsh config apply --plan ${path}`);
+}
+
 function changeView(c: Change): Record<string, unknown> {
-  return { kind: c.kind, action: c.action, item: c.item, fields: c.fields, ...(c.held ? { held: c.held } : {}) };
+  return { kind: c.kind, action: c.action, item: c.item, fields: c.fields, ...(c.held ? { held: true } : {}), ...(c.reason ? { reason: c.reason } : {}) };
 }
 
 const cell = (v: unknown) => (v === null || v === undefined ? '-' : Array.isArray(v) ? v.join(',') : String(v));
 
-function diffRows(all: Array<{ server_name: string | null; server_id: string | null; error?: string; in_sync: boolean | null; changes?: Array<Record<string, unknown>>; not_compared?: string[] }>): Array<Record<string, string>> {
+function diffRows(all: Array<{ server_name: string | null; server_id: string | null; error?: ErrorObject; in_sync: boolean | null; changes?: Array<Record<string, unknown>>; not_compared?: string[] }>): Array<Record<string, string>> {
   const rows: Array<Record<string, string>> = [];
   for (const r of all) {
     const server = r.server_name ?? r.server_id ?? '?';
     if (r.error !== undefined) {
-      rows.push({ server, change: 'not read', path: '-', live: '-', declared: r.error });
+      rows.push({ server, change: 'not read', path: '-', live: '-', declared: r.error.message });
       continue;
     }
     if (r.in_sync) rows.push({ server, change: 'in sync', path: '-', live: '-', declared: '-' });
     for (const c of r.changes ?? []) {
       const action = c.held ? `${String(c.action)} (held)` : String(c.action);
-      for (const f of c.fields as Array<{ path: string; live: unknown; declared: unknown }>) rows.push({ server, change: action, path: f.path, live: cell(f.live), declared: cell(f.declared) });
+      for (const f of c.fields as Array<{ path: string; live: unknown; declared: unknown; clamped?: true }>) rows.push({ server, change: f.clamped ? `${action} (clamped)` : action, path: f.path, live: cell(f.live), declared: cell(f.declared) });
     }
     for (const p of r.not_compared ?? []) rows.push({ server, change: 'not compared', path: p, live: '(write-only)', declared: '(masked)' });
   }
@@ -209,126 +286,244 @@ function diffRows(all: Array<{ server_name: string | null; server_id: string | n
 // apply
 
 export interface ApplyOptions extends SelectOptions {
-  prune?: string;
   maxDeletes?: string;
+  /** --plan PLAN: exactly a saved plan's writes. */
+  plan?: string;
   replace?: string[];
 }
 
-type Status = 'applied' | 'failed' | 'skipped' | 'unknown' | 'not_started';
+type Status = 'applied' | 'clamped' | 'failed' | 'skipped' | 'unknown' | 'not_started' | 'in_sync';
 
 interface ChangeResult {
   server_id: string | null;
   server_name: string | null;
-  kind: Kind | null;
+  kind: string | null;
   action: Change['action'] | null;
   item: string | null;
   status: Status;
   idempotency_key: string | null;
-  error?: string;
+  /** clamped: what the service stored instead of what was sent, by path. */
+  stored?: Record<string, string>;
+  /** The shared error object (core/terminal/report.ts), as a fleet entry's. */
+  error?: ErrorObject;
 }
 
-export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
-  const files = await loadDeclarations(rt, o.paths);
+/** What every apply checks before its first request. */
+function applyChecks(rt: Runtime, o: ApplyOptions): { parallel: number; maxDeletes: number } {
   const parallel = parallelOption(o.parallel);
-  kindList(o.only, '--only');
-  const prune = kindList(o.prune, '--prune', PRUNABLE) ?? [];
   const maxDeletes = o.maxDeletes === undefined ? 5 : Number(o.maxDeletes);
   if (!/^\d+$/.test(o.maxDeletes ?? '5')) throw new UsageError(`--max-deletes takes a whole number (got "${o.maxDeletes}")`);
   if (rt.globals.idempotencyKey !== undefined) throw new UsageError('--idempotency-key names one request; apply sends one per change', 'Leave it out: each change gets its own key, named in the output.');
+  // The question is asked after the reads; whether it can be asked is known now (a usage error
+  // never follows a request).
+  if (!rt.dryRun && !rt.globals.yes && !rt.interactive) throw new UsageError('config apply changes servers: refusing without --yes when not interactive; nothing was sent', 'Re-run with --yes to confirm, or with --dry-run to see the writes first.');
+  return { parallel, maxDeletes };
+}
+
+export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
+  if (o.plan !== undefined) return runApplyPlan(rt, o, o.plan);
+  const files = await loadDeclarations(rt, o.paths);
+  onlyKinds(o.only);
+  narrow(o.server);
+  const prune = choiceList(o.prune, '--prune', PRUNABLE_NAMES, 'kinds') ?? [];
+  const { parallel, maxDeletes } = applyChecks(rt, o);
   refuseCredentialSecrets(files.flatMap(secretVariablesOf), rt.env);
   const client = await rt.client();
   const { managed, missing } = await managedServers(client, files, o);
   for (const url of o.replace ?? []) {
-    if (!managed.some((m) => m.decl.hooks?.items.some((h) => h.url === url))) throw new UsageError(`--replace ${url}: no file declares that webhook for the servers this run manages`, 'Give the URL exactly as the file writes it.');
+    if (!managed.some((m) => KINDS.some((k) => m.decl.sections[k.name] !== undefined && k.replaceable?.(m.decl.sections[k.name]).includes(url)))) {
+      throw new UsageError(`--replace ${url}: no file declares that item for the servers this run manages`, 'Give the identity (a webhook\'s URL) exactly as the file writes it.');
+    }
   }
-  const compared = await compareAll(rt, client, managed, parallel, { prune, replace: o.replace ?? [], secrets: true });
-  const results: ChangeResult[] = [];
-  for (const m of missing) results.push({ server_id: null, server_name: m.ref, kind: null, action: null, item: null, status: 'failed', idempotency_key: null, error: `no server is named ${m.ref} (${m.file})` });
-  for (const c of compared.filter((x) => x.error)) {
-    results.push({ server_id: c.server.id, server_name: c.server.name ?? null, kind: null, action: null, item: null, status: 'failed', idempotency_key: null, error: `nothing changed: ${why(c.error)}` });
+  const interrupts = watchInterrupts(rt);
+  try {
+    const compared = await compareAll(rt, client, managed, parallel, { prune, replace: o.replace ?? [], secrets: true }, () => interrupts.stopped() !== undefined);
+    const results: ChangeResult[] = [];
+    for (const m of missing) results.push({ server_id: null, server_name: m.ref, kind: null, action: null, item: null, status: 'failed', idempotency_key: null, error: noSuchServer(m) });
+    for (const c of compared.filter((x) => x.error)) {
+      results.push({ server_id: c.server.id, server_name: c.server.name ?? null, kind: null, action: null, item: null, status: 'failed', idempotency_key: null, error: { ...errorObject(c.error), message: `nothing changed: ${why(c.error)}` } });
+    }
+    const cut = compared.find((c) => c.interrupted);
+    if (cut) {
+      if (cut.interrupted instanceof InterruptedError) interrupts.stop(cut.interrupted.signal);
+      return await interruptedWhileReading(rt, compared, results, interrupts.stopped() ?? 'SIGINT');
+    }
+    for (const r of results) rt.warn(`${r.server_name ?? r.server_id}: ${r.error?.message}`);
+    const work = compared.filter((c) => c.comparison).map((c) => ({ server: c.server, changes: c.comparison!.changes.filter((ch) => !ch.held) }));
+    for (const c of compared) for (const ch of c.comparison?.changes ?? []) if (ch.held && ch.reason) rt.note(`${inLine(label(c.server))}: ${inLine(ch.item)} ${reasonText(ch.reason)}`);
+    return await applyWork(rt, client, managed, work, results, { parallel, maxDeletes, interrupts });
+  } finally {
+    interrupts.dispose();
   }
-  for (const r of results) rt.warn(`${r.server_name ?? r.server_id}: ${r.error}`);
-  const work = compared.filter((c) => c.comparison).map((c) => ({ server: c.server, changes: c.comparison!.changes.filter((ch) => !ch.held) }));
-  for (const c of compared) for (const ch of c.comparison?.changes ?? []) if (ch.held) rt.note(`${inLine(label(c.server))}: ${inLine(ch.item)} ${ch.held}`);
-  const deletes = work.reduce((n, w) => n + w.changes.filter((c) => c.action === 'delete').length, 0);
+}
+
+/**
+ * apply --plan: the plan's servers read again (what its writes were computed from), compared
+ * against the declarations it holds with secrets as placeholders, and the result held to the plan
+ * write for write; any difference refuses it before a write (exit 6, stale_plan).
+ */
+async function runApplyPlan(rt: Runtime, o: ApplyOptions, path: string): Promise<number> {
+  if (o.paths.length) throw new UsageError('--plan applies the writes the plan holds: give no PATHS', `gsh config apply --plan ${path}`);
+  for (const [flag, v] of [['--only', o.only], ['-s', o.server], ['--prune', o.prune], ['--replace', o.replace?.length ? o.replace : undefined]] as const) {
+    if (v !== undefined) throw new UsageError(`${flag} does not combine with --plan: the plan fixed what is written`, 'Make another plan with gsh config diff … --out PLAN.');
+  }
+  const plan = readPlan(path);
+  const { parallel, maxDeletes } = applyChecks(rt, o);
+  refuseCredentialSecrets(plannedSecrets(plan).map((name) => ({ path, name })), rt.env);
+  const missingSecrets = plannedSecrets(plan).filter((name) => !rt.env[name]);
+  if (missingSecrets.length) throw new UsageError(`the plan's writes send ${missingSecrets.map((n) => `\${env:${n}}`).join(', ')}, which ${missingSecrets.length === 1 ? 'is' : 'are'} not set; nothing was sent`, 'Set it in the environment (a secret never sits in a plan), then apply the plan again.');
+  const client = await rt.client();
+  if (client.baseUrl !== plan.base_url) throw new UsageError(`the plan ${path} was made against ${plan.base_url}, not ${client.baseUrl}; nothing was sent`, 'Apply it with the same service (GSH_BASE_URL or the profile it was made with).');
+  const managed: Managed[] = plan.servers.map((s) => ({ id: s.server_id, ...(s.server_name !== null ? { name: s.server_name } : {}), file: s.file, decl: s.declaration, kinds: s.kinds }));
+  const interrupts = watchInterrupts(rt);
+  try {
+    const compared = await compareAll(rt, client, managed, parallel, { prune: plan.prune, replace: plan.replace, secrets: false }, () => interrupts.stopped() !== undefined);
+    const cut = compared.find((c) => c.interrupted);
+    if (cut) {
+      if (cut.interrupted instanceof InterruptedError) interrupts.stop(cut.interrupted.signal);
+      return await interruptedWhileReading(rt, compared, [], interrupts.stopped() ?? 'SIGINT');
+    }
+    const unread = compared.filter((c) => c.error);
+    if (unread.length) throw new GshError(`the plan cannot be checked: ${unread.map((c) => `${label(c.server)} (${why(c.error)})`).join('; ')}; nothing was written`, Exit.someFailed, `Apply the plan again once ${unread.length === 1 ? 'that server answers' : 'they answer'}.`);
+    const stale = compared.flatMap((c, i) => staleness(label(c.server), plan.servers[i]!.changes, c.comparison!.changes));
+    if (stale.length) throw stalePlanError(path, stale);
+    const work = compared.map((c) => ({ server: c.server, changes: c.comparison!.changes.filter((ch) => !ch.held).map((ch) => resolveSecrets(ch, rt.env)) }));
+    return await applyWork(rt, client, managed, work, [], { parallel, maxDeletes, interrupts });
+  } finally {
+    interrupts.dispose();
+  }
+}
+
+/** The ${env:NAME} names a plan's writes send. */
+function plannedSecrets(plan: SavedPlan): string[] {
+  const names = new Set<string>();
+  for (const s of plan.servers) {
+    for (const c of s.changes) {
+      if (c.held || c.request.body === null || typeof c.request.body !== 'object') continue;
+      for (const key of kindNamed(c.kind)?.writeOnly ?? []) {
+        const v = (c.request.body as Record<string, unknown>)[key];
+        const name = typeof v === 'string' ? ENV_REF.exec(v)?.[1] : undefined;
+        if (name !== undefined) names.add(name);
+      }
+    }
+  }
+  return [...names];
+}
+
+/** The writes of one run, whatever planned them: the delete limit, keys, the dry run or the question, then each write. */
+async function applyWork(rt: Runtime, client: ApiClient, managed: Managed[], work: Array<{ server: Managed; changes: Change[] }>, results: ChangeResult[], o: { parallel: number; maxDeletes: number; interrupts: ReturnType<typeof watchInterrupts> }): Promise<number> {
+  const { parallel, maxDeletes, interrupts } = o;
+  const deletes = work.reduce((n, w) => n + w.changes.filter((c) => c.spec.method === 'DELETE').length, 0);
   if (deletes > maxDeletes) {
     throw new GshError(`this run would delete ${deletes} items, more than --max-deletes ${maxDeletes}; nothing was changed`, Exit.error, `Check the plan with gsh config diff, then raise --max-deletes if that is what you mean.`);
   }
   const writes = work.flatMap((w) => w.changes);
   // Keys fixed now: the dry run shows them, and an interrupt names them.
   for (const ch of writes) ch.spec = await withIdempotencyKey(ch.spec);
+  const reads = 1 + readsOf(managed);
+  if (rt.dryRun) return await dryRun(rt, work, writes, reads, results.length);
   if (!writes.length) {
-    if (!rt.dryRun) await show(rt, results);
-    // Which servers were compared, by name and id: a dry run too says what it covered.
-    const which = work.map((w) => (w.server.name ? `${w.server.name} (${w.server.id})` : w.server.id)).join(', ');
-    rt.note(`Nothing to apply: ${work.length} server${work.length === 1 ? ' is' : 's are'} as declared${which ? ` (${which})` : ''}${results.length ? `; ${results.length} could not be compared` : ''}.`);
-    if (rt.dryRun) await rt.submit({ requests: [], then: [] }, async () => {});
+    await show(rt, results);
+    rt.note(`Nothing to apply: ${work.length} server${work.length === 1 ? ' is' : 's are'} as declared${work.length ? ` (${work.map((w) => named(w.server)).join(', ')})` : ''}${results.length ? `; ${results.length} could not be compared` : ''}.`);
     return results.length ? Exit.someFailed : Exit.ok;
   }
-  if (!rt.dryRun) {
-    const { confirmDestructive } = await import('../core/run/confirm.js');
-    await confirmDestructive(rt, `apply ${writes.length} change${writes.length === 1 ? '' : 's'} to ${work.filter((w) => w.changes.length).length} server(s)${deletes ? `, ${deletes} of them deletes` : ''}`);
-  }
-  const reads = 1 + readsOf(managed);
+  const { confirmDestructive } = await import('../core/run/confirm.js');
+  await confirmDestructive(rt, `apply ${writes.length} change${writes.length === 1 ? '' : 's'} to ${work.filter((w) => w.changes.length).length} server(s)${deletes ? `, ${deletes} of them deletes` : ''}`);
   estimate(rt, client, reads + writes.length, `This run reads and writes (${writes.length} writes)`, reads > (client.rateLimitState?.limit ?? Infinity));
   let exit: number = Exit.ok;
-  const code = await rt.submit({ requests: writes.map((c) => c.spec), then: [] }, async () => {
-    exit = await execute(rt, client, work, parallel, results);
+  await rt.submit({ requests: writes.map((c) => c.spec), then: [] }, async () => {
+    exit = await execute(rt, client, work, parallel, results, interrupts);
   });
-  if (rt.dryRun) return typeof code === 'number' ? code : Exit.ok;
   return exit;
 }
 
-async function execute(rt: Runtime, client: ApiClient, work: Array<{ server: Managed; changes: Change[] }>, parallel: number, results: ChangeResult[]): Promise<number> {
-  let stopped: 'SIGINT' | 'SIGTERM' | undefined;
-  const handlers = (['SIGINT', 'SIGTERM'] as const).map((signal) => {
-    const on = () => {
-      stopped ??= signal;
-      rt.cancelAll(signal);
-    };
-    rt.ctx.signals.on(signal, on);
-    return [signal, on] as const;
-  });
-  const perServer = new Map<Managed, ChangeResult[]>();
-  try {
-    await pool(work.filter((w) => w.changes.length), parallel, async ({ server, changes }) => {
-      const done: ChangeResult[] = [];
-      perServer.set(server, done);
-      const created = new Map<number, string>();
-      for (const [i, ch] of changes.entries()) {
-        const base = { server_id: server.id, server_name: server.name ?? null, kind: ch.kind, action: ch.action, item: ch.item, idempotency_key: ch.spec.idempotencyKey ?? null };
-        if (stopped) {
-          done.push({ ...base, status: 'not_started', idempotency_key: null });
-          continue;
-        }
-        const dep = ch.after === undefined ? undefined : done[ch.after];
-        if (dep && dep.status !== 'applied') {
-          done.push({ ...base, status: 'skipped', idempotency_key: null, error: `skipped: it needs ${dep.action} ${dep.item}, which was not applied` });
-          continue;
-        }
-        const spec = ch.pathFromCreated && ch.after !== undefined ? { ...ch.spec, path: ch.pathFromCreated(created.get(ch.after) ?? '') } : ch.spec;
-        const tracker = new OutcomeTracker();
-        try {
-          const res = await trackOutcomes(tracker, () => client.request<{ data?: Record<string, unknown> }>(spec));
-          const data = res.body?.data;
-          if (ch.action === 'create' && data && typeof data === 'object' && data.id !== undefined) created.set(i, String(data.id));
-          if (ch.kind === 'properties') clampNotes(rt, server, ch, data);
-          done.push({ ...base, status: 'applied' });
-        } catch (caught) {
-          const err = ownError(caught);
-          const outcome = (err instanceof GshError ? err.outcome : undefined) ?? tracker.last?.outcome ?? 'not_applied';
-          if (err instanceof InterruptedError) {
-            stopped ??= err.signal;
-            done.push({ ...base, status: outcome === 'applied' ? 'applied' : outcome === 'unknown' ? 'unknown' : 'not_started', ...(outcome === 'not_applied' ? { idempotency_key: null } : {}) });
-            continue;
-          }
-          done.push({ ...base, status: outcome === 'applied' ? 'applied' : outcome === 'unknown' ? 'unknown' : 'failed', error: why(err) });
-        }
-      }
-    }, () => stopped !== undefined);
-  } finally {
-    for (const [signal, on] of handlers) rt.ctx.signals.off(signal, on);
+/** A reason in words (it explains; the decision is the change's `held`). */
+export function reasonText(r: Reason): string {
+  switch (r.code) {
+    case 'prune_not_requested': return `kept: apply deletes it only with ${r.flag}`;
+    case 'replace_requested': return 'deleted and created again, as --replace asks';
   }
+}
+
+/** `lobby (3f2a9c1e)`: a server by name beside its id. */
+const named = (s: Server) => (s.name ? `${s.name} (${s.id})` : s.id);
+
+/**
+ * --dry-run: the writes it would send, each server named beside its id, and what was sent to
+ * find them (the listing and the reads); exit 14 while changes are pending, as diff.
+ */
+async function dryRun(rt: Runtime, work: Array<{ server: Managed; changes: Change[] }>, writes: Change[], reads: number, unread: number): Promise<number> {
+  for (const w of work) rt.references.push({ ref: w.server.name ?? w.server.id, is: w.server.name ? 'name' : 'id', servers: [{ id: w.server.id, ...(w.server.name ? { name: w.server.name } : {}) }] });
+  const servers = work.length === 1 ? '1 server' : `${work.length} servers`;
+  const sent = { requests: reads, description: `the ${reads} reads that found the changes (the server listing and the declared kinds of ${servers})` };
+  if (!writes.length) rt.note(`Nothing to apply: ${work.length} server${work.length === 1 ? ' is' : 's are'} as declared${work.length ? ` (${work.map((w) => named(w.server)).join(', ')})` : ''}.`);
+  await rt.submit({ requests: writes.map((c) => c.spec), then: [], sent }, async () => {});
+  return unread ? Exit.someFailed : writes.length ? Exit.drift : Exit.ok;
+}
+
+/** Ctrl-C / SIGTERM while reading: nothing was written; every target is listed (-o json too), with what it was waiting for. */
+async function interruptedWhileReading(rt: Runtime, compared: Compared[], results: ChangeResult[], signal: 'SIGINT' | 'SIGTERM'): Promise<number> {
+  for (const c of compared) {
+    const base = { server_id: c.server.id, server_name: c.server.name ?? null, idempotency_key: null };
+    if (c.interrupted) results.push({ ...base, kind: null, action: null, item: null, status: 'not_started', error: problem('not read: interrupted first', 'not_read', signal === 'SIGINT' ? Exit.interrupted : Exit.terminated) });
+    else if (c.comparison && !c.comparison.changes.length) results.push({ ...base, kind: null, action: null, item: null, status: 'in_sync' });
+    else for (const ch of (c.comparison?.changes ?? []).filter((x) => !x.held)) results.push({ ...base, kind: ch.kind, action: ch.action, item: ch.item, status: 'not_started' });
+  }
+  await show(rt, results);
+  const read = compared.filter((c) => !c.interrupted).length;
+  rt.note(`${signal === 'SIGINT' ? 'Interrupted' : 'Terminated'} while reading: ${read} of ${compared.length} servers read, nothing written. Run the same gsh config apply again.`);
+  return signal === 'SIGINT' ? Exit.interrupted : Exit.terminated;
+}
+
+async function execute(rt: Runtime, client: ApiClient, work: Array<{ server: Managed; changes: Change[] }>, parallel: number, results: ChangeResult[], interrupts: ReturnType<typeof watchInterrupts>): Promise<number> {
+  const perServer = new Map<Managed, ChangeResult[]>();
+  // What the service stored instead of what was sent (clamps.ts), and what it stored as sent.
+  const clamps: { seen: Parameters<typeof rememberClamps>[1]; written: Parameters<typeof rememberClamps>[2] } = { seen: [], written: [] };
+  await pool(work.filter((w) => w.changes.length), parallel, async ({ server, changes }) => {
+    const done: ChangeResult[] = [];
+    perServer.set(server, done);
+    const created = new Map<number, string>();
+    for (const [i, ch] of changes.entries()) {
+      const base = { server_id: server.id, server_name: server.name ?? null, kind: ch.kind, action: ch.action, item: ch.item, idempotency_key: ch.spec.idempotencyKey ?? null };
+      if (interrupts.stopped()) {
+        done.push({ ...base, status: 'not_started', idempotency_key: null });
+        continue;
+      }
+      const dep = ch.after === undefined ? undefined : done[ch.after];
+      if (dep && dep.status !== 'applied') {
+        done.push({ ...base, status: 'skipped', idempotency_key: null, error: problem(`skipped: it needs ${dep.action} ${dep.item}, which was not applied`, 'dependency_not_applied', Exit.someFailed) });
+        continue;
+      }
+      const spec = ch.pathFromCreated && ch.after !== undefined ? { ...ch.spec, path: ch.pathFromCreated(created.get(ch.after) ?? '') } : ch.spec;
+      const tracker = new OutcomeTracker();
+      try {
+        const res = await trackOutcomes(tracker, () => client.request<{ data?: Record<string, unknown> }>(spec));
+        const data = res.body?.data;
+        if (ch.action === 'create' && data && typeof data === 'object' && data.id !== undefined) created.set(i, String(data.id));
+        const stored = storedValues(ch, data);
+        const clamped = stored ? ch.fields.filter((f) => stored.has(f.path) && stored.get(f.path) !== asText(f.declared)) : [];
+        for (const f of ch.fields) {
+          if (clamped.includes(f)) clamps.seen.push({ serverId: server.id, path: f.path, sent: asText(f.declared), stored: stored!.get(f.path)! });
+          else clamps.written.push({ serverId: server.id, path: f.path });
+        }
+        if (clamped.length) {
+          done.push({ ...base, status: 'clamped', stored: Object.fromEntries(clamped.map((f) => [f.path, stored!.get(f.path)!])) });
+          for (const f of clamped) rt.warn(`${label(server)}: ${f.path} was sent as ${asText(f.declared)} and stored as ${stored!.get(f.path)} (clamped: the service keeps it within this server's plan). ${clampNextStep(f.path, stored!.get(f.path)!)}`);
+        } else done.push({ ...base, status: 'applied' });
+      } catch (caught) {
+        const err = ownError(caught);
+        const outcome = (err instanceof GshError ? err.outcome : undefined) ?? tracker.last?.outcome ?? 'not_applied';
+        if (err instanceof InterruptedError) {
+          interrupts.stop(err.signal);
+          done.push({ ...base, status: outcome === 'applied' ? 'applied' : outcome === 'unknown' ? 'unknown' : 'not_started', ...(outcome === 'not_applied' ? { idempotency_key: null } : {}) });
+          continue;
+        }
+        done.push({ ...base, status: outcome === 'applied' ? 'applied' : outcome === 'unknown' ? 'unknown' : 'failed', error: { ...errorObject(err), message: why(err), outcome, idempotency_key: outcome === 'not_applied' ? null : (ch.spec.idempotencyKey ?? null) } });
+      }
+    }
+  }, () => interrupts.stopped() !== undefined);
+  rememberClamps(rt, clamps.seen, clamps.written);
+  const stopped = interrupts.stopped();
   for (const w of work) {
     const done = perServer.get(w.server);
     if (done) results.push(...done);
@@ -342,20 +537,18 @@ async function execute(rt: Runtime, client: ApiClient, work: Array<{ server: Man
     return stopped === 'SIGINT' ? Exit.interrupted : Exit.terminated;
   }
   const bad = results.filter((r) => r.status !== 'applied');
-  rt.note(`${applied} change${applied === 1 ? '' : 's'} applied${bad.length ? `, ${bad.length} not (failed, skipped or unknown)` : ''}. No restart was made: a running server reads some settings only when it starts.`);
+  const clamped = results.filter((r) => r.status === 'clamped').length;
+  rt.note(`${applied} change${applied === 1 ? '' : 's'} applied${clamped ? `, ${clamped} clamped (stored otherwise than declared)` : ''}${bad.length - clamped ? `, ${bad.length - clamped} not (failed, skipped or unknown)` : ''}. No restart was made: a running server reads some values only when it starts.`);
   return bad.length ? Exit.someFailed : Exit.ok;
 }
 
-function clampNotes(rt: Runtime, server: Managed, ch: Change, data: unknown): void {
-  if (!Array.isArray(data)) return;
-  const stored = new Map(data.filter((p): p is { key: string; value: unknown } => !!p && typeof p === 'object' && typeof (p as { key?: unknown }).key === 'string').map((p) => [p.key, String(p.value)]));
-  for (const f of ch.fields) {
-    const key = f.path.slice('properties.'.length);
-    const got = stored.get(key);
-    if (got !== undefined && got !== String(f.declared)) rt.warn(`${label(server)}: properties.${key} was sent as ${String(f.declared)} and stored as ${got} (the service clamps it on this plan)`);
-  }
+/** What to do about a clamp: the file, not another apply, has to change. */
+export function clampNextStep(path: string, stored: string): string {
+  return `Declare ${stored} (gsh config adopt takes it into the file), add ignore: [${path}], or move the server to a plan that allows more.`;
 }
 
 async function show(rt: Runtime, results: ChangeResult[]): Promise<void> {
-  await rt.out.show(results, { columns: ['status', 'server_name', 'kind', 'action', 'item', 'idempotency_key', 'error'] });
+  // A table shows the error's message; data formats the whole object.
+  const rows = rt.format === 'table' ? results.map((r) => ({ ...r, error: r.error?.message })) : results;
+  await rt.out.show(rows, { columns: ['status', 'server_name', 'kind', 'action', 'item', 'idempotency_key', 'error'] });
 }

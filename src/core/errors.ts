@@ -32,6 +32,8 @@ export const Exit = {
 export type ExitCode = (typeof Exit)[keyof typeof Exit];
 
 export class GshError extends Error {
+  /** gsh's own code for this error where a script may act on it (`stale_plan`); an ApiError's is the service's. */
+  code?: string;
   /** Set when a mutation was sent (core/outcome.ts): whether it acted, and the key that replays it. */
   outcome?: Outcome;
   idempotencyKey?: string;
@@ -83,7 +85,7 @@ export interface ApiErrorBody {
 export class ApiError extends GshError {
   /** The response body exactly as the service sent it (parsed JSON, or text), for `gsh api`. */
   responseBody: unknown;
-  readonly code: string;
+  override readonly code: string;
   readonly requestId: string | undefined;
   readonly fieldErrors: FieldError[];
   readonly actionUrl: string | undefined;

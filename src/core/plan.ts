@@ -14,6 +14,11 @@ export interface Plan {
   /** In order; a request whose URL depends on an earlier answer is listed with a placeholder. */
   requests: RequestSpec[];
   then: Step[];
+  /**
+   * Reads planning already sent (a command that must read before it knows its writes, as
+   * `gsh config apply`): a dry run says they were sent and that nothing else was.
+   */
+  sent?: { requests: number; description: string };
 }
 
 /**

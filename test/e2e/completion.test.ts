@@ -68,7 +68,7 @@ async function fish(line: string): Promise<string[]> {
 }
 
 const SIGNALS = ['kill', 'restart', 'start', 'stop'];
-const FORMATS = ['csv', 'json', 'jsonl', 'table', 'tsv', 'yaml'];
+const FORMATS = ['csv', 'json', 'jsonl', 'markdown', 'table', 'tsv', 'yaml'];
 
 describe('bash', () => {
   it('is registered for gsh', async () => {

@@ -114,7 +114,8 @@ describe('export, diff, apply on one server', () => {
   it('apply --dry-run sends nothing; apply --yes makes one properties write and one webhook update; diff is then 0', async () => {
     let mark = t.sandbox.log.length;
     const dry = await t.gsh(['config', 'apply', dir, '--dry-run']);
-    expect(dry.exitCode, dry.stderr).toBe(0);
+    // Changes pending: 14, as diff.
+    expect(dry.exitCode, dry.stderr).toBe(14);
     expect(writesSince(mark)).toEqual([]);
     expect(dry.stdout).toMatch(/PUT .*\/properties/);
     expect(dry.stdout).toMatch(/PATCH .*\/hooks\//);
@@ -167,7 +168,7 @@ describe('webhooks: the secret from ${env:…}, pruning', () => {
     expect(missing.stderr).toMatch(/HOOK_SECRET/);
     const mark = t.sandbox.log.length;
     const dry = await t.gsh(['config', 'apply', dir, '--dry-run', '-o', 'json'], { env: { HOOK_SECRET: secret } });
-    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.exitCode, dry.stderr).toBe(14);
     const r = await t.gsh(['config', 'apply', dir, '--yes', '-o', 'json'], { env: { HOOK_SECRET: secret } });
     expect(r.exitCode, r.stderr).toBe(0);
     const writes = writesSince(mark);
@@ -307,13 +308,26 @@ describe('every kind, failures and clamps', () => {
     expect(writesSince(mark).filter((w) => w.method === 'PATCH')).toEqual([]);
   });
 
-  it('a free-plan clamp: apply warns with the value stored', async () => {
+  it('a free-plan clamp is not a success: apply says clamped with the value stored (exit 11); diff names the clamp and the next step', async () => {
     s.plan = 'free';
-    writeFileSync(join(dir, 'k.yaml'), `version: 1\nserver: ${s.name}\nproperties:\n  max-players: 500\n`);
-    const r = await t.gsh(['config', 'apply', dir, '--yes']);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/properties\.max-players was sent as 500 and stored as 20/);
-    s.plan = 'paid';
+    try {
+      writeFileSync(join(dir, 'k.yaml'), `version: 1\nserver: ${s.name}\nproperties:\n  max-players: 500\n`);
+      const r = await t.gsh(['config', 'apply', dir, '--yes', '-o', 'json']);
+      expect(r.exitCode, r.stderr).toBe(11);
+      expect(r.stderr).toMatch(/properties\.max-players was sent as 500 and stored as 20 \(clamped/);
+      expect(JSON.parse(r.stdout)).toEqual([expect.objectContaining({ item: 'properties', status: 'clamped', stored: { 'properties.max-players': '20' } })]);
+      const diff = await t.gsh(['config', 'diff', dir]);
+      expect(diff.exitCode).toBe(14);
+      expect(diff.stdout).toMatch(/update \(clamped\)\s+properties\.max-players\s+20\s+500/);
+      expect(diff.stderr).toContain('properties.max-players is clamped: the service stored 20 when 500 was sent, so another apply cannot change it. Declare 20 (gsh config adopt takes it into the file), add ignore: [properties.max-players], or move the server to a plan that allows more.');
+      // Declared as stored: in sync, and no longer named as a clamp.
+      writeFileSync(join(dir, 'k.yaml'), `version: 1\nserver: ${s.name}\nproperties:\n  max-players: 20\n`);
+      const fixed = await t.gsh(['config', 'diff', dir]);
+      expect(fixed.exitCode, fixed.stdout).toBe(0);
+      expect(fixed.stderr).not.toMatch(/clamped/);
+    } finally {
+      s.plan = 'paid';
+    }
   });
 });
 

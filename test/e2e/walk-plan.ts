@@ -176,7 +176,8 @@ export function planOf(ref: RefEntry[], ops: Operation[], fx: Fixtures): { steps
     const op = !ownArguments && generated && generated.method === target.method && generated.path === target.path ? generated : undefined;
     const serverId = e.command === 'servers delete' ? fx.victim : fx.server;
     const argv = [...words];
-    for (const a of e.arguments.filter((x) => x.required)) {
+    // config apply's PATHS are optional (none with --plan); the walk gives them, as diff's.
+    for (const a of e.arguments.filter((x) => x.required || x.name === 'paths')) {
       const param = a.name.replace(/-/g, '_');
       if (target.path.includes(`{${param}}`) || target.path.includes(`<${param}>`)) argv.push(placeholder(fx, target.path, param));
       else if (a.name === 'file') {

@@ -74,9 +74,9 @@ describe('fleet merge order: defaults, each matching glob in file order, then th
     const f = file();
     expect(f.problems).toEqual([]);
     const d = declarationFor(f, { id: '1', name: 'lobby-1' });
-    expect(d.properties).toEqual({ motd: 'glob2', pvp: true, 'max-players': 60, difficulty: 'hard' });
-    expect(d.hooks?.items.map((h) => h.url)).toEqual(['https://h.example.com/glob2']);
-    expect(declarationFor(f, { id: '2', name: 'lobby-2' }).properties).toEqual({ motd: 'glob1', pvp: true, 'max-players': 60 });
+    expect(d.sections.properties).toEqual({ motd: 'glob2', pvp: true, 'max-players': 60, difficulty: 'hard' });
+    expect((d.sections.hooks as { items: Array<{ url: string }> }).items.map((h) => h.url)).toEqual(['https://h.example.com/glob2']);
+    expect(declarationFor(f, { id: '2', name: 'lobby-2' }).sections.properties).toEqual({ motd: 'glob1', pvp: true, 'max-players': 60 });
   });
 });
 
@@ -84,26 +84,26 @@ describe('compare', () => {
   const base = { serverId: 's1', prune: [], replace: [], env: {}, secrets: false } as const;
   it('properties are text: true equals "true", 60 equals "60"; one PUT with the keys that differ', () => {
     const live = { properties: new Map([['pvp', 'true'], ['max-players', '60'], ['motd', 'a']]) };
-    const { changes } = compare({ properties: { pvp: true, 'max-players': 60, motd: 'b' } }, live, { ...base, kinds: ['properties'] });
+    const { changes } = compare({ sections: { properties: { pvp: true, 'max-players': 60, motd: 'b' } } }, live, { ...base, kinds: ['properties'] });
     expect(changes).toHaveLength(1);
     expect(changes[0]!.spec).toEqual({ method: 'PUT', path: '/servers/s1/properties', body: { motd: 'b' } });
   });
 
   it('events and permissions compare as sets; the secret is not compared and not sent except on create', () => {
     const hooks = [{ id: 'h1', url: 'https://h.example.com/a', events: ['b', 'a'], enabled: true }];
-    const r = compare({ hooks: { prune: false, items: [{ url: 'https://h.example.com/a', events: ['a', 'b'], secret: '${env:S}' }] } }, { hooks }, { ...base, kinds: ['hooks'] });
+    const r = compare({ sections: { hooks: { prune: false, items: [{ url: 'https://h.example.com/a', events: ['a', 'b'], secret: '${env:S}' }] } } }, { hooks }, { ...base, kinds: ['hooks'] });
     expect(r.changes).toEqual([]);
     expect(r.notCompared).toEqual(['hooks[https://h.example.com/a].secret']);
-    const subs = compare({ subusers: { prune: false, items: [{ user_id: 7, permissions: ['x', 'y'] }] } }, { subusers: [{ user_id: 7, permissions: ['y', 'x'] }] }, { ...base, kinds: ['subusers'] });
+    const subs = compare({ sections: { subusers: { prune: false, items: [{ user_id: 7, permissions: ['x', 'y'] }] } } }, { subusers: [{ user_id: 7, permissions: ['y', 'x'] }] }, { ...base, kinds: ['subusers'] });
     expect(subs.changes).toEqual([]);
   });
 
   it('a live webhook not listed is a delete only where the file prunes, held without --prune hooks', () => {
     const hooks = [{ id: 'h9', url: 'https://h.example.com/stray', events: [], enabled: true }];
-    expect(compare({ hooks: { prune: false, items: [] } }, { hooks }, { ...base, kinds: ['hooks'] }).changes).toEqual([]);
-    const held = compare({ hooks: { prune: true, items: [] } }, { hooks }, { ...base, kinds: ['hooks'] }).changes;
+    expect(compare({ sections: { hooks: { prune: false, items: [] } } }, { hooks }, { ...base, kinds: ['hooks'] }).changes).toEqual([]);
+    const held = compare({ sections: { hooks: { prune: true, items: [] } } }, { hooks }, { ...base, kinds: ['hooks'] }).changes;
     expect(held.map((c) => [c.action, c.held !== undefined])).toEqual([['delete', true]]);
-    const pruned = compare({ hooks: { prune: true, items: [] } }, { hooks }, { ...base, kinds: ['hooks'], prune: ['hooks'] }).changes;
+    const pruned = compare({ sections: { hooks: { prune: true, items: [] } } }, { hooks }, { ...base, kinds: ['hooks'], prune: ['hooks'] }).changes;
     expect(pruned.map((c) => [c.action, c.held, c.spec.path])).toEqual([['delete', undefined, '/servers/s1/hooks/h9']]);
   });
 
@@ -114,8 +114,8 @@ describe('compare', () => {
   });
 
   it('a variable that is not the egg\'s is an error; a new disabled webhook is a create, then a PATCH that depends on it', () => {
-    expect(() => compare({ startup: { variables: { NOPE: 1 } } }, { variables: new Map([['A', '1']]) }, { ...base, kinds: ['startup'] })).toThrow(/NOPE does not belong to the server's egg/);
-    const r = compare({ hooks: { prune: false, items: [{ url: 'https://h.example.com/n', enabled: false, secret: '${env:S}' }] } }, { hooks: [] }, { ...base, kinds: ['hooks'], secrets: true, env: { S: 'x'.repeat(20) } });
+    expect(() => compare({ sections: { startup: { variables: { NOPE: 1 } } } }, { startup: new Map([['A', '1']]) }, { ...base, kinds: ['startup'] })).toThrow(/NOPE does not belong to the server's egg/);
+    const r = compare({ sections: { hooks: { prune: false, items: [{ url: 'https://h.example.com/n', enabled: false, secret: '${env:S}' }] } } }, { hooks: [] }, { ...base, kinds: ['hooks'], secrets: true, env: { S: 'x'.repeat(20) } });
     expect(r.changes.map((c) => [c.action, c.after])).toEqual([['create', undefined], ['update', 0]]);
     expect(r.changes[0]!.spec.body).toEqual({ url: 'https://h.example.com/n', events: [], secret: 'x'.repeat(20) });
   });

@@ -50,6 +50,21 @@ export function listedServers(client: ApiClient): readonly Record<string, unknow
   return listings.get(client);
 }
 
+/**
+ * Whether a listed server is one `ref` names, in resolveTargets' grammar: `id:…` its id, a glob
+ * its name (case-sensitive), else its id or its name (case-insensitive). For a command that has
+ * the listing already (gsh config narrows the servers its files manage).
+ */
+export function refMatcher(ref: string, pm: typeof import('picomatch')): (t: Target) => boolean {
+  const marked = markedId(ref);
+  if (marked !== undefined) return (t) => t.id === marked;
+  if (isPattern(ref)) {
+    const isMatch = pm(ref, { dot: true });
+    return (t) => t.name !== undefined && isMatch(t.name);
+  }
+  return (t) => t.id === ref || t.name?.toLowerCase() === ref.toLowerCase();
+}
+
 /** One plain id or name: the command runs exactly as it always has for one server. */
 export function singleRef(r: TargetRefs): string | undefined {
   const [only] = r.refs;

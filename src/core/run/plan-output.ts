@@ -12,7 +12,7 @@ export async function printPlan(rt: RuntimeView, plan: Plan): Promise<void> {
   const requests = plan.requests.map((spec) => client!.describe(spec));
   const servers = rt.references;
   if (rt.format !== 'table') {
-    const data = { ...(servers.length ? { servers } : {}), requests, then: plan.then };
+    const data = { ...(servers.length ? { servers } : {}), requests, then: plan.then, ...(plan.sent ? { sent: plan.sent } : {}) };
     if (rt.format === 'jsonl') rt.io.stdout.write(`${JSON.stringify(data)}\n`);
     else await rt.out.show(data);
     return;
@@ -29,7 +29,7 @@ export async function printPlan(rt: RuntimeView, plan: Plan): Promise<void> {
     if (r.body !== undefined) out.write(`${indent(typeof r.body === 'string' ? r.body : JSON.stringify(r.body, null, 2))}\n`);
   }
   for (const s of plan.then) out.write(`${ansi.dim('then:', c)} ${s.description}\n`);
-  rt.note('Dry run: nothing was sent.');
+  rt.note(plan.sent ? `Dry run: only ${plan.sent.description} ${plan.sent.requests === 1 ? 'was' : 'were'} sent; ${requests.length ? 'none of the requests above was' : 'nothing else was'}.` : 'Dry run: nothing was sent.');
 }
 
 function indent(text: string): string {

@@ -11,10 +11,10 @@ import { hideSecrets, type SecretFields } from '../secrets-shown.js';
 // tab-separated rows when piped (no header, no colour, no truncation, so scripts can cut -f). --jq,
 // -q and --columns shape any of them (ARCHITECTURE.md "Output for scripts").
 
-export type Format = 'table' | 'json' | 'jsonl' | 'yaml' | 'csv' | 'tsv';
-export const FORMATS: readonly Format[] = ['table', 'json', 'jsonl', 'yaml', 'csv', 'tsv'];
+export type Format = 'table' | 'json' | 'jsonl' | 'yaml' | 'csv' | 'tsv' | 'markdown';
+export const FORMATS: readonly Format[] = ['table', 'json', 'jsonl', 'yaml', 'csv', 'tsv', 'markdown'];
 /** Formats that print chosen columns of each item. */
-export const COLUMN_FORMATS: readonly Format[] = ['table', 'csv', 'tsv'];
+export const COLUMN_FORMATS: readonly Format[] = ['table', 'csv', 'tsv', 'markdown'];
 
 /** How a run asked for its output to be shaped (global flags, checked before any request). */
 export interface Shaping {
@@ -90,6 +90,12 @@ export class Output {
       case 'csv':
       case 'tsv':
         return this.delimited(Array.isArray(data) ? data : [data], columns ?? columnsOf(data));
+      case 'markdown': {
+        const items = Array.isArray(data) ? data : [data];
+        const cols = columns ?? columnsOf(data);
+        this.io.stdout.write(markdownTable(cols, items.map((item) => cols.map((c) => formatCell(pick(item, c))))));
+        return;
+      }
       case 'table':
         if (Array.isArray(data)) await this.table(data, columns ?? columnsOf(data), opts.idField ?? 'id');
         else if (data !== null && typeof data === 'object') this.keyValues(data as Record<string, unknown>, this.shaping.columns);
@@ -372,4 +378,20 @@ function shrink(widths: number[], columns: number, dropped: ReadonlySet<number>,
     widths[widest] = (widths[widest] ?? 0) - 1;
   }
   return true;
+}
+
+/**
+ * One cell of a GitHub-flavoured Markdown table (a pull-request comment): on one line, and what
+ * Markdown or the page would read as markup escaped, so service text stays text: `|` and the
+ * emphasis, code and link characters with a backslash, `<`, `>`, `&` as entities, and `@` so a
+ * value never mentions (and notifies) someone.
+ */
+export function markdownCell(text: string): string {
+  return text.replace(/\r\n|\r|\n/g, ' ').replace(/[\\`*_[\]|~#]/g, (c) => `\\${c}`).replace(/[&<>@]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A Markdown table: a header row (Markdown has no table without one) and one row per item. */
+export function markdownTable(columns: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.map(markdownCell).join(' | ')} |\n`;
+  return line(columns) + `|${columns.map(() => ' --- ').join('|')}|\n` + rows.map(line).join('');
 }

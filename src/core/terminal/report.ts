@@ -36,7 +36,7 @@ export function errorObject(err: unknown): ErrorObject {
     return { message: String(e?.message ?? e), code: 'internal', status: null, request_id: null, exit_code: Exit.error, outcome: null, idempotency_key: null };
   }
   const api = err instanceof ApiError ? err : undefined;
-  const code = api?.code ?? (err instanceof NetworkError ? (err.causeCode ?? 'network_error') : null);
+  const code = api?.code ?? (err instanceof NetworkError ? (err.causeCode ?? 'network_error') : (err.code ?? null));
   return {
     message: redactSignedUrls(err.message),
     code,
