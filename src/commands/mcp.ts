@@ -1,0 +1,78 @@
+import { type Command, Option } from 'commander';
+import { withRuntime } from '../core/run/runtime.js';
+import type { OperationUses } from './hand-written.js';
+
+// `gsh mcp` (README "AI clients (MCP)"): the service's MCP server in any AI client through gsh's
+// login and guardrails. The bridge is src/mcp/ (DESIGN.md "MCP bridge"), loaded only here.
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+/** The guardrail flags: the same on every command that lists or calls tools, and written by install. */
+function guardrails(cmd: Command): Command {
+  return cmd
+    .option('--read-only', 'Only tools whose annotations say readOnlyHint: true (a tool without annotations counts as a write)')
+    .option('--allow-destructive', 'Allow tools marked destructiveHint: true (otherwise refused, or confirmed by the person where the client can ask)')
+    .option('--tools <globs>', 'Only tools whose names match these globs (comma-separated or repeated)', collect)
+    .option('--exclude-tools <globs>', 'Never tools whose names match these globs (comma-separated or repeated)', collect)
+    .option('--servers <sel>', 'Refuse calls whose server_id is outside these servers (ids, names, globs; as -s takes them)', collect)
+    .option('--tool-timeout <dur>', 'End a tool call (approval wait included) after this long, with an error naming it (default 10m)')
+    .option('--log-file <file>', 'Write the audit log (one JSON line per tool call) here instead of the state directory');
+}
+
+type Flags = import('../mcp/start.js').BridgeFlags;
+
+export function register(cmd: Command): void {
+  guardrails(cmd.command('proxy'))
+    .description('Relay an AI client\'s MCP session (stdio) to the service\'s /mcp, with gsh\'s login and guardrails')
+    .addHelpText('after', `
+One process per client session: JSON-RPC on standard input and output, Streamable HTTP to
+{base_url}/mcp through gsh's request core. The credential comes from gsh's store (--profile);
+nothing secret goes in the client's configuration. gsh mcp install writes the entry for you.
+
+Examples:
+  gsh mcp proxy --read-only
+  gsh --profile ops mcp proxy --allow-destructive --servers "lobby-*"`)
+    .action(async function (this: Command) {
+      await withRuntime(this, async (rt) => {
+        const { checkFlags } = await import('../mcp/start.js');
+        const checked = checkFlags(this.opts<Flags>());
+        const { runProxy } = await import('../mcp/proxy.js');
+        return rt.submit({ requests: [{ method: 'POST', path: '/mcp', body: { jsonrpc: '2.0', method: '(the client\'s messages, one POST each)' } }], then: [] }, () => runProxy(rt, checked));
+      });
+    });
+
+  guardrails(cmd.command('tools'))
+    .description('List the tools the bridge would offer (names, titles, annotations), after the guardrails')
+    .addHelpText('after', `
+Every page of tools/list, with what the guardrail flags hide left out. -o json prints them whole.
+
+Examples:
+  gsh mcp tools
+  gsh mcp tools --read-only -o json`)
+    .action(async function (this: Command) {
+      await withRuntime(this, async (rt) => {
+        const { mcpTools } = await import('../mcp/commands.js');
+        return mcpTools(rt, this.opts<Flags>());
+      });
+    });
+
+  guardrails(cmd.command('call'))
+    .description('Call one tool through the bridge and print its result (exit 4 refused, 5 no such tool, 7 a person must act)')
+    .argument('<tool>', 'The tool\'s name (gsh mcp tools lists them)')
+    .addOption(new Option('--args <json>', 'The arguments as one JSON object, or - to read them from standard input'))
+    .addHelpText('after', `
+The same gate, approvals, timeout and audit line as the proxy. A tool error exits 1 (or 4, 5, 7
+by its code); -o json prints the tool result whole.
+
+Examples:
+  gsh mcp call list_servers
+  gsh mcp call get_server --args '{"server_id":"ab12cd34"}' -o json`)
+    .action(async function (this: Command, tool: string) {
+      await withRuntime(this, async (rt) => {
+        const { mcpCall } = await import('../mcp/commands.js');
+        return mcpCall(rt, tool, this.opts<Flags & { args?: string }>());
+      });
+    });
+}
+
+export const operations: OperationUses = { 'mcp proxy': [], 'mcp tools': [], 'mcp call': [] };
