@@ -73,6 +73,79 @@ Examples:
         return mcpCall(rt, tool, this.opts<Flags & { args?: string }>());
       });
     });
+  cmd.command('log')
+    .description('Print the audit log of tool calls (one JSON line each: time, profile, tool, outcome, duration, request ids)')
+    .option('--tail <n>', 'Only the last N lines')
+    .option('--log-file <file>', 'Read this file instead of the state directory\'s')
+    .addHelpText('after', `
+Examples:
+  gsh mcp log --tail 20
+  gsh mcp log --jq 'select(.outcome != "ok")'`)
+    .action(async function (this: Command) {
+      await withRuntime(this, async (rt) => {
+        const { mcpLog } = await import('../mcp/commands.js');
+        return mcpLog(rt, this.opts());
+      });
+    });
+
+  const clientOption = () => new Option('--client <client>', 'The AI client').choices(['claude-desktop', 'claude-code', 'cursor', 'vscode']);
+  guardrails(cmd.command('install'))
+    .description('Add gsh\'s bridge to an AI client\'s configuration (absolute paths, no secret, other entries kept)')
+    .addOption(clientOption())
+    .option('--config-file <file>', 'The client\'s configuration file (default: where that client keeps it)')
+    .option('--name <name>', 'The entry\'s name (default gsh)')
+    .option('--print', 'Print the entry instead of writing it')
+    .addHelpText('after', `
+The guardrail flags given here go into the entry's command line; --profile too. A different entry
+of the same name is replaced only with --yes.
+
+Examples:
+  gsh mcp install --client claude-desktop --read-only
+  gsh --profile ops mcp install --client cursor --allow-destructive --servers "lobby-*"
+  gsh mcp install --client vscode --print`)
+    .action(async function (this: Command) {
+      await withRuntime(this, async (rt) => {
+        const { mcpInstall } = await import('../mcp/commands.js');
+        return mcpInstall(rt, this.opts());
+      });
+    });
+
+  cmd.command('uninstall')
+    .description('Remove gsh\'s bridge from an AI client\'s configuration (other entries kept)')
+    .addOption(clientOption())
+    .option('--config-file <file>', 'The client\'s configuration file (default: where that client keeps it)')
+    .option('--name <name>', 'The entry\'s name (default gsh)')
+    .option('--print', 'Print the file as it would be instead of writing it')
+    .addHelpText('after', `
+Example:
+  gsh mcp uninstall --client claude-desktop`)
+    .action(async function (this: Command) {
+      await withRuntime(this, async (rt) => {
+        const { mcpUninstall } = await import('../mcp/commands.js');
+        return mcpUninstall(rt, this.opts());
+      });
+    });
+
+  guardrails(cmd.command('doctor'))
+    .description('Start the bridge as a client would (empty environment), initialize, list the tools, and say what is wrong')
+    .addOption(clientOption())
+    .option('--config-file <file>', 'With --client: the client\'s configuration file')
+    .option('--name <name>', 'With --client: the entry\'s name (default gsh)')
+    .addHelpText('after', `
+Without --client, checks the entry gsh mcp install would write with these flags; with it, the
+entry the client's file holds. Exit 0 when the bridge answers and offers tools, 1 otherwise.
+
+Examples:
+  gsh mcp doctor
+  gsh mcp doctor --client claude-desktop`)
+    .action(async function (this: Command) {
+      await withRuntime(this, async (rt) => {
+        const { mcpDoctor } = await import('../mcp/commands.js');
+        return mcpDoctor(rt, this.opts());
+      });
+    });
 }
 
-export const operations: OperationUses = { 'mcp proxy': [], 'mcp tools': [], 'mcp call': [] };
+export const operations: OperationUses = {
+  'mcp proxy': [], 'mcp tools': [], 'mcp call': [], 'mcp log': [], 'mcp install': [], 'mcp uninstall': [], 'mcp doctor': [],
+};

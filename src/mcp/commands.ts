@@ -77,3 +77,106 @@ export async function mcpCall(rt: Runtime, tool: string, flags: BridgeFlags & { 
     }
   });
 }
+
+/** `gsh mcp log [--tail N]`: the audit lines as written (stdout wraps terminals: the door). */
+export async function mcpLog(rt: Runtime, opts: { logFile?: string; tail?: string }): Promise<number | void> {
+  const { auditPath } = await import('./audit.js');
+  const tail = opts.tail === undefined ? undefined : Number(opts.tail);
+  if (tail !== undefined && (!Number.isInteger(tail) || tail < 1)) throw new UsageError('--tail takes a whole number of lines, 1 or more');
+  const file = auditPath(rt.env, opts.logFile);
+  return rt.submit({ requests: [], then: [{ kind: 'local', description: `read ${file}` }] }, async () => {
+    const { readFileSync } = await import('node:fs');
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'ENOENT') throw new GshError(`cannot read ${file}: ${(err as Error).message}`);
+      rt.note(`No tool call logged yet (${file} does not exist).`);
+      return;
+    }
+    const lines = text.split('\n').filter(Boolean);
+    for (const line of tail === undefined ? lines : lines.slice(-tail)) rt.io.stdout.write(`${line}\n`);
+  });
+}
+
+/** The proxy's command line for a client's entry: the guardrail flags as given, --profile and --base-url when given (no secret). */
+export function proxyArgs(rt: Runtime, flags: BridgeFlags): string[] {
+  const { resolve } = process.getBuiltinModule('node:path');
+  checkFlags(flags);
+  const args: string[] = [];
+  if (rt.globals.profile) args.push('--profile', rt.globals.profile);
+  if (rt.globals.baseUrl) args.push('--base-url', rt.globals.baseUrl);
+  args.push('mcp', 'proxy');
+  if (flags.readOnly) args.push('--read-only');
+  if (flags.allowDestructive) args.push('--allow-destructive');
+  if (flags.tools) args.push('--tools', flags.tools.join(','));
+  if (flags.excludeTools) args.push('--exclude-tools', flags.excludeTools.join(','));
+  if (flags.servers) args.push('--servers', flags.servers.join(','));
+  if (flags.toolTimeout) args.push('--tool-timeout', flags.toolTimeout);
+  if (flags.logFile) args.push('--log-file', resolve(flags.logFile));
+  return args;
+}
+
+export interface InstallFlags extends BridgeFlags {
+  client?: string;
+  configFile?: string;
+  print?: boolean;
+  name?: string;
+}
+
+async function target(rt: Runtime, opts: InstallFlags) {
+  const install = await import('./install.js');
+  if (!opts.client || !(install.CLIENTS as readonly string[]).includes(opts.client)) {
+    throw new UsageError(opts.client ? `unknown client "${opts.client}"` : 'which client? --client is required', `One of: ${install.CLIENTS.join(', ')}.`);
+  }
+  const client = opts.client as import('./install.js').ClientName;
+  const where = install.clientConfig(client, rt.env, process.cwd());
+  const { resolve } = process.getBuiltinModule('node:path');
+  const file = opts.configFile !== undefined ? resolve(opts.configFile) : where.file;
+  const name = opts.name ?? 'gsh';
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) throw new UsageError(`--name "${name}" is not a server name a client accepts`, 'Letters, digits, _ . - (at most 64).');
+  return { install, client, file, key: where.key, name };
+}
+
+export async function mcpInstall(rt: Runtime, opts: InstallFlags): Promise<number | void> {
+  const { install, client, file, key, name } = await target(rt, opts);
+  const entry = install.bridgeEntry(client, proxyArgs(rt, opts), rt.env);
+  if (opts.print) {
+    rt.io.stdout.write(`${JSON.stringify({ [key]: { [name]: entry } }, null, 2)}\n`);
+    return;
+  }
+  const change = install.withEntry(file, key, name, entry, rt.globals.yes === true);
+  return rt.submit({ requests: [], then: [{ kind: 'local', description: change.text === undefined ? change.what : `write ${file}: ${change.what}` }] }, async () => {
+    install.apply(change);
+    rt.note(change.text === undefined ? change.what : `${change.what[0]!.toUpperCase()}${change.what.slice(1)}. Restart the client to load it; \`gsh mcp doctor --client ${client}${opts.configFile ? ` --config-file ${file}` : ''}\` checks it.`);
+  });
+}
+
+export async function mcpUninstall(rt: Runtime, opts: InstallFlags): Promise<number | void> {
+  const { install, file, key, name } = await target(rt, opts);
+  const change = install.withoutEntry(file, key, name);
+  if (opts.print) {
+    rt.io.stdout.write(change.text ?? '');
+    return;
+  }
+  return rt.submit({ requests: [], then: [{ kind: 'local', description: change.text === undefined ? change.what : `write ${file}: ${change.what}` }] }, async () => {
+    install.apply(change);
+    rt.note(`${change.what[0]!.toUpperCase()}${change.what.slice(1)}.`);
+  });
+}
+
+export async function mcpDoctor(rt: Runtime, opts: InstallFlags): Promise<number> {
+  const { doctor } = await import('./doctor.js');
+  if (opts.client === undefined) {
+    const { bridgeEntry } = await import('./install.js');
+    return doctor(rt, bridgeEntry('claude-desktop', proxyArgs(rt, opts), rt.env), 'as gsh mcp install would write it');
+  }
+  const { install, file, key, name } = await target(rt, opts);
+  const entry = (install.readConfig(file)[key] as Record<string, import('./install.js').ServerEntry> | undefined)?.[name];
+  if (!entry || typeof entry.command !== 'string' || !Array.isArray(entry.args)) {
+    rt.io.stdout.write(`FAIL ${file} has no "${name}" entry to start\n`);
+    rt.note(`Add it: gsh mcp install --client ${opts.client}${opts.configFile ? ` --config-file ${file}` : ''}`);
+    return Exit.error;
+  }
+  return doctor(rt, entry, file);
+}
