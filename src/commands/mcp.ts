@@ -66,7 +66,7 @@ by its code); -o json prints the tool result whole.
 
 Examples:
   gsh mcp call list_servers
-  gsh mcp call get_server --args '{"server_id":"ab12cd34"}' -o json`)
+  gsh mcp call list_servers --args '{"limit":5}' -o json`)
     .action(async function (this: Command, tool: string) {
       await withRuntime(this, async (rt) => {
         const { mcpCall } = await import('../mcp/commands.js');
@@ -74,13 +74,13 @@ Examples:
       });
     });
   cmd.command('log')
-    .description('Print the audit log of tool calls (one JSON line each: time, profile, tool, outcome, duration, request ids)')
+    .description('Print the audit log of tool calls (one JSON line each: time, profile, tool, outcome, duration, request ids; -o json or --jq: an array)')
     .option('--tail <n>', 'Only the last N lines')
     .option('--log-file <file>', 'Read this file instead of the state directory\'s')
     .addHelpText('after', `
 Examples:
   gsh mcp log --tail 20
-  gsh mcp log --jq 'select(.outcome != "ok")'`)
+  gsh mcp log --jq '.[] | select(.outcome != "ok")'`)
     .action(async function (this: Command) {
       await withRuntime(this, async (rt) => {
         const { mcpLog } = await import('../mcp/commands.js');

@@ -94,9 +94,21 @@ export async function mcpLog(rt: Runtime, opts: { logFile?: string; tail?: strin
       rt.note(`No tool call logged yet (${file} does not exist).`);
       return;
     }
-    const lines = text.split('\n').filter(Boolean);
-    for (const line of tail === undefined ? lines : lines.slice(-tail)) rt.io.stdout.write(`${line}\n`);
+    const all = text.split('\n').filter(Boolean);
+    const lines = tail === undefined ? all : all.slice(-tail);
+    // As written, one line each; a format or --jq reads them as one array.
+    if (rt.format === 'table' && rt.globals.jq === undefined) for (const line of lines) rt.io.stdout.write(`${line}\n`);
+    else await rt.out.show(lines.map(readLine));
   });
+}
+
+/** One audit line; a line that is not JSON (a torn write) is shown as it is. */
+function readLine(line: string): unknown {
+  try {
+    return JSON.parse(line) as unknown;
+  } catch {
+    return { unreadable: line };
+  }
 }
 
 /** The proxy's command line for a client's entry: the guardrail flags as given, --profile and --base-url when given (no secret). */
