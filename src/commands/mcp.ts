@@ -31,7 +31,7 @@ nothing secret goes in the client's configuration. gsh mcp install writes the en
 
 Examples:
   gsh mcp proxy --read-only
-  gsh --profile ops mcp proxy --allow-destructive --servers "lobby-*"`)
+  gsh --profile ci mcp proxy --allow-destructive --servers "lobby-*"`)
     .action(async function (this: Command) {
       await withRuntime(this, async (rt) => {
         const { checkFlags } = await import('../mcp/start.js');
@@ -101,7 +101,7 @@ of the same name is replaced only with --yes.
 
 Examples:
   gsh mcp install --client claude-desktop --read-only
-  gsh --profile ops mcp install --client cursor --allow-destructive --servers "lobby-*"
+  gsh --profile ci mcp install --client cursor --allow-destructive --servers "lobby-*"
   gsh mcp install --client vscode --print`)
     .action(async function (this: Command) {
       await withRuntime(this, async (rt) => {

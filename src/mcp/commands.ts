@@ -1,6 +1,7 @@
 import { Exit, GshError, UsageError } from '../core/errors.js';
 import type { Runtime } from '../core/run/runtime.js';
 import { readAll } from '../core/terminal/streams.js';
+import { fromService, visible } from '../core/terminal/terminal-text.js';
 import { VERSION } from '../core/version.js';
 import type { RpcMessage } from './messages.js';
 import { type BridgeFlags, checkFlags, initializeOwn, openBridge } from './start.js';
@@ -8,6 +9,11 @@ import { type BridgeFlags, checkFlags, initializeOwn, openBridge } from './start
 // `gsh mcp tools` and `gsh mcp call`: the bridge driven by gsh itself, for people and scripts.
 // The same gate, approvals, timeout and audit as the proxy; the service's text reaches a terminal
 // only through the terminal door (rt.out and rt.io.stdout wrap terminals).
+
+/** The service's text (or a file's) as a terminal may show it: through the door's sanitiser; piped, byte-exact. */
+function shown(text: string, tty: boolean): string {
+  return tty ? visible(fromService(text)) : text;
+}
 
 const MCP_REQUEST = [{ method: 'POST' as const, path: '/mcp', body: { jsonrpc: '2.0', method: 'initialize, then tools/list' } }];
 
@@ -67,10 +73,10 @@ export async function mcpCall(rt: Runtime, tool: string, flags: BridgeFlags & { 
       }
       const text = ((result.content as { type?: string; text?: string }[] | undefined) ?? []).filter((c) => c.type === 'text').map((c) => c.text ?? '').join('\n');
       if (result.isError === true) {
-        rt.io.stderr.write(`error: ${text.replace(/^gsh: /, '')}\n`);
+        rt.io.stderr.write(`error: ${shown(text.replace(/^gsh: /, ''), rt.io.stderrTTY)}\n`);
         return end.exitCode === Exit.ok ? Exit.error : end.exitCode;
       }
-      rt.io.stdout.write(`${text}\n`);
+      rt.io.stdout.write(`${shown(text, rt.io.stdoutTTY)}\n`);
       return end.exitCode;
     } finally {
       await opened.link.close();
@@ -97,7 +103,7 @@ export async function mcpLog(rt: Runtime, opts: { logFile?: string; tail?: strin
     const all = text.split('\n').filter(Boolean);
     const lines = tail === undefined ? all : all.slice(-tail);
     // As written, one line each; a format or --jq reads them as one array.
-    if (rt.format === 'table' && rt.globals.jq === undefined) for (const line of lines) rt.io.stdout.write(`${line}\n`);
+    if (rt.format === 'table' && rt.globals.jq === undefined) for (const line of lines) rt.io.stdout.write(`${shown(line, rt.io.stdoutTTY)}\n`);
     else await rt.out.show(lines.map(readLine));
   });
 }
@@ -177,18 +183,20 @@ export async function mcpUninstall(rt: Runtime, opts: InstallFlags): Promise<num
   });
 }
 
-export async function mcpDoctor(rt: Runtime, opts: InstallFlags): Promise<number> {
-  const { doctor } = await import('./doctor.js');
+export async function mcpDoctor(rt: Runtime, opts: InstallFlags): Promise<number | void> {
+  const [{ doctor }, install] = await Promise.all([import('./doctor.js'), import('./install.js')]);
   if (opts.client === undefined) {
-    const { bridgeEntry } = await import('./install.js');
-    return doctor(rt, bridgeEntry('claude-desktop', proxyArgs(rt, opts), rt.env), 'as gsh mcp install would write it');
+    const entry = install.bridgeEntry('claude-desktop', proxyArgs(rt, opts), rt.env);
+    return rt.submit({ requests: [], then: [{ kind: 'local', description: `start ${[entry.command, ...entry.args].join(' ')} from an empty environment; initialize; tools/list` }] }, () => doctor(rt, entry, 'as gsh mcp install would write it'));
   }
-  const { install, file, key, name } = await target(rt, opts);
-  const entry = (install.readConfig(file)[key] as Record<string, import('./install.js').ServerEntry> | undefined)?.[name];
-  if (!entry || typeof entry.command !== 'string' || !Array.isArray(entry.args)) {
-    rt.io.stdout.write(`FAIL ${file} has no "${name}" entry to start\n`);
-    rt.note(`Add it: gsh mcp install --client ${opts.client}${opts.configFile ? ` --config-file ${file}` : ''}`);
-    return Exit.error;
-  }
-  return doctor(rt, entry, file);
+  const { file, key, name } = await target(rt, opts);
+  return rt.submit({ requests: [], then: [{ kind: 'local', description: `start the "${name}" entry of ${file} from an empty environment; initialize; tools/list` }] }, async () => {
+    const entry = (install.readConfig(file)[key] as Record<string, import('./install.js').ServerEntry> | undefined)?.[name];
+    if (!entry || typeof entry.command !== 'string' || !Array.isArray(entry.args)) {
+      rt.io.stdout.write(`FAIL ${file} has no "${name}" entry to start\n`);
+      rt.note(`Add it: gsh mcp install --client ${opts.client}${opts.configFile ? ` --config-file ${file}` : ''}`);
+      return Exit.error;
+    }
+    return doctor(rt, entry, file);
+  });
 }

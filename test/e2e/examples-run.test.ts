@@ -32,8 +32,6 @@ import { type E2E, setup } from './helpers.js';
 //
 // Lines that cannot run here, each for a reason (keep this short):
 const CANNOT_RUN: ReadonlyArray<[RegExp, string]> = [
-  [/^mcp (install|uninstall)\b(?!.*--print)/, 'writes an AI client\'s file in the home directory; test/e2e/mcp-commands.test.ts runs it on files of its own'],
-  [/^mcp doctor\b/, 'starts the bridge from an empty environment, which the examples\' key is not in; test/e2e/mcp-sdk.test.ts runs it'],
   [/^sandbox start\b/, 'serves until Ctrl-C; its flags are checked by test/unit/examples.test.ts and it runs in test/e2e/binary.test.ts'],
   [/^sandbox exec\b.*-- npm run e2e/, 'runs a project\'s own npm script'],
   [/^sandbox exec\b/, 'starts a sandbox and a shell in a subprocess; the README\'s sandbox exec lines run in readme-scripts.test.ts'],

@@ -24,8 +24,6 @@ const CONCURRENCY = 6;
 
 // Lines that cannot run here, each for a reason; the test fails on an entry that skips no line.
 const CANNOT_RUN: ReadonlyArray<[RegExp, string]> = [
-  [/^mcp (install|uninstall)\b(?!.*--print)/, 'writes an AI client\'s file in the home directory (test/e2e/mcp-commands.test.ts)'],
-  [/^mcp doctor\b/, 'starts the bridge from an empty environment, which the examples\' key is not in (test/e2e/mcp-sdk.test.ts)'],
   [/^sandbox start\b/, 'serves until Ctrl-C (examples-run.test.ts: test/e2e/binary.test.ts runs it)'],
   [/^sandbox exec\b/, 'starts a sandbox and a shell in a subprocess (readme-scripts.test.ts runs the README\'s)'],
   [/^auth claim\b|^agent claim\b/, 'needs an anonymous agent account (test/e2e/agent-person.test.ts)'],

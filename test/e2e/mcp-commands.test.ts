@@ -50,6 +50,15 @@ describe('gsh mcp tools', () => {
 });
 
 describe('gsh mcp call', () => {
+  it('on a terminal, a hostile result shows only gsh\'s own sequences; piped, the bytes are the service\'s', async () => {
+    const tty = await hostile.gsh(['mcp', 'call', 'list_servers'], { env: { NO_COLOR: undefined, TERM: 'xterm' }, tty: { stdout: true, stderr: true, columns: 200 } });
+    expect(tty.exitCode, tty.stderr).toBe(0);
+    expect(tty.stdout).toContain('^[');
+    expect(leaks(tty.stdout)).toEqual([]);
+    const piped = await hostile.gsh(['mcp', 'call', 'list_servers']);
+    expect(piped.stdout).toContain('\x1b[8m');
+  });
+
   it('prints the result of a read; a write acts once', async () => {
     const r = await t.gsh(['mcp', 'call', 'get_server', '--args', JSON.stringify({ server_id: firstId() })]);
     expect(r.exitCode, r.stderr).toBe(0);
