@@ -33,6 +33,8 @@ const STRICT_PASS = [
   'test/e2e/examples-run.test.ts',
   'test/e2e/config-code.test.ts',
   'test/e2e/config-code-fleet.test.ts',
+  'test/e2e/mcp-proxy.test.ts',
+  'test/e2e/mcp-guardrails.test.ts',
 ];
 
 export default defineConfig({
