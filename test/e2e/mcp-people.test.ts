@@ -108,6 +108,24 @@ describe('an agent token that expires', () => {
   });
 });
 
+describe('an agent token revoked elsewhere', () => {
+  it('is renewed once after the 401 and the request sent again: the client sees the answer', async () => {
+    await loginAgent('after401');
+    const p = proxy(t, [], asProfile('after401'));
+    try {
+      await p.initialize();
+      await listAll(p);
+      const data = JSON.parse(readFileSync(join(t.configDir, 'config.json'), 'utf8'));
+      agent(t).tokens.get(data.profiles.after401.agent.access_token)!.revoked = true;
+      const r = await p.request('tools/call', { name: 'list_servers', arguments: {} });
+      expect(r.result.isError, JSON.stringify(r)).toBeFalsy();
+      expect(t.sandbox.log.filter((e) => e.path === '/mcp').slice(-2).map((e) => e.status)).toEqual([401, 200]);
+    } finally {
+      await p.close();
+    }
+  });
+});
+
 describe('progress, cancellation, --tool-timeout', () => {
   it('progress from the service reaches the client', async () => {
     settings().answers = 'sse';

@@ -35,6 +35,8 @@ describe.each(['json', 'sse'] as const)('the relay, %s answers', (answers) => {
       const renamed = await p.request('tools/call', { name: 'rename_server', arguments: { server_id: s.id, name: `renamed-${answers}` } });
       expect(renamed.result.isError, JSON.stringify(renamed)).toBeFalsy();
       expect(t.sandbox.effects.slice(before).filter((e) => e.route === '/servers/{server_id}/settings')).toHaveLength(1);
+      // The service's GET stream was opened where it is offered (the strict sandbox offers none: 405).
+      expect(t.sandbox.log.filter((e) => e.path === '/mcp' && e.method === 'GET').at(-1)?.status).toBe(STRICT ? 405 : 200);
       // Every POST after initialize named the session and the protocol version.
       const posts = t.sandbox.log.filter((e) => e.path === '/mcp' && e.method === 'POST').slice(-4);
       expect(posts.every((e) => e.status === 200)).toBe(true);

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -80,6 +81,23 @@ describe('the SDK client and the guardrails', () => {
     expect(r.isError).toBe(true);
     expect((r.content as { text: string }[])[0]!.text).toMatch(/--read-only/);
     expect(callsReceived(t, 'rename_server').length).toBe(calls);
+  });
+});
+
+describe('the bridge process', () => {
+  it('ends on SIGTERM with 143, after ending its session (DELETE)', async () => {
+    const child = spawn(process.execPath, [GSH, 'mcp', 'proxy'], { env: { HOME: process.env.HOME ?? '', PATH: process.env.PATH ?? '', GSH_CONFIG_DIR: t.configDir }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } })}\n`);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    for (let i = 0; i < 200 && !out.includes('"id":1'); i++) await new Promise((r) => setTimeout(r, 25));
+    const deletes = t.sandbox.log.filter((e) => e.path === '/mcp' && e.method === 'DELETE').length;
+    await new Promise((r) => setTimeout(r, 200));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    expect(t.sandbox.log.filter((e) => e.path === '/mcp' && e.method === 'DELETE').length).toBe(deletes + 1);
   });
 });
 

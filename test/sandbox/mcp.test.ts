@@ -100,6 +100,15 @@ describe('the sandbox MCP server: progress, sessions, credentials, modes', () =>
     await client.close();
   });
 
+  it('a session unused longer than its lifetime is forgotten (404)', async () => {
+    const { sb, client, transport } = await connect();
+    mcpOf(sb.extensions.context).settings.sessionTtlMs = 50;
+    await new Promise((r) => setTimeout(r, 120));
+    const headers = { accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId!, 'content-type': 'application/json' };
+    expect((await call(sb, 'POST', '/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'ping' }, headers })).status).toBe(404);
+    await client.close();
+  });
+
   it('strict: 2025-03-26 only, every answer SSE, no titles or structured content, no GET stream', async () => {
     const { sb, client, transport } = await connect({ strict: true });
     expect(transport.protocolVersion).toBe('2025-03-26');
