@@ -92,6 +92,29 @@ describe('the gate on list and call alike', () => {
   });
 });
 
+describe('confirmed through elicitation', () => {
+  it('accepting runs the destructive call once', async () => {
+    const s = servers()[3]!;
+    const p = proxy(t);
+    try {
+      await p.initialize({ elicitation: {} });
+      const answer = p.request('tools/call', { name: 'write_file', arguments: { server_id: s.id, path: '/confirmed.txt', content: 'yes' } });
+      let ask: any;
+      for (let i = 0; i < 200 && !ask; i++) {
+        ask = p.messages().find((m) => m.method === 'elicitation/create');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(ask.params.requestedSchema.properties.confirm.type).toBe('boolean');
+      p.ctx.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: ask.id, result: { action: 'accept', content: { confirm: true } } })}\n`);
+      const r = await answer;
+      expect(r.result.isError, JSON.stringify(r)).toBeFalsy();
+      expect(callsReceived(t, 'write_file')).toHaveLength(1);
+    } finally {
+      await p.close();
+    }
+  });
+});
+
 describe('bad flags stop start-up', () => {
   it.each([
     [['--tool-timeout', 'soon'], /--tool-timeout takes a duration/],
