@@ -120,7 +120,9 @@ export class Bridge {
         case 'tools/list':
           return this.o.write(await this.listPage(m));
         case 'tools/call':
-          return void (await this.call(m)).answer;
+          // call() writes its own answer (none when the client cancelled it).
+          await this.call(m);
+          return;
         default:
           return this.o.write(await this.answerOf(m));
       }

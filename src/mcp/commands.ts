@@ -55,15 +55,15 @@ export async function mcpCall(rt: Runtime, tool: string, flags: BridgeFlags & { 
   const checked = checkFlags(flags);
   const args = await argumentsOf(rt, flags.args);
   return rt.submit({ requests: [{ method: 'POST', path: '/mcp', body: { jsonrpc: '2.0', method: 'tools/call', params: { name: tool, arguments: args } } }], then: [] }, async () => {
-    const notes: RpcMessage[] = [];
-    const opened = await openBridge(rt, checked, (m) => notes.push(m));
+    // Progress (the service's, and where to approve) goes to stderr as it comes.
+    const progress = (m: RpcMessage) => {
+      const message = m.method === 'notifications/progress' ? m.params?.message : undefined;
+      if (typeof message === 'string') rt.note(message);
+    };
+    const opened = await openBridge(rt, checked, progress);
     try {
       await initializeOwn(opened, VERSION);
       const end = await opened.bridge.call({ jsonrpc: '2.0', id: 'gsh-call', method: 'tools/call', params: { name: tool, arguments: args, _meta: { progressToken: 'gsh-call' } } });
-      for (const n of notes) {
-        const message = n.method === 'notifications/progress' ? n.params?.message : undefined;
-        if (typeof message === 'string') rt.note(message);
-      }
       const answer = end.answer;
       if (answer?.error) throw new GshError(answer.error.message.replace(/^gsh: /, ''), end.exitCode === Exit.ok ? Exit.error : end.exitCode);
       const result = answer?.result ?? {};
