@@ -50,6 +50,12 @@ export interface RequestSpec {
    * and is retried as a GET is.
    */
   resend?: 'never' | 'safe';
+  /**
+   * With `sink`: the most time between the request and its answer's head, and between chunks
+   * of the answer, in place of --request-timeout (0: no limit). An MCP answer comes when its
+   * tool is done, which --tool-timeout bounds; the service's own stream may be quiet for hours.
+   */
+  idleTimeoutMs?: number;
 }
 
 export interface StreamBody {

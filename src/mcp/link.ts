@@ -32,6 +32,8 @@ export interface LinkOptions {
   onMessage(message: RpcMessage): void;
   /** --debug lines. */
   trace?(line: string): void;
+  /** How long an answer may take to begin and between its chunks (--tool-timeout: a tool answers when it is done). */
+  answerTimeoutMs: number;
 }
 
 export interface Sent {
@@ -125,6 +127,7 @@ export class ServiceLink {
       body: message,
       headers: { accept: 'application/json, text/event-stream', ...this.headers() },
       resend: awaited && READS.has(message.method!) ? 'safe' : 'never',
+      idleTimeoutMs: this.opts.answerTimeoutMs,
       ...(signal ? { signal } : {}),
       sink: async (body, headers) => {
         if (message.method === 'initialize' && headers['mcp-session-id']) this.sessionId = headers['mcp-session-id'];
@@ -159,6 +162,8 @@ export class ServiceLink {
       path: '/mcp',
       headers: { accept: 'text/event-stream', ...this.headers() },
       signal: abort.signal,
+      // The service's own stream may stay quiet as long as the session lasts.
+      idleTimeoutMs: 0,
       sink: async (body) => {
         for await (const m of sseMessages(body)) this.opts.onMessage(m);
       },

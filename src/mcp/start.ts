@@ -70,7 +70,8 @@ export async function openBridge(rt: Runtime, checked: CheckedFlags, write: (m: 
   const policy = new Policy({ readOnly: checked.flags.readOnly === true, allowDestructive: checked.flags.allowDestructive === true, ...(checked.tools ? { tools: checked.tools } : {}), ...(checked.excludeTools ? { excludeTools: checked.excludeTools } : {}) }, servers);
   let bridge: Bridge | undefined;
   const trace = rt.globals.debug ? (line: string) => rt.note(line) : undefined;
-  const link = new ServiceLink({ client, onMessage: (m) => bridge?.fromService(m), ...(trace ? { trace } : {}) });
+  // An answer may take as long as its tool (the bridge itself ends a call at --tool-timeout).
+  const link = new ServiceLink({ client, onMessage: (m) => bridge?.fromService(m), answerTimeoutMs: checked.toolTimeoutMs + 5000, ...(trace ? { trace } : {}) });
   bridge = new Bridge({
     link,
     policy,

@@ -156,6 +156,13 @@ describe('progress, cancellation, --tool-timeout', () => {
     }
   });
 
+  it.each(['json', 'sse'] as const)('a tool that answers later than --request-timeout is waited for (--tool-timeout bounds it), %s', async (answers) => {
+    settings().answers = answers;
+    const r = await t.gsh(['--request-timeout', '1s', 'mcp', 'call', 'check_server_health', '--args', JSON.stringify({ server_id: servers()[0]!.id, seconds: 2 })]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).data.id).toBe(servers()[0]!.id);
+  });
+
   it('a cancellation from the client passes through and owes no answer', async () => {
     settings().answers = 'sse';
     const p = proxy(t);

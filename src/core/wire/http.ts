@@ -234,7 +234,7 @@ export class ApiClient {
         const where = /^https?:\/\//.test(spec.path) ? new URL(spec.path).origin + new URL(spec.path).pathname : this.baseUrl;
         const words = transportFailure
           ? describeFailure(err, {
-            where, target: seen.url as URL, status: seen.status, timeoutMs: this.opts.attemptTimeoutMs, download: spec.sink !== undefined,
+            where, target: seen.url as URL, status: seen.status, timeoutMs: spec.sink && spec.idleTimeoutMs !== undefined ? spec.idleTimeoutMs : this.opts.attemptTimeoutMs, download: spec.sink !== undefined,
             ...(seen.proxy ? { proxy: { name: proxyName(seen.proxy), from: seen.proxy.from, withCredentials: seen.proxy.url.username !== '' } } : {}),
           })
           : undefined;
@@ -348,7 +348,7 @@ export class ApiClient {
       method: spec.method,
       headers,
       body: spec.streamBody ? spec.streamBody.open() : body,
-      timeoutMs: this.opts.attemptTimeoutMs,
+      timeoutMs: spec.sink && spec.idleTimeoutMs !== undefined ? spec.idleTimeoutMs : this.opts.attemptTimeoutMs,
       ...(signal ? { signal } : {}),
       ...(proxy ? { proxy } : {}),
       ...(this.opts.trace ? { note: (line: string) => this.trace(line) } : {}),
