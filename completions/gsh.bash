@@ -5,7 +5,7 @@
 # _gsh_node PATH: the subcommands, flags and value-taking flags of a command.
 _gsh_node() {
   case "$1" in
-    '') subs='activity addons advertisement agent allocations api applications auth backups billing cache completion config console databases docs domains files firewall game-status git health hooks importer init instances integrations llms llms-full logs man me modules monitor network openapi players ports power properties proxies reference sandbox schedules servers settings ssh-keys startup subdomains subusers support-access tickets top version wait whoami worlds' flags='' valued='' ;;
+    '') subs='activity addons advertisement agent allocations api applications auth backups billing cache completion config console databases docs domains files firewall game-status git health hooks importer init instances integrations llms llms-full logs man mcp me modules monitor network openapi players ports power properties proxies reference sandbox schedules servers settings ssh-keys startup subdomains subusers support-access tickets top version wait whoami worlds' flags='' valued='' ;;
     'activity') subs='account list ls' flags='' valued='' ;;
     'activity account') subs='' flags='--limit --offset --all -q --quiet' valued='--limit --offset' ;;
     'activity list') subs='' flags='-s --server --all-servers --parallel --fail-fast --limit --offset --all -q --quiet' valued='-s --server --parallel --limit --offset' ;;
@@ -268,6 +268,14 @@ _gsh_node() {
     'logs patterns') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'logs share') subs='' flags='-s --server --all-servers --parallel --fail-fast -f --raw-field -F --field --input --wait' valued='-s --server --parallel -f --raw-field -F --field --input' ;;
     'man') subs='' flags='--dir' valued='--dir' ;;
+    'mcp') subs='proxy tools call log install uninstall doctor' flags='' valued='' ;;
+    'mcp proxy') subs='' flags='--read-only --allow-destructive --tools --exclude-tools --servers --tool-timeout --log-file' valued='--tools --exclude-tools --servers --tool-timeout --log-file' ;;
+    'mcp tools') subs='' flags='--read-only --allow-destructive --tools --exclude-tools --servers --tool-timeout --log-file' valued='--tools --exclude-tools --servers --tool-timeout --log-file' ;;
+    'mcp call') subs='' flags='--read-only --allow-destructive --tools --exclude-tools --servers --tool-timeout --log-file --args' valued='--tools --exclude-tools --servers --tool-timeout --log-file --args' ;;
+    'mcp log') subs='' flags='--tail --log-file' valued='--tail --log-file' ;;
+    'mcp install') subs='' flags='--read-only --allow-destructive --tools --exclude-tools --servers --tool-timeout --log-file --client --config-file --name --print' valued='--tools --exclude-tools --servers --tool-timeout --log-file --client --config-file --name' ;;
+    'mcp uninstall') subs='' flags='--client --config-file --name --print' valued='--client --config-file --name' ;;
+    'mcp doctor') subs='' flags='--read-only --allow-destructive --tools --exclude-tools --servers --tool-timeout --log-file --client --config-file --name' valued='--tools --exclude-tools --servers --tool-timeout --log-file --client --config-file --name' ;;
     'me') subs='' flags='' valued='' ;;
     'modules') subs='list ls capabilities delete rm install search update versions tasks' flags='' valued='' ;;
     'modules list') subs='' flags='-s --server --all-servers --parallel --fail-fast --limit --offset --all -q --quiet' valued='-s --server --parallel --limit --offset' ;;
@@ -563,6 +571,9 @@ _gsh_values() {
     'init lint --tier') values='free paid' ;;
     'init schema --tier') values='free paid' ;;
     'init validate --tier') values='free paid' ;;
+    'mcp install --client') values='claude-desktop claude-code cursor vscode' ;;
+    'mcp uninstall --client') values='claude-desktop claude-code cursor vscode' ;;
+    'mcp doctor --client') values='claude-desktop claude-code cursor vscode' ;;
     'players get --section') values='stats advancements recipes' ;;
     'players files delete --type') values='playerdata stats advancements' ;;
     'subusers create --permissions') values='control.console control.command control.start control.stop control.restart file.read file.read-content file.update file.create file.delete file.sftp settings.edit settings.rename settings.description settings.resources settings.transfer startup.read startup.update user.read user.update activity.read instance.read instance.create instance.update instance.activate instance.clone' ;;

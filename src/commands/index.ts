@@ -22,6 +22,7 @@ export const handWritten: Record<string, HandWritten> = {
   wait: { summary: 'Wait for work already under way: server states (one or many servers) and jobs', load: () => import('./wait.js') },
   config: { summary: 'A server\'s configuration as code: export, lint, diff and apply declaration files', load: () => import('./config.js') },
   cache: { summary: 'Where remembered servers are kept, and forgetting them', load: () => import('./cache.js') },
+  mcp: { summary: 'The service\'s MCP tools in an AI client, through gsh\'s login and guardrails: proxy, tools, call, doctor, install', load: () => import('./mcp.js') },
   version: { summary: 'Print the versions of gsh and Node.js and the platform (-o json for tools)', load: () => import('./version.js') },
 };
 

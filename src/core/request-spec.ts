@@ -43,6 +43,19 @@ export interface RequestSpec {
    * terminal too; otherwise only on a terminal (core/run/person-must-act.ts).
    */
   waitsForApproval?: boolean;
+  /**
+   * A POST to an endpoint that takes no Idempotency-Key (MCP's JSON-RPC, src/mcp/): none is sent,
+   * and `never` sends it at most once (no retry, no resend on a stale connection: a tool call may
+   * act, and seeing it twice would act twice), while `safe` is a read that happens to be a POST
+   * and is retried as a GET is.
+   */
+  resend?: 'never' | 'safe';
+  /**
+   * With `sink`: the most time between the request and its answer's head, and between chunks
+   * of the answer, in place of --request-timeout (0: no limit). An MCP answer comes when its
+   * tool is done, which --tool-timeout bounds; the service's own stream may be quiet for hours.
+   */
+  idleTimeoutMs?: number;
 }
 
 export interface StreamBody {

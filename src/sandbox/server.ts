@@ -17,6 +17,7 @@ import { hostileBody } from './hostile.js';
 import { strictBody } from './strict.js';
 import type { Router } from './router.js';
 import type { FaultTag, UpgradeHandler } from './types.js';
+import { handleMcp } from './mcp/endpoint.js';
 
 // The HTTP pipeline for /api/v2 (01-general-contract.md throughout). Order per request:
 //   route lookup → planned faults (drop / gateway 5xx / 429 before processing) → 404/405 →
@@ -102,6 +103,11 @@ async function handle(ctx: SandboxContext, router: Router<HandlerSpec>, req: Inc
   }
   const method = (req.method ?? 'GET').toUpperCase();
   const requestId = newRequestId();
+  // The MCP server (item 6 of "What the service does"): JSON-RPC over Streamable HTTP, not REST.
+  if (url.pathname === `${API_PREFIX}/mcp`) {
+    await handleMcp(ctx, req, res, requestId);
+    return;
+  }
   const inApi = url.pathname === API_PREFIX || url.pathname.startsWith(`${API_PREFIX}/`);
   let path = inApi ? url.pathname.slice(API_PREFIX.length) || '/' : url.pathname;
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);

@@ -166,6 +166,8 @@ export function isRead(scene: Scene, argv: readonly string[]): boolean {
   if (argv[0] === 'wait') return false;
   if (MADE_UP_ID.test(` ${joined}`)) return false;
   if (/--watch|--follow|--wait|--ready|--until|--expect/.test(joined)) return false;
+  // An AI client's file written (mcp install, uninstall) and a bridge started (mcp doctor) are planned: nothing written or started.
+  if (/^mcp (install|uninstall|doctor)\b/.test(joined.replace(/^--profile \S+ /, '')) && !argv.includes('--print')) return false;
   if (OFFLINE.test(joined.replace(/^--profile \S+ /, ''))) return true;
   const command = commandOf(scene, argv);
   return command !== undefined && scene.reads.get(command) === true && !command.startsWith('console');

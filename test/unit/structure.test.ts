@@ -19,12 +19,13 @@ const LAYERS: Record<string, { files: string[]; mayImport: string[] }> = {
   boot: { files: ['src/boot/'], mayImport: ['src/core/v8-flags.ts', 'src/core/disk/disk.ts'] },
   cli: { files: ['src/cli.ts'], mayImport: ['program', 'core'] },
   program: { files: ['src/program.ts'], mayImport: ['commands', 'docs', 'core', 'operations', 'common'] },
-  commands: { files: ['src/commands/'], mayImport: ['docs', 'config-code', 'leaf', 'top', 'console', 'init', 'core', 'operations', 'common', 'sandbox'] },
+  commands: { files: ['src/commands/'], mayImport: ['docs', 'config-code', 'leaf', 'top', 'console', 'init', 'mcp', 'core', 'operations', 'common', 'sandbox'] },
   docs: { files: ['src/docs/'], mayImport: ['core', 'operations', 'common'] },
   'config-code': { files: ['src/config-code/'], mayImport: ['init', 'core', 'operations', 'common'] },
   leaf: { files: ['src/leaf/'], mayImport: ['console', 'init', 'core', 'operations', 'common'] },
   top: { files: ['src/top/'], mayImport: ['console', 'core', 'common'] },
   console: { files: ['src/console/'], mayImport: ['core', 'common'] },
+  mcp: { files: ['src/mcp/'], mayImport: ['core', 'operations', 'common'] },
   init: { files: ['src/init/'], mayImport: ['operations', 'common', 'src/core/errors.ts', 'src/core/version.ts', 'src/core/disk/disk.ts'] },
   core: { files: ['src/core/'], mayImport: ['operations', 'common'] },
   operations: { files: ['src/operations/'], mayImport: ['common'] },
@@ -158,7 +159,7 @@ describe('the import structure of src/', () => {
       const file = pending.pop()!;
       for (const to of graph.get(file) ?? []) if (!reached.has(to)) reached.add(to), pending.push(to);
     }
-    const cli = ['cli', 'program', 'commands', 'docs', 'leaf', 'console', 'core'];
+    const cli = ['cli', 'program', 'commands', 'docs', 'leaf', 'mcp', 'console', 'core'];
     expect([...reached].filter((f) => cli.includes(layerOf(f) ?? '')).sort()).toEqual([]);
   });
 });

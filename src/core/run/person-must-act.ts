@@ -108,7 +108,26 @@ function statusUrlOf(baseUrl: string, raw: string): string {
   return url.href;
 }
 
-async function awaitApproval(rt: RuntimeView, err: ApiError, spec: RequestSpec, sleep: (ms: number) => Promise<void>): Promise<boolean> {
+/**
+ * What a caller that is not a terminal's run hears while an approval is waited for (`gsh mcp
+ * proxy` turns these into progress notifications): where to approve at once, and each status
+ * polled.
+ */
+export interface ApprovalObserver {
+  waiting(at: { actionUrl: string | undefined; statusUrl: string; limitS: number }): void;
+  polled(status: string | undefined): void;
+}
+
+/**
+ * An approval (`approval_required` or `approval_pending`) waited for as the REST path waits for it:
+ * true once approved (the caller repeats the identical request once), else the error saying how
+ * it ended. The MCP bridge (src/mcp/) calls it for a tool answer that needs an approval.
+ */
+export function waitForApproval(rt: RuntimeView, err: ApiError, spec: RequestSpec, observer?: ApprovalObserver): Promise<boolean> {
+  return awaitApproval(rt, err, spec, (ms) => rt.sleep(ms), observer);
+}
+
+async function awaitApproval(rt: RuntimeView, err: ApiError, spec: RequestSpec, sleep: (ms: number) => Promise<void>, observer?: ApprovalObserver): Promise<boolean> {
   const approval = documentOf(err.body.approval);
   const rawStatusUrl = typeof approval.status_url === 'string' ? approval.status_url : undefined;
   const who = "the account owner's approval";
@@ -127,12 +146,14 @@ async function awaitApproval(rt: RuntimeView, err: ApiError, spec: RequestSpec, 
   const client = await rt.client();
   const statusUrl = statusUrlOf(client.baseUrl, rawStatusUrl);
   announceWait(rt, err, spec, statusUrl, resume);
+  observer?.waiting({ actionUrl: err.actionUrl, statusUrl, limitS: Math.round(rt.waitLimitMs / 1000) });
   if (err.actionUrl) await openBrowser(rt, err.actionUrl);
   const fetchStatus = async (): Promise<string | undefined> => {
     const once = async () => {
       const bearer = await rt.auth?.credential?.bearer();
       const res = await client.request({ method: 'GET', path: statusUrl, headers: bearer ? { authorization: `Bearer ${bearer}` } : {} });
       const status = documentOf(res.body).status;
+      observer?.polled(typeof status === 'string' ? status : undefined);
       return typeof status === 'string' ? status : undefined;
     };
     try {

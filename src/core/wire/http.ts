@@ -84,7 +84,7 @@ export function checkIdempotencyKey(key: string): string {
 
 /** A mutation carries an Idempotency-Key: the given one, or a fresh UUID fixed here and kept for every retry. */
 export async function withIdempotencyKey(spec: RequestSpec): Promise<RequestSpec> {
-  if (!MUTATIONS.has(spec.method)) return { ...spec, idempotencyKey: undefined };
+  if (!MUTATIONS.has(spec.method) || spec.resend !== undefined) return { ...spec, idempotencyKey: undefined };
   // node:crypto is loaded only for mutations: reads must not pay for it at startup.
   return { ...spec, idempotencyKey: checkIdempotencyKey(spec.idempotencyKey ?? (await import('node:crypto')).randomUUID()) };
 }
@@ -247,7 +247,8 @@ export class ApiClient {
   }
 
   private async withRetries<T>(spec: RequestSpec, record: MutationRecord | undefined): Promise<ApiResponse<T>> {
-    const idempotent = spec.method === 'GET' || spec.idempotencyKey !== undefined;
+    const idempotent = spec.method === 'GET' || spec.idempotencyKey !== undefined || spec.resend === 'safe';
+    const maxRetries = spec.resend === 'never' ? 0 : this.opts.retries;
     for (let attempt = 0; ; attempt++) {
       let status: number | undefined;
       let retryAfterMs: number | undefined;
@@ -273,7 +274,7 @@ export class ApiClient {
         const where = /^https?:\/\//.test(spec.path) ? new URL(spec.path).origin + new URL(spec.path).pathname : this.baseUrl;
         const words = transportFailure
           ? describeFailure(err, {
-            where, target: seen.url as URL, status: seen.status, timeoutMs: this.opts.attemptTimeoutMs, download: spec.sink !== undefined,
+            where, target: seen.url as URL, status: seen.status, timeoutMs: spec.sink && spec.idleTimeoutMs !== undefined ? spec.idleTimeoutMs : this.opts.attemptTimeoutMs, download: spec.sink !== undefined,
             ...(seen.proxy ? { proxy: { name: proxyName(seen.proxy), from: seen.proxy.from, withCredentials: seen.proxy.url.username !== '' } } : {}),
           })
           : undefined;
@@ -294,7 +295,7 @@ export class ApiClient {
         if (record) record.inFlight = false;
       }
       const decision = decideRetry({
-        status, attempt, maxRetries: this.opts.retries, retryAfterMs, idempotent, random: this.opts.random,
+        status, attempt, maxRetries, retryAfterMs, idempotent, random: this.opts.random,
         refused: (failure as NetworkError).causeCode === 'ECONNREFUSED',
         keyInFlight: status === 409 && (failure as ApiError).code === 'idempotency_conflict',
       });
@@ -387,10 +388,11 @@ export class ApiClient {
       method: spec.method,
       headers,
       body: spec.streamBody ? spec.streamBody.open() : body,
-      timeoutMs: this.opts.attemptTimeoutMs,
+      timeoutMs: spec.sink && spec.idleTimeoutMs !== undefined ? spec.idleTimeoutMs : this.opts.attemptTimeoutMs,
       ...(signal ? { signal } : {}),
       ...(proxy ? { proxy } : {}),
       ...(this.opts.trace ? { note: (line: string) => this.trace(line) } : {}),
+      ...(spec.resend === 'never' ? { resendStale: false } : {}),
     });
     const resHeaders = headerRecord(res.headers);
     // 407 is the proxy's own answer (RFC 9110 15.5.8): the request was not forwarded. It ends as a
@@ -555,7 +557,9 @@ function storedFailure(err: ApiError): ApiError {
 /** The error envelope, or one made from the status when a proxy or gateway answered instead. */
 export function toApiError(res: ApiResponse<unknown>): ApiError {
   const body = res.body as { error?: ApiErrorBody | string; request_id?: string } | string | undefined;
-  const envelope = typeof body === 'object' && body?.error && typeof body.error === 'object' ? body.error : undefined;
+  const given = typeof body === 'object' && body?.error && typeof body.error === 'object' ? body.error : undefined;
+  // A JSON-RPC error (MCP, src/mcp/) has a numeric code: the status names it instead.
+  const envelope = given && typeof given.code !== 'string' ? { ...given, code: `http_${res.status}`, message: typeof given.message === 'string' ? given.message : `HTTP ${res.status}` } : given;
   const errorBody: ApiErrorBody = envelope ?? oauthError(body) ?? {
     code: `http_${res.status}`,
     // A gateway's HTML or text page becomes one line (its title, or its first line); --debug shows it whole.

@@ -41,7 +41,7 @@ export async function resending(req: WireRequest, once: (req: WireRequest, fresh
       return await once(req, resends > 0);
     } catch (err) {
       const replayable = req.body === undefined || typeof req.body === 'string' || Buffer.isBuffer(req.body);
-      if (!(err as { [STALE]?: boolean })[STALE] || resends >= STALE_RESENDS || req.signal?.aborted || !replayable) throw err;
+      if (!(err as { [STALE]?: boolean })[STALE] || resends >= STALE_RESENDS || req.signal?.aborted || !replayable || req.resendStale === false) throw err;
       req.note?.(`! the kept-alive connection was closed before any answer (${(err as { code?: string }).code}); sent again at once on a new connection`);
     }
   }

@@ -17,6 +17,8 @@ export interface WireRequest {
   proxy?: ProxyChoice;
   /** Says under --debug what the transport did on its own (a stale connection's resend). */
   note?: (line: string) => void;
+  /** false: never sent again on a new connection, even when the reused one was closed before any answer (it may have been read). */
+  resendStale?: false;
 }
 
 /** The answer's head, and its body to read (or to hand to a sink). */

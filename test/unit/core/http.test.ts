@@ -56,6 +56,35 @@ describe('ApiClient (01-general-contract.md "Errors" retry rules, "Limits" idemp
     expect(c.sleeps).toEqual([1000]);
   });
 
+  it('resend never (an MCP tools/call): no Idempotency-Key, sent once whatever happens, a stale connection\'s drop included', async () => {
+    const { base, seen } = await serve((_req, res, n) => {
+      if (n === 1) return json(res, 200, { ok: true });
+      res.socket?.destroy();
+    });
+    const c = client(base);
+    await c.request({ method: 'POST', path: '/mcp', body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, resend: 'safe' });
+    await expect(c.request({ method: 'POST', path: '/mcp', body: { jsonrpc: '2.0', id: 2, method: 'tools/call' }, resend: 'never' })).rejects.toBeInstanceOf(NetworkError);
+    expect(seen.map((s) => s.key)).toEqual([undefined, undefined]);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('resend safe (a read that is a POST): no Idempotency-Key, retried as a GET is', async () => {
+    const { base, seen } = await serve((_req, res, n) => {
+      if (n === 1) return json(res, 503, { error: { code: 'service_unavailable', message: 'busy' } });
+      json(res, 200, { ok: true });
+    });
+    const c = client(base);
+    expect((await c.request({ method: 'POST', path: '/mcp', body: {}, resend: 'safe' })).status).toBe(200);
+    expect(seen.map((s) => s.key)).toEqual([undefined, undefined]);
+  });
+
+  it('a JSON-RPC error body (numeric code) becomes an error named by its status, its message kept', async () => {
+    const { base } = await serve((_req, res) => json(res, 404, { jsonrpc: '2.0', id: 1, error: { code: -32001, message: 'Session not found' } }));
+    const err = await client(base).request({ method: 'POST', path: '/mcp', body: {}, resend: 'never' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect([(err as ApiError).code, (err as ApiError).message, (err as ApiError).exitCode]).toEqual(['http_404', 'Session not found', 5]);
+  });
+
   it('waits Retry-After on 429', async () => {
     const { base, seen } = await serve((_req, res, n) =>
       n === 1 ? json(res, 429, { error: { code: 'rate_limit_exceeded', message: 'slow' } }, { 'retry-after': '3' }) : json(res, 200, { data: [] }));
