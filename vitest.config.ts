@@ -9,8 +9,9 @@ import { defineConfig } from 'vitest/config';
 // Every project runs with a HOME and XDG dirs of the run's own, and fails when the user's own
 // ~/.config/gsh changed meanwhile (test/helpers/own-home.ts).
 //
-// `default` runs at least two files at once: vitest's own default (CPUs - 1) is one on a 2-core
-// machine, and most e2e files spend their time waiting on a sandbox and timers, not on the CPU.
+// Four files at once at least (two per core): vitest's own default (CPUs - 1) is one on a 2-core
+// machine, and most e2e files spend their time waiting on a sandbox and timers, not on the CPU
+// (with two workers the run used about one core of two).
 // Files in one worker share loaded modules (isolate: false): a test gets everything it touches
 // from its own context (streams, env, config store, sandbox), never from module state, and
 // re-importing the sources for each of 60 files cost about a fifth of the run.
@@ -56,7 +57,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           globalSetup: ['test/helpers/own-home.ts', 'test/helpers/code-cache-dir.ts'],
           exclude: ['test/bench/**'],
-          maxWorkers: Math.max(2, availableParallelism() - 1),
+          maxWorkers: Math.max(4, availableParallelism()),
           isolate: false,
           testTimeout: 30_000,
           hookTimeout: 30_000,
@@ -68,7 +69,7 @@ export default defineConfig({
           include: STRICT_PASS,
           globalSetup: ['test/helpers/own-home.ts', 'test/helpers/code-cache-dir.ts'],
           env: { GSH_TEST_SANDBOX: 'strict' },
-          maxWorkers: Math.max(2, availableParallelism() - 1),
+          maxWorkers: Math.max(4, availableParallelism()),
           isolate: false,
           testTimeout: 30_000,
           hookTimeout: 30_000,
