@@ -5,7 +5,7 @@
 # _gsh_node PATH: the subcommands, flags and value-taking flags of a command.
 _gsh_node() {
   case "$1" in
-    '') subs='activity addons advertisement agent allocations api applications auth backups billing cache completion config console databases docs domains files firewall game-status git health hooks importer init instances integrations llms llms-full logs man me modules monitor network openapi players ports power properties proxies reference sandbox schedules servers settings ssh-keys startup subdomains subusers support-access tickets top version wait whoami worlds' flags='' valued='' ;;
+    '') subs='activity addons advertisement agent allocations api applications auth backups billing cache completion config console databases docs domains files firewall fleet game-status git health hooks importer init instances integrations llms llms-full logs man me modules monitor network openapi players ports power properties proxies reference sandbox schedules servers settings ssh-keys startup subdomains subusers support-access tickets top version wait whoami worlds' flags='' valued='' ;;
     'activity') subs='account list ls' flags='' valued='' ;;
     'activity account') subs='' flags='--limit --offset --all -q --quiet' valued='--limit --offset' ;;
     'activity list') subs='' flags='-s --server --all-servers --parallel --fail-fast --batch --pause --max-fail --shard --rate-share --journal --resume --limit --offset --all -q --quiet' valued='-s --server --parallel --batch --pause --max-fail --shard --rate-share --journal --resume --limit --offset' ;;
@@ -209,6 +209,8 @@ _gsh_node() {
     'firewall analytics sources') subs='' flags='-s --server --all-servers --parallel --fail-fast --batch --pause --max-fail --shard --rate-share --journal --resume' valued='-s --server --parallel --batch --pause --max-fail --shard --rate-share --journal --resume' ;;
     'firewall analytics states') subs='' flags='-s --server --all-servers --parallel --fail-fast --batch --pause --max-fail --shard --rate-share --journal --resume' valued='-s --server --parallel --batch --pause --max-fail --shard --rate-share --journal --resume' ;;
     'firewall analytics summary') subs='' flags='-s --server --all-servers --parallel --fail-fast --batch --pause --max-fail --shard --rate-share --journal --resume' valued='-s --server --parallel --batch --pause --max-fail --shard --rate-share --journal --resume' ;;
+    'fleet') subs='report' flags='' valued='' ;;
+    'fleet report') subs='' flags='' valued='' ;;
     'game-status') subs='' flags='' valued='' ;;
     'git') subs='get link unlink settings validate-public branches commits file overview repos tree deploy deployments trigger-schedules' flags='' valued='' ;;
     'git get') subs='' flags='-s --server --all-servers --parallel --fail-fast --batch --pause --max-fail --shard --rate-share --journal --resume' valued='-s --server --parallel --batch --pause --max-fail --shard --rate-share --journal --resume' ;;

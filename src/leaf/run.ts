@@ -129,11 +129,12 @@ function printer(rt: Runtime): Sink {
  * and asks once, and each runs as it would alone, its result kept for the fleet's table.
  */
 async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[], refs: TargetRefs): Promise<number> {
-  const [{ fleetOptions, listNotStarted, resolveFleet, runFleet }, { resolveTargets }, { restCommand, targetReplayCommand }, { fleetSteps, runsAsFleet }] = await Promise.all([
+  const [{ fleetOptions, listNotStarted, resolveFleet, runFleet }, { resolveTargets, singleRef }, { restCommand, targetReplayCommand }, { fleetSteps, runsAsFleet }] = await Promise.all([
     import('../core/fleet/fleet.js'), import('../core/fleet/targets.js'), import('../core/terminal/report.js'), import('../core/fleet/rollout.js'),
   ]);
   const opts = {
-    ...fleetOptions(local, rt.globals.idempotencyKey),
+    // One plain server run as a fleet of one (--journal) sends one request: its key may be given (a replay).
+    ...fleetOptions(local, singleRef(refs) === undefined ? rt.globals.idempotencyKey : undefined),
     mutates: leaf.op.method !== 'GET',
     replay: (id: string, key: string) => targetReplayCommand(rt.argv, id, key, serverArgument(leaf.op, args)),
     rest: (ids: readonly string[]) => restCommand(rt.argv, ids, serverArgument(leaf.op, args)),

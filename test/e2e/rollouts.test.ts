@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { EventEmitter } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { runGsh, testContext, virtualClock } from '../helpers/context.js';
+import { fastClock, runGsh, testContext, virtualClock } from '../helpers/context.js';
 import { type E2E, runEnv, setup, STRICT } from './helpers.js';
 
 // Rollouts at fleet scale (issue 53; README "Rollouts"): waves, a failure budget, shards, and the
@@ -234,5 +235,125 @@ describe('shards share a key\'s budget', () => {
     expect(ids[0]!.length + ids[1]!.length).toBe(80);
     expect(sb.log.filter((e) => e.status === 429)).toEqual([]);
     expect(sb.state.powerActions).toHaveLength(80);
+  });
+});
+
+describe('journals (--journal, --resume, gsh fleet report)', () => {
+  let sb: Sandbox;
+  const dirs: string[] = [];
+  beforeAll(async () => {
+    sb = await startSandbox({ strict: STRICT, servers: 20, timeScale: 0.05 });
+  });
+  afterAll(async () => {
+    await sb.close();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  const scratch = () => {
+    const d = mkdtempSync(join(tmpdir(), 'gsh-journal-'));
+    dirs.push(d);
+    return d;
+  };
+  const gshOn = (argv: string[], configDir: string, ctx = testContext({ env: runEnv({ GSH_BASE_URL: sb.baseUrl, GSH_API_KEY: sb.keys.all, GSH_CONFIG_DIR: configDir }), clock: fastClock(0.05) })) => runGsh(argv, ctx);
+  const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  it('a journaled 20-server restart interrupted mid-way and resumed from its journal restarts each server exactly once; fleet report counts it', async () => {
+    for (const s of sb.state.servers.values()) s.state = 'running';
+    const dir = scratch();
+    const journal = join(dir, 'restart.jsonl');
+    const argv = ['power', 'restart', '--all-servers', '--wait', '--yes', '--journal', journal, '-o', 'json'];
+    const restarts = new Map<string, number>();
+    let n = 0;
+    const ctx = testContext({ env: runEnv({ GSH_BASE_URL: sb.baseUrl, GSH_API_KEY: sb.keys.all, GSH_CONFIG_DIR: dir }), clock: fastClock(0.05) });
+    const onPower = (a: { serverId: string }) => {
+      restarts.set(a.serverId, (restarts.get(a.serverId) ?? 0) + 1);
+      // Ctrl-C once six restarts were sent: some servers are waiting, some not started.
+      if (++n === 6) setImmediate(() => (ctx.signals as EventEmitter).emit('SIGINT'));
+    };
+    sb.state.events.on('power', onPower);
+    try {
+      const first = await gshOn(argv, dir, ctx);
+      expect(first.exitCode, first.stderr).toBe(130);
+      const listed = JSON.parse(first.stdout) as { server_id: string; not_started?: true }[];
+      expect(listed).toHaveLength(20);
+      expect(listed.filter((x) => x.not_started).length).toBeGreaterThan(0);
+      // One run line naming all 20, then one synced line per target that finished or was stopped.
+      const written = lines(journal);
+      expect(written[0]).toMatchObject({ journal: 1, kind: 'run', command: `gsh power restart --all-servers --wait` });
+      expect((written[0]!.targets as unknown[]).length).toBe(20);
+      expect(written.slice(1).map((l) => l.server_id).sort()).toEqual(listed.filter((x) => !x.not_started).map((x) => x.server_id).sort());
+
+      // The same command line (another output format) with --resume: only what the journal does not show done.
+      const resumed = await gshOn(['power', 'restart', '--all-servers', '--wait', '--yes', '--resume', journal], dir);
+      expect(resumed.exitCode, resumed.stderr).toBe(0);
+      expect(resumed.stderr).toMatch(/--resume .*restart\.jsonl: \d+ of 20 done already/);
+      // The waits the interrupt stopped: their own gsh wait line, run with the journal.
+      // Those the interrupt stopped after their restart was sent: their own lines (the wait's
+      // resume; the replay with its key, which the service answers with the first outcome), run
+      // with the journal.
+      const finish = resumed.stderr.slice(resumed.stderr.indexOf('finish with:'));
+      const own = [...finish.matchAll(/^ {2}(gsh (wait|power restart) .*)$/gm)].map((m) => m[1]!);
+      for (const line of own) {
+        const w = await gshOn([...line.split(' ').slice(1), '--journal', journal], dir);
+        expect(w.exitCode, `${line}\n${w.stderr}`).toBe(0);
+      }
+    } finally {
+      sb.state.events.off('power', onPower);
+    }
+    expect([...sb.state.servers.keys()].sort()).toEqual([...restarts.keys()].sort());
+    expect([...restarts.values()].every((c) => c === 1), JSON.stringify([...restarts])).toBe(true);
+
+    const report = await gshOn(['fleet', 'report', journal, '-o', 'json'], dir);
+    expect(report.exitCode, report.stderr).toBe(0);
+    const rows = JSON.parse(report.stdout) as { server_id: string; status: string }[];
+    expect(rows.map((r) => r.server_id).sort()).toEqual([...sb.state.servers.keys()].sort());
+    expect(rows.every((r) => r.status === 'ok')).toBe(true);
+    expect(report.stderr).toContain('20 servers: 20 ok, 0 failed, 0 interrupted, 0 did not run');
+  });
+
+  it('fleet report merges shards\' journals; a failed target, or one that never ran, makes it exit 11', async () => {
+    for (const s of sb.state.servers.values()) s.state = 'offline';
+    const dir = scratch();
+    const bad = [...sb.state.servers.values()][3]!;
+    bad.suspended = true;
+    try {
+      for (const k of [1, 2]) {
+        const r = await gshOn(['power', 'start', '--all-servers', '--shard', `${k}/2`, '--journal', join(dir, `shard-${k}.jsonl`)], dir);
+        expect([0, 11]).toContain(r.exitCode);
+      }
+    } finally {
+      bad.suspended = false;
+    }
+    const report = await gshOn(['fleet', 'report', join(dir, 'shard-1.jsonl'), join(dir, 'shard-2.jsonl'), '-o', 'json'], dir);
+    expect(report.exitCode).toBe(11);
+    const rows = JSON.parse(report.stdout) as { server_id: string; status: string }[];
+    expect(rows).toHaveLength(20);
+    expect(rows.filter((r) => r.status !== 'ok')).toEqual([expect.objectContaining({ server_id: bad.id, status: 'failed' })]);
+    // A journal whose run never finished a target: not_run.
+    const cut = join(dir, 'cut.jsonl');
+    writeFileSync(cut, `${readFileSync(join(dir, 'shard-1.jsonl'), 'utf8').split('\n')[0]}\n`);
+    const partial = await gshOn(['fleet', 'report', cut], dir);
+    expect(partial.exitCode).toBe(11);
+    expect(partial.stderr).toMatch(/10 servers: 0 ok, 0 failed, 0 interrupted, 10 did not run/);
+    // Not a journal: a usage error.
+    writeFileSync(join(dir, 'junk.jsonl'), '{"a":1}\n{"b":2}\n');
+    const junk = await gshOn(['fleet', 'report', join(dir, 'junk.jsonl')], dir);
+    expect(junk.exitCode).toBe(2);
+    expect(junk.stderr).toMatch(/junk\.jsonl:1: not a gsh journal line/);
+  });
+
+  it('--resume checks its journal before any request: missing, or of another command (exit 2)', async () => {
+    const dir = scratch();
+    const mark = sb.log.length;
+    const missing = await gshOn(['power', 'start', '--all-servers', '--resume', join(dir, 'none.jsonl')], dir);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toMatch(/--resume .*none\.jsonl: no such file/);
+    const other = join(dir, 'other.jsonl');
+    writeFileSync(other, `${JSON.stringify({ journal: 1, kind: 'run', at: new Date().toISOString(), command: 'gsh power stop --all-servers', targets: [] })}\n`);
+    const wrong = await gshOn(['power', 'start', '--all-servers', '--resume', other], dir);
+    expect(wrong.exitCode).toBe(2);
+    expect(wrong.stderr).toMatch(/the journal is of another command: gsh power stop --all-servers/);
+    const noDir = await gshOn(['power', 'start', '--all-servers', '--journal', join(dir, 'no', 'such', 'j.jsonl')], dir);
+    expect(noDir.exitCode).toBe(2);
+    expect(sb.log.slice(mark)).toEqual([]);
   });
 });

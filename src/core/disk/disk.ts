@@ -133,6 +133,41 @@ export function appendToFile(file: string, text: string): void {
   appendFileSync(file, text);
 }
 
+/** How long a writer waits for another's line to be written (their lock is held for one write). */
+const APPEND_LOCK_WAIT_MS = 5000;
+/** A lock older than this was left by a process that died while holding it. */
+const APPEND_LOCK_STALE_MS = 10_000;
+
+/**
+ * Appends one whole line to `file` (a journal several processes may write at once): under a lock
+ * beside it (`FILE.lock`, taken with takeLock), one write on a file opened O_APPEND (each line
+ * lands whole at the end, never interleaved with another writer's), fsynced before the lock is
+ * given back, so a line that was appended survives a crash. A link at `file` is never followed.
+ */
+export function appendLineSynced(file: string, line: string): void {
+  const lock = `${file}.lock`;
+  const until = Date.now() + APPEND_LOCK_WAIT_MS;
+  while (!takeLock(lock)) {
+    const st = lstatSync(lock, { throwIfNoEntry: false });
+    if (st && Date.now() - st.mtimeMs > APPEND_LOCK_STALE_MS) releaseLock(lock);
+    else if (Date.now() > until) throw new Error(`${lock} is held by another writer`);
+    // The holder writes one line: wait a few milliseconds in place (this is called between requests).
+    else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+  }
+  try {
+    const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW, 0o600);
+    try {
+      const bytes = Buffer.from(line.endsWith('\n') ? line : `${line}\n`);
+      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } finally {
+    releaseLock(lock);
+  }
+}
+
 /** Makes `dir` and its missing parents (for a directory the user names, such as `--dir`). */
 export function makeDir(dir: string): void {
   mkdirSync(dir, { recursive: true });

@@ -8,6 +8,7 @@ import { shellLine } from '../shell-words.js';
 import { door, fitWidth, term, visible } from '../terminal/terminal-text.js';
 import { allowedFailures } from './failure-budget.js';
 import { type Rollout, type RolloutFlags, rolloutOf } from './rollout.js';
+import { checkJournalFile, doneInJournal, journalCommand, JournalWriter, type ResultLine } from './journal.js';
 import { shardOf } from './shards.js';
 import { waveLengths } from './waves.js';
 
@@ -127,8 +128,13 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
       rt.ctx.signals.on(signal, on);
     }
   });
+  const journalFile = opts.rollout?.journal ?? opts.rollout?.resume;
+  const journal = journalFile === undefined ? undefined : new JournalWriter(journalFile, journalCommand(rt.argv), () => rt.ctx.clock.now(), (line) => rt.warn(line));
+  journal?.start(targets);
   const emit = (result: TargetResult) => {
     results.push(result);
+    // A target not started has nothing to journal: a resume runs it.
+    if (!result.not_started) journal?.record(result);
     if (streamed) rt.io.stdout.write(`${JSON.stringify(result)}\n`);
   };
   const trackers = new Map<Target, OutcomeTracker>();
@@ -237,11 +243,15 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
 export async function resolveFleet(rt: Runtime, refs: readonly string[], opts: Pick<FleetOptions, 'mutates' | 'rest' | 'runsAgain' | 'rollout'>, resolve: () => Promise<Target[]>, plan: (targets: Target[]) => Promise<void> = async () => {}): Promise<Target[] | number> {
   let targets: Target[] | undefined;
   const rollout = opts.rollout;
+  // The journals are checked, and the one resumed read, before any request.
+  if (rollout?.journal !== undefined) checkJournalFile(rollout.journal, '--journal');
+  const done = rollout?.resume === undefined ? undefined : (checkJournalFile(rollout.resume, '--resume'), doneInJournal(rollout.resume, journalCommand(rt.argv)));
   // A shard's listing is its traffic too: the share holds from the first request.
   if (rollout && rollout.rateShare < 1) (await rt.client()).rateShare = rollout.rateShare;
   try {
     targets = await resolve();
     if (rollout?.shard) targets = shardOf(targets, rollout.shard);
+    if (done) targets = notDone(rt, targets, done, rollout?.resume as string);
     await plan(targets);
     return targets;
   } catch (caught) {
@@ -249,6 +259,19 @@ export async function resolveFleet(rt: Runtime, refs: readonly string[], opts: P
     if (err instanceof InterruptedError) return interruptedBeforeStart(rt, err, targets, refs, opts);
     throw err;
   }
+}
+
+/** The targets the resumed journal does not show done; those it does are named, with their own way on. */
+function notDone(rt: Runtime, targets: Target[], done: ReadonlyMap<string, ResultLine>, file: string): Target[] {
+  const skipped = targets.filter((t) => done.has(t.id));
+  if (skipped.length) {
+    rt.note(`--resume ${file}: ${skipped.length} of ${targets.length} done already (${skipped.map(label).join(', ')}); running the other ${targets.length - skipped.length}`);
+    // Sent before and may have acted, but not finished: the journal's own line finishes it, not the command again.
+    const open = skipped.map((t) => done.get(t.id) as ResultLine).filter((r) => !r.ok);
+    const lines = [...resumeLines(open.map((r) => ({ error: { resume: r.resume } }) as unknown as TargetResult)), ...open.flatMap((r) => (r.resume === undefined && r.replay !== undefined ? [r.replay] : []))];
+    if (open.length) rt.note(`Sent before, not finished (${open.map((r) => r.server_name ?? r.server_id).join(', ')})${lines.length ? `; finish with:\n${lines.map((l) => `  ${l}`).join('\n')}` : ''}`);
+  }
+  return targets.filter((t) => !done.has(t.id));
 }
 
 async function interruptedBeforeStart(rt: Runtime, err: InterruptedError, known: readonly Target[] | undefined, refs: readonly string[], opts: Pick<FleetOptions, 'mutates' | 'rest' | 'runsAgain'>): Promise<number> {
