@@ -26,10 +26,13 @@ export function register(cmd: Command): void {
     .addHelpText('after', HELP)
     .action(async function (this: Command, files: string[]) {
       await withRuntime(this, async (rt) => {
+        const plan = { requests: [], then: [step('local', `merge ${files.length} journal${files.length === 1 ? '' : 's'}: ${files.join(', ')}`)] };
+        // A dry run reads nothing, as the offline commands' (commands/offline.ts).
+        if (rt.dryRun) return rt.submit(plan, async () => {});
         const { mergeJournals } = await import('../core/fleet/journal.js');
-        // Read and checked while planning: a file that is not a journal is a usage error.
+        // Read and checked before anything is printed: a file that is not a journal is a usage error.
         const report = mergeJournals(files);
-        return rt.submit({ requests: [], then: [step('local', `merge ${files.length} journal${files.length === 1 ? '' : 's'}: ${files.join(', ')}`)] }, async () => {
+        return rt.submit(plan, async () => {
           if (rt.format === 'table' && rt.globals.jq === undefined) {
             await rt.out.show(report.map((r) => ({
               server: r.server_id, name: r.server_name ?? '', result: r.status === 'not_run' ? 'not run' : r.status === 'ok' ? 'ok' : `${r.status} (exit ${r.exit_code}${r.outcome && r.outcome !== 'not_applied' ? `, ${r.outcome}` : ''})`,

@@ -54,6 +54,11 @@ export interface FleetOptions {
    */
   rest?: (serverIds: readonly string[]) => string;
   /**
+   * The results go to this instead of the output and stderr (`gsh top`'s actions: the screen is
+   * taken); the exit code is the same.
+   */
+  silent?: (results: readonly TargetResult[]) => void;
+  /**
    * A server the interrupt caught mid-way is finished by running the command there again (an
    * upload replaces what it sent; a wait of its own reads again), so `rest` names it too.
    */
@@ -102,8 +107,8 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
   const running = new Set<Target>();
   let next = 0;
   let stop: 'failure' | 'interrupt' | undefined;
-  const streamed = rt.format === 'jsonl' && rt.globals.jq === undefined;
-  const progress = rt.io.stderrTTY && !streamed;
+  const streamed = rt.format === 'jsonl' && rt.globals.jq === undefined && !opts.silent;
+  const progress = rt.io.stderrTTY && !streamed && !opts.silent;
   const tick = () => {
     if (!progress) return;
     const failed = results.filter((r) => !r.ok).length;
@@ -216,6 +221,10 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
     withRerun(results, opts);
   }
 
+  if (opts.silent) {
+    opts.silent(results);
+    return stop === 'interrupt' ? exitOnStop : results.some((r) => !r.ok) ? Exit.someFailed : Exit.ok;
+  }
   if (!streamed) await show(rt, results);
   if (stop === 'failure' && notStarted.length) rt.note(`${failures} failed, more than ${budgetWords(rollout)} allows: not started on ${notStarted.map(label).join(', ')}${opts.rest ? `; run them with:\n  ${opts.rest(notStarted.map((t) => t.id))}` : ''}`);
   const failed = results.filter((r) => !r.ok && !r.interrupted && !r.not_started);

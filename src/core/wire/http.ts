@@ -152,6 +152,8 @@ export class ApiClient {
    * N runners on one key, on any machines, stay within its limit together).
    */
   rateShare = 1;
+  /** The budget shared with other gsh processes on this key and base URL (set once the credential is known). */
+  sharedBudget: SharedRateBudget | undefined;
   /** This client's own requests in the window ending at `reset` (unix seconds), for rateShare. */
   private own = { reset: 0, used: 0 };
 
@@ -167,6 +169,7 @@ export class ApiClient {
       ...opts,
     };
     this.maxResponseBytes = maxResponseBytes(this.opts.env);
+    this.sharedBudget = opts.sharedBudget;
   }
 
   /** The key's budget as last seen (X-RateLimit-*), for callers that plan a timeline of requests. */
@@ -441,7 +444,7 @@ export class ApiClient {
       // Answers of one window may arrive out of order: the smallest remaining is the truth.
       const same = this.rateLimit?.reset === reset;
       this.rateLimit = { limit, remaining: same ? Math.min(remaining, this.rateLimit!.remaining) : remaining, reset };
-      this.opts.sharedBudget?.seen(limit, remaining, reset);
+      this.sharedBudget?.seen(limit, remaining, reset);
     }
   }
 
@@ -455,7 +458,7 @@ export class ApiClient {
     for (;;) {
       const rl = this.rateLimit;
       if (!rl || rl.remaining - this.inFlight > 0) {
-        const waitMs = this.shareWaitMs(rl) || (this.opts.sharedBudget?.take(this.opts.now()) ?? 0);
+        const waitMs = this.shareWaitMs(rl) || (this.sharedBudget?.take(this.opts.now()) ?? 0);
         if (waitMs <= 0) {
           this.inFlight++;
           this.own.used++;
@@ -463,7 +466,7 @@ export class ApiClient {
         }
         const line = this.own.used >= this.shareCap(rl)
           ? `rate limit: this run's share (${Math.round(this.rateShare * 1000) / 10}%) of this minute's ${rl?.limit} requests is used; waiting ${Math.ceil(waitMs / 1000)} s`
-          : `rate limit: other gsh processes on this key took this minute's requests; waiting ${Math.ceil(waitMs / 1000)} s`;
+          : `rate limit: this minute's requests are taken by the gsh processes on this key (this one included); waiting ${Math.ceil(waitMs / 1000)} s`;
         this.trace(`! ${line}`);
         this.announce(line, waitMs);
         await this.pause(waitMs + 100, spec);

@@ -1,8 +1,12 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/core/wire/http.js';
 import { staticCredential } from '../../../src/core/auth/credentials.js';
+import { fileBudget, sharedBudget } from '../../../src/core/run/shared-budget.js';
 import { allowedFailures, parseMaxFail } from '../../../src/core/fleet/failure-budget.js';
 import { rolloutOf } from '../../../src/core/fleet/rollout.js';
 import { parseRateShare, parseShard, shardOf } from '../../../src/core/fleet/shards.js';
@@ -98,5 +102,89 @@ describe("a client's share of the key's per-minute budget", () => {
     expect(statuses.every((s) => s === 200)).toBe(true);
     expect([...windows.values()]).toEqual([5, 5, 2]);
     expect(sleeps).toHaveLength(2);
+  });
+});
+
+describe('one budget between processes (core/run/shared-budget.ts)', () => {
+  let server: Server | undefined;
+  const dirs: string[] = [];
+  afterEach(async () => {
+    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  /** A service with fixed one-minute windows of `limit` whose answers come `lagMs` after it counted them. */
+  async function service(limit: number, now: () => number, lagMs: number) {
+    const windows = new Map<number, number>();
+    const statuses: number[] = [];
+    server = createServer((_req, res) => {
+      const start = Math.floor(now() / 60_000);
+      const used = (windows.get(start) ?? 0) + 1;
+      windows.set(start, used);
+      const status = used > limit ? 429 : 200;
+      statuses.push(status);
+      setTimeout(() => {
+        res.writeHead(status, { 'content-type': 'application/json', 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(Math.max(0, limit - used)), 'x-ratelimit-reset': String((start + 1) * 60), ...(status === 429 ? { 'retry-after': '1' } : {}) });
+        res.end(JSON.stringify(status === 200 ? { data: {} } : { error: { code: 'rate_limit_exceeded', message: 'slow' } }));
+      }, lagMs);
+    });
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`, statuses, windows };
+  }
+
+  /** Two clients (two processes' worth: nothing shared but the account file, when given), 8 requests at once each. */
+  async function twoScripts(shared: boolean) {
+    let now = Date.UTC(2026, 0, 1, 0, 0, 10);
+    const svc = await service(10, () => now, 30);
+    const dir = mkdtempSync(join(tmpdir(), 'gsh-budget-'));
+    dirs.push(dir);
+    // The account, counting the requests it let go.
+    let granted = 0;
+    const account = fileBudget(join(dir, 'account.json'));
+    const counted = { take: (n: number) => account.take(n) || void granted++ || 0, seen: account.seen };
+    const clients = [0, 1].map(() => new ApiClient({
+      baseUrl: svc.base, credential: staticCredential('k', 'test'), retries: 0,
+      // A pause ends when its time has come, once the requests let go before it have arrived:
+      // time moves for the waiting, not under the requests already sent.
+      now: () => now, sleep: async (ms) => {
+        const due = now + ms;
+        while (svc.statuses.length < granted) await new Promise((r) => setTimeout(r, 5));
+        now = Math.max(now, due);
+      },
+      ...(shared ? { sharedBudget: counted } : {}),
+    }));
+    try {
+      // Each learns the limit first, then both send 8 at once: 2 + 16 requests on a 10 a minute key.
+      for (const c of clients) await c.request({ method: 'GET', path: '/servers' });
+      const all = await Promise.allSettled(clients.flatMap((c) => Array.from({ length: 8 }, () => c.request({ method: 'GET', path: '/servers' }))));
+      return { ...svc, rejected: all.filter((r) => r.status === 'rejected').length };
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+    }
+  }
+
+  it('two scripts at once on one key: without the account they collect 429s; with it, none, at most the limit a window', async () => {
+    const alone = await twoScripts(false);
+    expect(alone.statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    await new Promise<void>((r) => server!.close(() => r()));
+    server = undefined;
+    const together = await twoScripts(true);
+    expect(together.statuses.filter((s) => s === 429)).toEqual([]);
+    expect(together.rejected).toBe(0);
+    expect(Math.max(...together.windows.values())).toBeLessThanOrEqual(10);
+    expect([...together.windows.values()].reduce((a, b) => a + b, 0)).toBe(18);
+  });
+
+  it('the account is named by a hash of the base URL and the key, never the key', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gsh-budget-'));
+    dirs.push(dir);
+    const budget = sharedBudget({ GSH_CONFIG_DIR: dir }, 'https://api.example.test/api/v2', 'gsh_live_secret_123');
+    expect(budget).toBeDefined();
+    budget!.take(Date.now());
+    budget!.seen(60, 59, Math.ceil(Date.now() / 60_000) * 60);
+    const files = readdirSync(join(dir, 'rate'));
+    expect(files).toEqual([expect.stringMatching(/^[0-9a-f]{32}\.json$/)]);
+    expect(readFileSync(join(dir, 'rate', files[0]!), 'utf8')).not.toContain('secret');
+    expect(JSON.parse(readFileSync(join(dir, 'rate', files[0]!), 'utf8'))).toMatchObject({ limit: 60, used: 1 });
   });
 });
