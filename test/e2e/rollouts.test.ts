@@ -357,3 +357,30 @@ describe('journals (--journal, --resume, gsh fleet report)', () => {
     expect(sb.log.slice(mark)).toEqual([]);
   });
 });
+
+describe('an interrupted fleet names what failed before it (issue 50 item 8)', () => {
+  it('Ctrl-C after one server failed with ad_required: the summary names it with its exit code, code and what to do; -o json lists every target', async () => {
+    const four = names.slice(0, 4);
+    setState(four, 'offline');
+    const ad = t.sandbox.state.servers.get(idOf(four[0]!))!;
+    ad.adRequired = true;
+    const ctx = testContext({ env: runEnv(t.env()) });
+    let posts = 0;
+    const off = t.sandbox.onRequest((e) => {
+      if (e.method === 'POST' && e.path.endsWith('/power') && ++posts === 2) setImmediate(() => (ctx.signals as EventEmitter).emit('SIGINT'));
+    });
+    try {
+      const r = await runGsh(['power', 'start', '-s', four.join(','), '--parallel', '1', '-o', 'json'], ctx).finally(off);
+      expect(r.exitCode, r.stderr).toBe(130);
+      const all = JSON.parse(r.stdout) as { server_id: string; ok: boolean; exit_code: number; action_url?: string }[];
+      expect(all.map((x) => x.server_id).sort()).toEqual(four.map(idOf).sort());
+      const failed = all.find((x) => x.server_id === ad.id)!;
+      expect(failed).toMatchObject({ ok: false, exit_code: 7 });
+      expect(r.stderr).toMatch(/Interrupted: 1 of 4 finished, 1 of them failed\./);
+      expect(r.stderr).toContain(`Failed before the interrupt:\n  ${four[0]}: exit 7 (ad_required): `);
+      expect(r.stderr).toContain(failed.action_url!);
+    } finally {
+      ad.adRequired = false;
+    }
+  });
+});

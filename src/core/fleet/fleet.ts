@@ -389,7 +389,10 @@ function unstarted(target: Target, opts: Pick<FleetOptions, 'mutates'>, exit: nu
  */
 function noteInterrupted(rt: Runtime, results: TargetResult[], total: number, notStarted: readonly Target[], opts: Pick<FleetOptions, 'rest' | 'runsAgain'>): void {
   const finished = results.filter((r) => !r.interrupted && !r.not_started).length;
-  rt.note(`Interrupted: ${finished} of ${total} finished.`);
+  // What finished may have failed (issue 50 item 8): each failure named, with what to do about it.
+  const failed = results.filter((r) => !r.ok && !r.interrupted && !r.not_started);
+  rt.note(`Interrupted: ${finished} of ${total} finished${failed.length ? `, ${failed.length} of them failed` : ''}.`);
+  if (failed.length) rt.note(`Failed before the interrupt:\n${failed.map(failureLine).join('\n')}`);
   const stopped = results.filter((r) => r.interrupted);
   const waits = stopped.filter((r) => r.error?.resume !== undefined);
   // A wait of its own (gsh wait) sent nothing: only a change that was applied says so.
@@ -405,6 +408,12 @@ function noteInterrupted(rt: Runtime, results: TargetResult[], total: number, no
     const caught = opts.runsAgain ? 'Not finished' : 'Not sent';
     rt.note(`${interrupted.length ? `${caught}: ${interrupted.map((r) => r.server_name ?? r.server_id).join(', ')}\n` : ''}Run the servers not started${interrupted.length ? ` or ${caught.toLowerCase()}` : ''} with:\n  ${opts.rest(rest.map((r) => r.server_id as string))}`);
   }
+}
+
+/** One failed target in a summary: its name, exit code and message, then its hint or the URL where a person must act. */
+function failureLine(r: TargetResult): string {
+  const hint = r.hint ?? (typeof r.error?.hint === 'string' ? r.error.hint : undefined);
+  return `  ${r.server_name ?? r.server_id}: exit ${r.exit_code}${r.error?.code ? ` (${r.error.code})` : ''}: ${r.error?.message ?? ''}${r.action_url ? ` ${r.action_url}` : ''}${hint ? `\n    ${hint.split('\n').join('\n    ')}` : ''}`;
 }
 
 /**
