@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { fleetFlags, fleetSteps, type RolloutFlags, rolloutOf, runsAsFleet } from '../core/fleet/rollout.js';
 import { CHECKS } from '../core/flags/checks.js';
 import { Exit, GshError, UsageError } from '../core/errors.js';
 import { withIdempotencyKey } from '../core/wire/http.js';
@@ -179,14 +180,13 @@ async function attachSeveral(rt: Runtime, refs: TargetRefs, flags: AttachFlags, 
 }
 
 function registerSend(cmd: Command): void {
-  cmd
+  fleetFlags(cmd
     .command('send')
     .description('Send one single-line console command; --expect waits for a matching output line')
     .argument('<command>', 'the command (one that starts with a dash goes after --)')
     .option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER); for several: repeat it, commas, a name glob, or - for stdin', collect)
     .option('--all-servers', 'send to every server the key can reach')
     .option('--parallel <n>', 'with several servers: how many at once (default 4, at most 32)')
-    .option('--fail-fast', 'with several servers: start no new one after a failure')
     .option('--expect <regex>', 'wait for the first console line matching this and print it (exit 10 on --timeout, default 30s)')
     .addHelpText('after', `
 Sends POST /servers/{id}/commands. With --expect, the console socket is opened first, so the
@@ -199,7 +199,7 @@ Examples:
   gsh console send -s lobby -- "-weird command"
   gsh console send -s lobby "say hello" --dry-run
   gsh console send -s 'lobby-*' "say restarting in 5 minutes"`)
-    .action(async function (this: Command, text: string, flags: { server?: string[]; expect?: string; allServers?: boolean; parallel?: string; failFast?: boolean }) {
+    .action(async function (this: Command, text: string, flags: RolloutFlags & { server?: string[]; expect?: string; allServers?: boolean; parallel?: string }) {
       await withRuntime(this, async (rt) => {
         const problem = CHECKS['single-line'](text);
         if (problem) throw new UsageError(`the command ${problem}`, 'Send one command per call.');
@@ -207,7 +207,7 @@ Examples:
         const limit = rt.globals.timeout ? rt.waitLimitMs : EXPECT_DEFAULT_MS;
         const refs = targetRefs(flags.server, undefined, rt.env, flags.allServers === true);
         const single = singleRef(refs);
-        if (single !== undefined) {
+        if (single !== undefined && !runsAsFleet(rolloutOf(flags))) {
           parallelOption(flags.parallel);
           const t = await planTarget(rt, single);
           const s = await sending(rt, t, text, re, limit);
@@ -231,11 +231,11 @@ Examples:
         if (typeof targets === 'number') return targets;
         const plan = {
           requests: [...sends.values()].flatMap((x) => x.plan.requests),
-          then: [step('fleet', `send to ${targets.length} servers, ${opts.parallel} at a time`), ...([...sends.values()][0]?.plan.then ?? [])],
+          then: [...fleetSteps(targets, opts.parallel, opts.rollout), ...([...sends.values()][0]?.plan.then ?? [])],
         };
         return rt.submit(plan, () => runFleet(rt, targets, opts, (target) => (sends.get(target.id) as Sending).send()));
       });
-    });
+    }));
 }
 
 interface Sending {
@@ -281,13 +281,12 @@ async function sending(rt: Runtime, t: ConsoleTarget, text: string, re: RegExp |
 }
 
 function registerHistory(cmd: Command): void {
-  cmd
+  fleetFlags(cmd
     .command('history')
     .description('Page through the console history (newest page first, then --cursor for the next)')
     .argument('[server]', SERVER_ARG)
     .option('-s, --server <id|name>', SERVERS_HELP, collect)
     .option('--all-servers', 'every server the key can reach')
-    .option('--fail-fast', 'with several servers: start no new one after a failure')
     .option('--cursor <cursor>', 'the cursor printed with the previous page')
     .option('--limit <n>', 'lines per page, 1 to 1000 (default: the node’s, 200)')
     .addHelpText('after', `
@@ -302,7 +301,7 @@ Examples:
         const limit = intOption('--limit', flags.limit, 1, 1000);
         const args = historyArgs(flags.cursor, limit);
         const asked = ['send history', ...args.map((a) => JSON.stringify(a))].join(' ');
-        return onServers(rt, { server: flags.server, positional: server, allServers: flags.allServers, failFast: flags.failFast, mutates: false }, async (client, target) => {
+        return onServers(rt, { server: flags.server, positional: server, allServers: flags.allServers, rollout: flags, mutates: false }, async (client, target) => {
           const t = await consoleTarget(client, target.id, target.name !== undefined ? `${target.name} (${target.id})` : target.id);
           const page = async () => {
             let reply: ((f: Frame) => void) | undefined;
@@ -339,7 +338,7 @@ Examples:
           };
         });
       });
-    });
+    }));
 }
 
 /** `send history` args: optional cursor, optional page length; an empty cursor means none. */
@@ -349,13 +348,12 @@ export function historyArgs(cursor: string | undefined, limit: number | undefine
 }
 
 function registerStats(cmd: Command): void {
-  cmd
+  fleetFlags(cmd
     .command('stats')
     .description('Resource usage from the console socket; --watch keeps it live')
     .argument('[server]', SERVER_ARG)
     .option('-s, --server <id|name>', SERVERS_HELP, collect)
     .option('--all-servers', 'every server the key can reach')
-    .option('--fail-fast', 'with several servers: start no new one after a failure')
     .option('--watch', 'keep showing each update (one live line on a terminal) until Ctrl-C (one server; several: gsh top)')
     .addHelpText('after', `
 Examples:
@@ -368,7 +366,7 @@ Examples:
         const several = () => {
           if (flags.watch) throw new UsageError('--watch follows one server\'s stats', 'For several servers\' usage live, use gsh top -s SERVERS; without --watch, each server\'s stats are read once.');
         };
-        return onServers(rt, { server: flags.server, positional: server, allServers: flags.allServers, failFast: flags.failFast, mutates: false, several }, async (client, target) => {
+        return onServers(rt, { server: flags.server, positional: server, allServers: flags.allServers, rollout: flags, mutates: false, several }, async (client, target) => {
           const t = await consoleTarget(client, target.id, target.name !== undefined ? `${target.name} (${target.id})` : target.id);
           const then = flags.watch
             ? [step('stream', 'open the console socket, ask for stats (send stats) and show every update until Ctrl-C'), RENEWAL]
@@ -391,7 +389,7 @@ Examples:
           return { plan: { requests: [t.token], then }, alone: () => statsAlone(rt, t, flags.watch === true, once), inFleet: once };
         });
       });
-    });
+    }));
 }
 
 /** `console stats` on one server: the answer once, or with --watch every update until Ctrl-C. */

@@ -1,4 +1,5 @@
 import { type Stats, statSync } from 'node:fs';
+import { fleetFlags } from '../core/fleet/rollout.js';
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { distinctNames, safeFileName } from '../common/file-names.js';
@@ -85,7 +86,7 @@ async function putTree(rt: Runtime, local: string, o: PutFlags): Promise<number 
   const { parallel } = fleetOptions({ parallel: o.parallel });
   const plan = planTree(local, remoteDir(o.dir));
   for (const s of plan.skipped) rt.note(`skipped ${s}`);
-  return onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: true }, async (client, t) => ({
+  return onServers(rt, { server: o.server, allServers: o.allServers, rollout: o, mutates: true }, async (client, t) => ({
     plan: { requests: treeRequests(t.id, plan), then: [] },
     alone: () => uploadTree(rt, client, t.id, plan, parallel),
     inFleet: () => uploadTreeInFleet(rt, client, t.id, plan, parallel),
@@ -102,13 +103,12 @@ function serverFolders(targets: readonly Target[]): Map<string, string | undefin
 }
 
 export function register(files: Command): void {
-  files
+  fleetFlags(files
     .command('put')
     .description('Upload a local file of any size, or a directory tree, into a server directory (signed upload URL, then the bytes)')
     .argument('<file>', 'local file, or a directory to upload as a tree')
     .option('-s, --server <id|name>', SERVERS_HELP, collect)
     .option('--all-servers', 'every server the key can reach')
-    .option('--fail-fast', 'with several servers: start no new one after a failure')
     .option('--dir <directory>', 'server directory to upload into (a directory upload needs it)')
     .option('--name <filename>', 'file name on the server (default: the local name; files only)')
     .option('--parallel <n>', `directory uploads: files sent at once (1 to ${MAX_PARALLEL}, default ${DEFAULT_PARALLEL}), sharing the rate limit`)
@@ -122,7 +122,7 @@ export function register(files: Command): void {
         if (!st.isFile()) throw new UsageError(`${local} is not a regular file or a directory`);
         const dir = o.dir ?? '/';
         const source = localFile(local, st.size, o.name ?? basename(local));
-        return onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: true }, async (client, t) => {
+        return onServers(rt, { server: o.server, allServers: o.allServers, rollout: o, mutates: true }, async (client, t) => {
           const ask = await withIdempotencyKey(askSpec(t.id, rt.globals.idempotencyKey));
           return {
             plan: { requests: [ask, uploadSpec(SIGNED_URL, dir, source)], then: [] },
@@ -142,15 +142,14 @@ export function register(files: Command): void {
           };
         });
       });
-    });
+    }));
 
-  files
+  fleetFlags(files
     .command('get')
     .description('Download a server file (signed download URL, then the bytes) to stdout or --to FILE|DIR|-')
     .argument('<path>', 'absolute path of the file on the server')
     .option('-s, --server <id|name>', SERVERS_HELP, collect)
     .option('--all-servers', 'every server the key can reach')
-    .option('--fail-fast', 'with several servers: start no new one after a failure')
     .option('--to <file|dir|->', 'write to this file (atomically), into this directory, or - for stdout (even binary content on a terminal); several servers: DIR/<server>/')
     .option('--clobber', 'replace an existing file; it keeps its mode (new files are 0644 less the umask: the API marks no file private)')
     .addHelpText('after', `
@@ -181,7 +180,7 @@ API:
           const none = targets.filter((t) => folders!.get(t.id) === undefined);
           if (none.length) throw new UsageError(`no folder of its own for ${none.map((t) => t.name ?? t.id).join(', ')}`, 'Download from those servers one at a time.');
         };
-        return onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: false, several }, async (client, t, many) => {
+        return onServers(rt, { server: o.server, allServers: o.allServers, rollout: o, mutates: false, several }, async (client, t, many) => {
           const ask = await withIdempotencyKey({ method: 'POST', path: `/servers/${encodeURIComponent(t.id)}/files/download`, body: { file: remote }, idempotencyKey: rt.globals.idempotencyKey });
           let into: DownloadTarget = target;
           let where = o.to ?? '-';
@@ -214,5 +213,5 @@ API:
           };
         });
       });
-    });
+    }));
 }

@@ -19,6 +19,7 @@ export const handWritten: Record<string, HandWritten> = {
   man: { summary: 'Print or write the manual pages (gsh.1 and one per command)', load: () => import('./man.js') },
   whoami: { summary: 'Show the account, key, scopes and rate limit of the credential in use, and where it came from', load: () => import('./whoami.js') },
   top: { summary: 'The fleet at a glance: a live view of every server\'s state and usage, within the rate limit', load: () => import('./top.js') },
+  fleet: { summary: 'Rollouts across servers: merge the journals of fleet runs into one report', load: () => import('./fleet.js') },
   wait: { summary: 'Wait for work already under way: server states (one or many servers) and jobs', load: () => import('./wait.js') },
   config: { summary: 'A server\'s configuration as code: export, lint, diff and apply declaration files', load: () => import('./config.js') },
   cache: { summary: 'Where remembered servers are kept, and forgetting them', load: () => import('./cache.js') },

@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import { fleetFlags } from '../core/fleet/rollout.js';
 import { colorEnabled, colorWhen, errorStream, outputStream } from '../core/terminal/io.js';
 import { TIERS } from '../init/caps.js';
 import { FORMAT_NAMES } from '../init/format/names.js';
@@ -238,17 +239,16 @@ Examples:
       await online(this, (rt) => runTemplateUpdate(rt, id, file, this.opts()));
     });
 
-  cmd
+  fleetFlags(cmd
     .command('status')
     .description('Latest provisioning job of a server: phases, progress and warnings')
     .option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER); for several: repeat it, commas, a name glob, or - for stdin', collectServers)
     .option('--all-servers', 'every server the key can reach')
-    .option('--fail-fast', 'with several servers: start no new one after a failure')
     .option('--wait', 'follow the job until it finishes (failed or timed_out exit 1)')
     .addHelpText('after', STATUS_HELP)
     .action(async function (this: Command) {
       const { runStatus } = await import('./init-online/status.js');
       const o = this.opts<{ server?: string[]; allServers?: boolean; failFast?: boolean; wait?: boolean }>();
       await online(this, (rt) => runStatus(rt, o, o.wait === true));
-    });
+    }));
 }

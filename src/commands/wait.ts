@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { fleetFlags, fleetSteps, type RolloutFlags, runsAsFleet } from '../core/fleet/rollout.js';
 import { collect } from '../core/flags/fields.js';
 import { Exit, GshError, ownError, UsageError } from '../core/errors.js';
 import { pathIdProblem } from '../core/flags/checks.js';
@@ -45,19 +46,18 @@ Examples:
 
 export function register(cmd: Command): void {
   // The default subcommand: `gsh wait -s lobby --for running` is `gsh wait server -s lobby --for running`.
-  cmd
+  fleetFlags(cmd
     .command('server', { isDefault: true })
     .description('Wait until servers reach a state (the default form of gsh wait)')
     .option('-s, --server <id|name>', SERVER_HELP, collect)
     .option('--all-servers', 'every server the key can reach')
     .option('--for <state>', 'the state to wait for (default: settled)')
     .option('--parallel <n>', 'accepted for older scripts: several servers are now read together, 100 a request')
-    .option('--fail-fast', 'with several servers: start no new one after a failure')
     .option('--ready [regex]', 'wait for a console line matching REGEX (default: the settings\' done_message), recent output included, ending as soon as it arrives; exit 13 if it crashes or stops first, 12 if there is no pattern or a running server\'s line is not in its history')
     .addHelpText('after', HELP)
     .action(async function (this: Command) {
       await withRuntime(this, (rt) => waitForStates(rt, this.opts()));
-    });
+    }));
 
   cmd
     .command('job')
@@ -75,13 +75,12 @@ export function register(cmd: Command): void {
       });
     });
 
-  cmd
+  fleetFlags(cmd
     .command('backup')
     .description('Follow a backup until the service says it has finished (a status word, or its completion time)')
     .argument('<backup-uuid>', 'the backup, as backups create or backups list gave it')
     .option('-s, --server <id|name>', SERVER_HELP, collect)
     .option('--all-servers', 'every server the key can reach')
-    .option('--fail-fast', 'with several servers: start no new one after a failure')
     .addHelpText('after', '\nA backup is finished when its answer carries a finished status (completed, succeeded…) or,\nwithout one, a completed_at time; failed, error or is_successful=false exit 1. A backup record\nwith neither (the contract shows no backup fields) cannot say: exit 12 after the first read.\n\nExample:\n  gsh wait backup 8c1e6f8a-1b2c-4d3e-9f00-0a1b2c3d4e5f -s lobby\n')
     .action(async function (this: Command, backupId: string) {
       await withRuntime(this, async (rt) => {
@@ -89,7 +88,7 @@ export function register(cmd: Command): void {
         if (problem) throw new UsageError(`<backup-uuid> ${problem} (got "${backupId}")`);
         const [{ backupWork, followOrInterrupt }, { onServer }, many] = await Promise.all([import('../core/fleet/follow.js'), import('../core/fleet/server-cache.js'), import('../core/fleet/fleet-command.js')]);
         const o = this.opts<ServerFlags>();
-        return many.onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: false }, async (client, t, _several, only) => ({
+        return many.onServers(rt, { server: o.server, allServers: o.allServers, rollout: o, mutates: false }, async (client, t, _several, only) => ({
           plan: { requests: [{ method: 'GET', path: backupWork(t.id, backupId).path }], then: [step('wait', `poll the backup until it has finished, for at most ${rt.waitLimitMs / 1000} s`)] },
           alone: async () => {
             await rt.out.show(await onServer(rt, client, only?.ref ?? t.id, only?.resolved ?? { id: t.id, remembered: false }, (id) => followOrInterrupt(rt, client, backupWork(id, backupId))));
@@ -97,23 +96,22 @@ export function register(cmd: Command): void {
           inFleet: () => waitInFleet(rt, client, backupWork(t.id, backupId)),
         }));
       });
-    });
+    }));
 
   for (const [kind, what] of [['init', 'the init provisioning job'], ['transfer', 'a transfer to another region'], ['pull', 'a file pull (download into the server)']] as const) {
-    const sub = cmd
+    const sub = fleetFlags(cmd
       .command(kind)
       .description(`Follow ${what} on a server to its end`)
       .option('-s, --server <id|name>', SERVER_HELP, collect)
       .option('--all-servers', 'every server the key can reach')
-      .option('--fail-fast', 'with several servers: start no new one after a failure')
-      .addHelpText('after', `\nExample:\n  gsh wait ${kind} -s lobby\n  gsh wait ${kind} -s 'lobby-*'\n`);
+      .addHelpText('after', `\nExample:\n  gsh wait ${kind} -s lobby\n  gsh wait ${kind} -s 'lobby-*'\n`));
     if (kind === 'pull') sub.option('--download <id>', 'the download the pull started (default: until no download is active)');
     sub.action(async function (this: Command) {
       await withRuntime(this, async (rt) => {
         const o = this.opts<ServerFlags & { download?: string }>();
         const [{ followOrInterrupt, pollPath }, { onServer }, many] = await Promise.all([import('../core/fleet/follow.js'), import('../core/fleet/server-cache.js'), import('../core/fleet/fleet-command.js')]);
         const workOn = (serverId: string) => (kind === 'pull' ? { kind, serverId, ...(o.download ? { started: o.download } : {}) } : { kind, serverId });
-        return many.onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: false }, async (client, t, _several, only) => ({
+        return many.onServers(rt, { server: o.server, allServers: o.allServers, rollout: o, mutates: false }, async (client, t, _several, only) => ({
           plan: { requests: [{ method: 'GET', path: pollPath(workOn(t.id)) }], then: [step('wait', `poll ${what} on ${t.id} until it ends, for at most ${rt.waitLimitMs / 1000} s`)] },
           alone: async () => {
             const final = await onServer(rt, client, only?.ref ?? t.id, only?.resolved ?? { id: t.id, remembered: false }, (id) => followOrInterrupt(rt, client, workOn(id)));
@@ -140,7 +138,7 @@ async function waitInFleet(rt: Runtime, client: ApiClient, work: Work): Promise<
   }
 }
 
-async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: boolean; for?: string; parallel?: string; failFast?: boolean; ready?: string | true }): Promise<number | void> {
+async function waitForStates(rt: Runtime, o: RolloutFlags & { server?: string[]; allServers?: boolean; for?: string; parallel?: string; ready?: string | true }): Promise<number | void> {
   if (o.ready !== undefined && o.for !== undefined && o.for !== 'running') throw new UsageError('--ready waits for running; leave out --for');
   const state = o.ready !== undefined ? 'running' : (o.for ?? 'settled');
   if (!/^[a-z_]+$/.test(state)) throw new UsageError(`--for "${state}" is not a state`, 'Use running, offline, settled or another state of the status resource.');
@@ -195,7 +193,7 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
     };
   };
   const single = singleRef(refs);
-  if (single !== undefined) {
+  if (single !== undefined && !runsAsFleet(opts.rollout)) {
     const server = await resolveRemembered(rt, client, single);
     const p = then(server.id, server.id);
     return rt.submit({ requests: [...p.requests, { method: 'GET', path: `/servers/${encodeURIComponent(server.id)}/status` }], then: p.then }, async () => {
@@ -203,10 +201,10 @@ async function waitForStates(rt: Runtime, o: { server?: string[]; allServers?: b
     });
   }
   const stdin = await stdinFor(refs.refs, () => rt.ctx.stdin);
-  const targets = await resolveFleet(rt, refs.refs, {}, () => resolveTargets(client, refs, stdin, rt.references));
+  const targets = await resolveFleet(rt, refs.refs, { rollout: opts.rollout }, () => resolveTargets(client, refs, stdin, rt.references));
   if (typeof targets === 'number') return targets;
   const requests = [...targets.flatMap((t) => then(t.id, t.id).requests), ...pagedRequests(targets.length)];
-  return rt.submit({ requests, then: then(`${targets.length} servers, read together from the list with statuses (100 a request)`, targets[0]?.id ?? '').then }, async () => {
+  return rt.submit({ requests, then: [...(opts.rollout?.batch || opts.rollout?.maxFail || opts.rollout?.shard ? fleetSteps(targets, opts.parallel, opts.rollout) : []), ...then(`${targets.length} servers, read together from the list with statuses (100 a request)`, targets[0]?.id ?? '').then] }, async () => {
     rt.singleTarget = false;
     const { stopPolling } = await import('../core/fleet/status-poller.js');
     try {

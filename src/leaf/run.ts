@@ -38,10 +38,12 @@ async function operation(leaf: Leaf, cmd: Command, rt: Runtime): Promise<number 
   const local = cmd.opts();
   const args = cmd.processedArgs as string[];
   if (needsServer(leaf.op)) {
-    const [{ singleRef, targetRefs }, { parallelOption }] = await Promise.all([import('../core/fleet/targets.js'), import('../core/fleet/fleet.js')]);
+    const [{ singleRef, targetRefs }, { parallelOption }, { rolloutOf, runsAsFleet }] = await Promise.all([import('../core/fleet/targets.js'), import('../core/fleet/fleet.js'), import('../core/fleet/rollout.js')]);
     const refs = targetRefs(local.server as string[] | undefined, serverArgument(leaf.op, args), rt.env, local.allServers === true);
     parallelOption(local.parallel as string | undefined);
-    if (singleRef(refs) === undefined) {
+    // The rollout flags are checked whatever the number of servers, as --parallel is.
+    const rollout = rolloutOf(local);
+    if (singleRef(refs) === undefined || runsAsFleet(rollout)) {
       for (const f of FEATURES) f.fleet?.(leaf, local);
       return runOnFleet(rt, leaf, local, args, refs);
     }
@@ -128,11 +130,12 @@ function printer(rt: Runtime): Sink {
  * and asks once, and each runs as it would alone, its result kept for the fleet's table.
  */
 async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[], refs: TargetRefs): Promise<number> {
-  const [{ EntryFields, fleetOptions, listNotStarted, resolveFleet, runFleet }, { resolveTargets }, { restCommand, targetReplayCommand }] = await Promise.all([
-    import('../core/fleet/fleet.js'), import('../core/fleet/targets.js'), import('../core/terminal/report.js'),
+  const [{ EntryFields, fleetOptions, listNotStarted, resolveFleet, runFleet }, { resolveTargets, singleRef }, { restCommand, targetReplayCommand }, { fleetSteps, runsAsFleet }] = await Promise.all([
+    import('../core/fleet/fleet.js'), import('../core/fleet/targets.js'), import('../core/terminal/report.js'), import('../core/fleet/rollout.js'),
   ]);
   const opts = {
-    ...fleetOptions(local as { parallel?: string; failFast?: boolean }, rt.globals.idempotencyKey),
+    // One plain server run as a fleet of one (--journal) sends one request: its key may be given (a replay).
+    ...fleetOptions(local, singleRef(refs) === undefined ? rt.globals.idempotencyKey : undefined),
     mutates: leaf.op.method !== 'GET',
     replay: (id: string, key: string) => targetReplayCommand(rt.argv, id, key, serverArgument(leaf.op, args)),
     rest: (ids: readonly string[]) => restCommand(rt.argv, ids, serverArgument(leaf.op, args)),
@@ -146,11 +149,11 @@ async function runOnFleet(rt: Runtime, leaf: Leaf, local: Local, args: string[],
   if (typeof targets === 'number') return targets;
   const stages = await stagesOf(rt, leaf, local, targets.map((t) => ({ id: t.id, label: t.name ? `${t.name} (${t.id})` : t.id })), opts.parallel);
   const first = plans.get(targets[0]?.id ?? '');
-  if (targets.length === 1 && first) return (await rt.submit(await staged(first.plan, stages), async () => (await stoppedAlone(rt, await beforeStages(stages))) || afterStages(stages, first.params.server_id as string, () => execute(rt, first, printer(rt))))) ?? 0;
+  if (targets.length === 1 && first && !runsAsFleet(opts.rollout)) return (await rt.submit(await staged(first.plan, stages), async () => (await stoppedAlone(rt, await beforeStages(stages))) || afterStages(stages, first.params.server_id as string, () => execute(rt, first, printer(rt))))) ?? 0;
   const named = targets.map((t) => (t.name ? `${t.name} (${t.id})` : t.id));
   const plan = await staged({
     requests: [...plans.values()].flatMap((p) => p.plan.requests),
-    then: [step('fleet', `run on ${targets.length} servers, ${opts.parallel} at a time${opts.failFast ? ', starting none after a failure' : ''}: ${named.join(', ')}`), ...(first?.plan.then ?? [])],
+    then: [...fleetSteps(targets, opts.parallel, opts.rollout), ...(first?.plan.then ?? [])],
   }, stages);
   return (await rt.submit(plan, async () => {
     // Ctrl-C at the question, in an announced action's checks or countdown: no server was

@@ -153,13 +153,16 @@ function lastColumns(text: string, w: number): string {
 
 /** The keys the footer always shows, and hints added while they fit. */
 const LIST_KEYS = ['? keys', 'q quit'];
-const LIST_HINTS = ['enter open', '/ filter', 'c m n s sort', '↑↓ move'];
+const LIST_HINTS = ['enter open', '/ filter', 'c m n t sort', '↑↓ move', 'space mark', 'r s x restart start stop'];
 
 /**
  * The last line: where the selection is, the filter, the order, and the keys. The keys are never
  * cut off: what the user typed is cut first (its end kept), then the hints after `? keys · q quit`.
  */
 function footer(state: TopState, at: number, count: number, total: number): string {
+  // The confirmation line: the command that will run, in full, then the keys.
+  if (state.confirm) return `y runs, other keys cancel: ${state.confirm.command}`;
+  if (state.actionNote !== undefined) return oneLine(state.actionNote);
   if (state.typing !== undefined) {
     const keys = '_ · enter keep · esc clear';
     return `filter: ${lastColumns(oneLine(state.typing), total - width(`filter: ${keys}`))}${keys}`;
@@ -182,9 +185,11 @@ function footer(state: TopState, at: number, count: number, total: number): stri
 /** Every key, over the whole screen (`?`; any key goes back). */
 const HELP: [string, string][] = [
   ['↑ ↓  k j', 'move'],
-  ['PgUp PgDn  space', 'a page up or down'],
+  ['PgUp PgDn', 'a page up or down'],
+  ['space', 'mark the server (again: unmark)'],
+  ['r s x', 'restart, start, stop the marked servers (or the selected one): shows the gsh command, y runs it'],
   ['Home End  g G', 'the first or the last server'],
-  ['c m n s', 'sort by CPU, memory, name, state (again: reverse)'],
+  ['c m n t', 'sort by CPU, memory, name, state (again: reverse)'],
   ['/', 'filter by name as you type: enter keeps it, esc clears it'],
   ['esc', 'clear the filter; in an opened server: back to the list'],
   ['enter', 'open the server: its stats every second, last console lines'],
@@ -224,7 +229,7 @@ function listFrame(state: TopState, total: number, height: number): string[] {
     const selected = s.id === state.selected;
     const cells = list.map((c) => paint(fit(c.cell(s), c.width, c.right), c.colour?.(s), state.color));
     const shownName = oneLine(s.name);
-    const line = `${selected ? '›' : ' '} ${fitName(shownName, name, differ?.get(shownName))} ${cells.join(' ')}`;
+    const line = `${selected ? '›' : ' '}${state.marked.has(s.id) ? '*' : ' '}${fitName(shownName, name, differ?.get(shownName))} ${cells.join(' ')}`;
     out.push(selected ? paint(line, '7', state.color) : line);
   }
   while (out.length < height - FOOTER_LINES) out.push('');

@@ -1,5 +1,5 @@
 import { listRows } from './frame.js';
-import { move, setFilter, sortBy, type TopState } from './state.js';
+import { askAction, move, setFilter, sortBy, toggleMark, type TopState } from './state.js';
 
 // Keys of `gsh top` (README "gsh top"), read from the terminal in raw mode: bytes → key names →
 // a change of state, or an action for the live loop.
@@ -39,7 +39,7 @@ export function parseKeys(chunk: string): Key[] {
 }
 
 /** What the live loop must do after a key; undefined: the state changed (or not), just redraw. */
-export type Action = 'quit' | 'interrupt' | 'open' | 'close' | undefined;
+export type Action = 'quit' | 'interrupt' | 'open' | 'close' | 'act' | undefined;
 
 /** Applies one key to the state of a screen `height` lines high. */
 export function onKey(state: TopState, key: Key, height: number): Action {
@@ -51,6 +51,13 @@ export function onKey(state: TopState, key: Key, height: number): Action {
   }
   if (state.typing !== undefined) return typing(state, key);
   const ch = typeof key === 'object' ? key.char : undefined;
+  // The confirmation line: y runs what it shows, any other key leaves it.
+  if (state.confirm) {
+    if (ch === 'y' || ch === 'Y') return 'act';
+    delete state.confirm;
+    return undefined;
+  }
+  delete state.actionNote;
   if (ch === '?') {
     state.help = true;
     return undefined;
@@ -62,13 +69,17 @@ export function onKey(state: TopState, key: Key, height: number): Action {
     case 'up': case 'k': move(state, -1, page); break;
     case 'down': case 'j': move(state, 1, page); break;
     case 'pageup': move(state, -page, page); break;
-    case 'pagedown': case ' ': move(state, page, page); break;
+    case 'pagedown': move(state, page, page); break;
+    case ' ': toggleMark(state); break;
+    case 'r': askAction(state, 'restart'); break;
+    case 's': askAction(state, 'start'); break;
+    case 'x': askAction(state, 'stop'); break;
     case 'home': case 'g': move(state, -Infinity, page); break;
     case 'end': case 'G': move(state, Infinity, page); break;
     case 'c': sortBy(state, 'cpu'); break;
     case 'm': sortBy(state, 'memory'); break;
     case 'n': sortBy(state, 'name'); break;
-    case 's': sortBy(state, 'state'); break;
+    case 't': sortBy(state, 'state'); break;
     case '/': state.typing = state.filter; break;
     case 'escape': if (state.filter) setFilter(state, ''); break;
     case 'enter': return state.selected === undefined ? undefined : 'open';

@@ -53,6 +53,10 @@ export async function runLive(rt: Runtime, o: LiveOptions): Promise<number> {
         if (state.detail === opened?.view) render();
       });
       state.detail = opened.view;
+    } else if (action === 'act') {
+      const pending = state.confirm;
+      delete state.confirm;
+      if (pending) void import('./actions.js').then(({ runAction }) => runAction(rt, o.client, state, pending, () => stopped === undefined && render())).catch(fail);
     } else if (action === 'close') {
       opened?.close();
       opened = undefined;

@@ -68,13 +68,29 @@ export interface TopState {
   uptimePerSecond?: number;
   /** The key overlay (`?`) is shown. */
   help?: boolean;
+  /** Servers marked with space: what r, s and x act on (the selected one when none is). */
+  marked: Set<string>;
+  /** An action asked for, waiting for `y` on the confirmation line that shows its command. */
+  confirm?: PendingAction;
+  /** What the last action did (or is doing), shown on the last line until the next key. */
+  actionNote?: string;
+}
+
+/** The power actions top takes from a key: r, s, x. */
+export type PowerAction = 'restart' | 'start' | 'stop';
+
+export interface PendingAction {
+  action: PowerAction;
+  targets: { id: string; name: string }[];
+  /** The equivalent gsh command, shown before it runs (the same fleet runner runs it). */
+  command: string;
 }
 
 /** Numbers sort high first, words from A. */
 const descendingFirst = (key: SortKey) => key === 'cpu' || key === 'memory';
 
 export function initialState(color: boolean, sort: SortKey = 'name'): TopState {
-  return { servers: [], sort, descending: descendingFirst(sort), filter: '', scroll: 0, refreshes: 0, color };
+  return { servers: [], sort, descending: descendingFirst(sort), filter: '', scroll: 0, refreshes: 0, color, marked: new Set() };
 }
 
 function push<T>(list: T[], v: T, max: number): T[] {
@@ -194,6 +210,26 @@ export function setFilter(state: TopState, filter: string): void {
 function keepSelection(state: TopState): void {
   const list = shown(state);
   if (!list.some((s) => s.id === state.selected)) state.selected = list[0]?.id;
+}
+
+/** Space: marks the selected server, or unmarks it. */
+export function toggleMark(state: TopState): void {
+  const id = state.selected;
+  if (id === undefined) return;
+  if (state.marked.has(id)) state.marked.delete(id);
+  else state.marked.add(id);
+}
+
+/**
+ * r, s, x: the action on the marked servers still listed (in the list's order), or on the
+ * selected one when none is marked, waiting for its confirmation.
+ */
+export function askAction(state: TopState, action: PowerAction): void {
+  const listed = shown(state);
+  const marked = listed.filter((s) => state.marked.has(s.id));
+  const targets = (marked.length ? marked : listed.filter((s) => s.id === state.selected)).map((s) => ({ id: s.id, name: s.name }));
+  if (!targets.length) return;
+  state.confirm = { action, targets, command: `gsh power ${action} -s ${targets.map((t) => t.id).join(',')} --yes` };
 }
 
 /** A console socket's `stats` payload for the opened server (rates from its previous one). */

@@ -137,8 +137,12 @@ describe('results and safety', () => {
       const mark = t.sandbox.log.length;
       const r = await t.gsh(['power', 'start', '-s', targets.join(','), '--parallel', '1', '--fail-fast', '-o', 'json']);
       expect(r.exitCode).toBe(11);
-      expect(JSON.parse(r.stdout)).toHaveLength(1);
-      expect(r.stderr).toMatch(/--fail-fast: not started on/);
+      // Issue 53: the ones not started are listed as such, with the line that runs them.
+      const results = JSON.parse(r.stdout) as { server_id: string; ok: boolean; not_started?: true }[];
+      expect(results.map((x) => x.server_id)).toEqual(targets.map(idOf));
+      expect(results.filter((x) => x.not_started).map((x) => x.server_id)).toEqual(targets.slice(1).map(idOf));
+      expect(r.stderr).toMatch(/1 failed, more than --fail-fast \(--max-fail 0\) allows: not started on/);
+      expect(r.stderr).toContain(`  gsh power start --parallel 1 --fail-fast -o json -s ${targets.slice(1).map(idOf).join(',')}\n`);
       expect(powerPosts(mark)).toHaveLength(1);
     } finally {
       suspended.suspended = false;

@@ -145,6 +145,33 @@ describe('a signal at every step', () => {
     expect(all.runs.some((r) => /Applied, wait stopped; resume with:\n {2}gsh wait -s \S+,\S+ --for running/.test(r.stderr))).toBe(true);
   });
 
+  it('waves with a pause and a journal (issue 53): power restart -s A,B --batch 1 --pause 5s --wait --journal FILE -o json, at every step of both waves and the pause', async () => {
+    const targets = servers.slice(0, 2);
+    const ids = targets.map((s) => s.id);
+    const journalDir = mkdtempSync(join(tmpdir(), 'gsh-steps-journal-'));
+    try {
+      const argv = ['power', 'restart', '-s', targets.map((s) => s.name).join(','), '--batch', '1', '--pause', '5s', '--wait', '--yes', '--journal', join(journalDir, 'j.jsonl'), '-o', 'json'];
+      let counted!: SteppedResult;
+      const all = await everyStep(argv, env(), time, {
+        before: () => reset(),
+        signal: sample,
+        check: (r, k) => checkFleet(r, k, ids, { mutates: true, counted, json: true, resumeTail: ' --for running' }),
+        counted: (c) => {
+          counted = c;
+          expect(c.exitCode, c.stderr).toBe(0);
+          expect(c.stderr).toContain('wave 1 of 2 finished; wave 2 starts in 5 s');
+        },
+      });
+      expect(all.steps.some((s) => s.kind === 'sleep' && s.what === '5000 ms')).toBe(true);
+      // Stopped in the pause between the waves: the second wave's server not started, with its line.
+      const inPause = all.runs.filter((r) => r.delivered?.what === '5000 ms');
+      expect(inPause.length).toBeGreaterThan(0);
+      for (const r of inPause) expect(r.stderr).toContain(`Not started: ${targets[1]!.name} (${ids[1]})`);
+    } finally {
+      rmSync(journalDir, { recursive: true, force: true });
+    }
+  });
+
   it('the same as a table (piped): one row per target', async () => {
     const targets = servers.slice(0, 2);
     const argv = ['power', 'restart', '-s', targets.map((s) => s.name).join(','), '--wait', '--yes'];

@@ -197,7 +197,7 @@ describe('an operator at 80 columns (issue 46)', () => {
       t.press('?');
       await until(() => t.screen()[0] === 'gsh top · keys', 5000, 'the key overlay');
       const help = t.screen().join('\n');
-      for (const k of ['c m n s', 'sort', '/', 'filter', 'enter', 'open', 'q', 'quit', 'esc']) expect(help).toContain(k);
+      for (const k of ['c m n t', 'sort', '/', 'filter', 'enter', 'open', 'q', 'quit', 'esc']) expect(help).toContain(k);
       t.press('x');
       await until(() => t.screen()[0]!.startsWith('gsh top · 3 servers'), 5000, 'the list again');
       t.press(`/${'a-rather-long-filter-text-'.repeat(4)}`);

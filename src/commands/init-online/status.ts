@@ -64,7 +64,7 @@ async function show(rt: Runtime, job: InitJob): Promise<void> {
 
 /** One server or many (-s a,b, globs, --all-servers): one result per server, exit 11 when some failed. */
 export async function runStatus(rt: Runtime, o: ServerFlags, wait: boolean): Promise<number | void> {
-  return onServers(rt, { server: o.server, allServers: o.allServers, failFast: o.failFast, mutates: false }, async (client, t) => {
+  return onServers(rt, { server: o.server, allServers: o.allServers, rollout: o, mutates: false }, async (client, t) => {
     const spec: RequestSpec = { method: 'GET', path: `/servers/${encodeURIComponent(t.id)}/init` };
     const then = wait ? [step('wait', `poll the provisioning job until it ends, for at most ${rt.waitLimitMs / 1000} s (--timeout)`)] : [];
     const job = async () => {

@@ -34,6 +34,8 @@ function tempBeside(file: string): string {
 export interface ReplaceOptions {
   /** The new file's mode: 0600 (the default) for gsh's own files. */
   mode?: number;
+  /** Flush the bytes to the disk before the rename (default); false for a file worth less than the time. */
+  sync?: boolean;
 }
 
 /**
@@ -41,8 +43,8 @@ export interface ReplaceOptions {
  * never half of one, and a crash leaves the old one. Throws what the file system said; the
  * temporary file is removed on any failure.
  */
-export function replaceFile(file: string, data: string | Uint8Array, { mode = 0o600 }: ReplaceOptions = {}): void {
-  const tmp = writeBeside(file, data, mode);
+export function replaceFile(file: string, data: string | Uint8Array, { mode = 0o600, sync = true }: ReplaceOptions = {}): void {
+  const tmp = writeBeside(file, data, mode, sync);
   try {
     renameSync(tmp, file);
   } catch (err) {
@@ -67,7 +69,7 @@ export function createFile(file: string, data: string | Uint8Array, { mode = 0o6
 }
 
 /** Writes `data` to a new temporary file beside `file` (mode exact, fsynced); returns its name. */
-function writeBeside(file: string, data: string | Uint8Array, mode: number): string {
+function writeBeside(file: string, data: string | Uint8Array, mode: number, sync = true): string {
   const tmp = tempBeside(file);
   const fd = openSync(tmp, CREATE_NEW, mode);
   try {
@@ -75,7 +77,7 @@ function writeBeside(file: string, data: string | Uint8Array, mode: number): str
     fchmodSync(fd, mode);
     const bytes = typeof data === 'string' ? Buffer.from(data) : data;
     for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
-    fsyncSync(fd);
+    if (sync) fsyncSync(fd);
     closeSync(fd);
   } catch (err) {
     try {
@@ -138,6 +140,59 @@ export async function createBeside(file: string, { mode, fallbackMode = 0o644, r
 /** Appends `text` to `file` (a file another program hands gsh, such as a CI job's summary). */
 export function appendToFile(file: string, text: string): void {
   appendFileSync(file, text);
+}
+
+/** How long a writer waits for another's lock (each is held for one small write). */
+const APPEND_LOCK_WAIT_MS = 5000;
+/** A lock older than this was left by a process that died while holding it. */
+const APPEND_LOCK_STALE_MS = 10_000;
+
+/**
+ * Appends one whole line to `file` (a journal several processes may write at once): under a lock
+ * beside it (`FILE.lock`, taken with takeLock), one write on a file opened O_APPEND (each line
+ * lands whole at the end, never interleaved with another writer's), fsynced before the lock is
+ * given back, so a line that was appended survives a crash. A link at `file` is never followed.
+ */
+export function appendLineSynced(file: string, line: string): void {
+  withLock(`${file}.lock`, () => {
+    const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW, 0o600);
+    try {
+      const bytes = Buffer.from(line.endsWith('\n') ? line : `${line}\n`);
+      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  });
+}
+
+/**
+ * Reads one of gsh's own small files, and replaces it with what `update` makes of it (undefined:
+ * leaves it), under a lock beside it, so processes that update it at once never lose each other's
+ * change (the shared rate budget). Not fsynced: what it holds is worth less than the time.
+ */
+export function updateLocked(file: string, update: (old: Buffer | undefined) => string | undefined): void {
+  withLock(`${file}.lock`, () => {
+    const next = update(readPrivateFile(file));
+    if (next !== undefined) replaceFile(file, next, { sync: false });
+  });
+}
+
+/** Runs `fn` holding `lock` (takeLock), waiting in place for a holder (each holds it for one small write). */
+function withLock(lock: string, fn: () => void): void {
+  const until = Date.now() + APPEND_LOCK_WAIT_MS;
+  while (!takeLock(lock)) {
+    const st = lstatSync(lock, { throwIfNoEntry: false });
+    if (st && Date.now() - st.mtimeMs > APPEND_LOCK_STALE_MS) releaseLock(lock);
+    else if (Date.now() > until) throw new Error(`${lock} is held by another process`);
+    // The holder writes one line or one small file: wait a few milliseconds in place.
+    else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+  }
+  try {
+    fn();
+  } finally {
+    releaseLock(lock);
+  }
 }
 
 /** Makes `dir` and its missing parents (for a directory the user names, such as `--dir`). */

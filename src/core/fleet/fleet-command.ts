@@ -1,7 +1,8 @@
 import { stdinFor } from '../flags/fields.js';
 import type { ApiClient } from '../wire/http.js';
 import { DEFAULT_PARALLEL, fleetOptions, resolveFleet, runFleet } from './fleet.js';
-import { type Plan, step } from '../plan.js';
+import { fleetSteps, type RolloutFlags, rolloutOf, runsAsFleet } from './rollout.js';
+import type { Plan } from '../plan.js';
 import type { Runtime } from '../run/runtime.js';
 import { type ResolvedServer, resolveRemembered } from './server-cache.js';
 import { restCommand } from '../terminal/report.js';
@@ -30,7 +31,8 @@ export interface OnServers {
   /** A server argument, where the command takes one. */
   positional?: string;
   allServers?: boolean;
-  failFast?: boolean;
+  /** --fail-fast, --batch, --max-fail, --shard… (rollout.ts: fleetFlags declares them). */
+  rollout?: RolloutFlags;
   /** Servers at once (default 4). */
   parallel?: number;
   /** Each server's run sends a change. */
@@ -38,8 +40,6 @@ export interface OnServers {
   /** Checks and plans that hold only when there are several servers (files get: --to DIR, a folder each), before anything is sent. */
   several?: (targets: readonly Target[]) => void;
 }
-
-const labelOf = (t: Target) => (t.name ? `${t.name} (${t.id})` : t.id);
 
 /** The one server a plain reference named: as typed, and how it resolved (remembered or looked up; server-cache.ts). */
 export interface OnlyServer {
@@ -54,15 +54,17 @@ export interface OnlyServer {
 export async function onServers(rt: Runtime, o: OnServers, planOne: (client: ApiClient, target: Target, several: boolean, only?: OnlyServer) => Promise<ServerRun>): Promise<number | void> {
   const refs = targetRefs(o.server, o.positional, rt.env, o.allServers === true);
   const single = singleRef(refs);
+  // Checked whatever the number of servers (a usage error never follows a request).
+  const rollout = rolloutOf(o.rollout ?? {});
   const client = await rt.client();
-  if (single !== undefined) {
+  if (single !== undefined && !runsAsFleet(rollout)) {
     const resolved = await resolveRemembered(rt, client, single);
     const one = await planOne(client, { id: resolved.id, ...(single !== resolved.id ? { name: single } : {}) }, false, { ref: single, resolved });
     return rt.submit(one.plan, () => one.alone());
   }
   const opts = {
     // One key cannot name several servers' requests (fleet.ts fleetOptions).
-    ...fleetOptions({ failFast: o.failFast }, rt.globals.idempotencyKey),
+    ...fleetOptions(o.rollout ?? {}, rt.globals.idempotencyKey),
     parallel: o.parallel ?? DEFAULT_PARALLEL,
     mutates: o.mutates,
     // An interrupt names the servers left unfinished with the command that finishes them: these
@@ -79,11 +81,11 @@ export async function onServers(rt: Runtime, o: OnServers, planOne: (client: Api
   if (typeof targets === 'number') return targets;
   const first = runs.get(targets[0]?.id ?? '');
   // A glob or list that named one server: that server's run, as if it had been named alone.
-  if (targets.length === 1 && first) return rt.submit(first.plan, () => first.alone());
+  if (targets.length === 1 && first && !runsAsFleet(rollout)) return rt.submit(first.plan, () => first.alone());
   const plan: Plan = {
     requests: targets.flatMap((t) => (runs.get(t.id) as ServerRun).plan.requests),
     then: [
-      step('fleet', `run on ${targets.length} servers, ${opts.parallel} at a time${opts.failFast ? ', starting none after a failure' : ''}: ${targets.map(labelOf).join(', ')}`),
+      ...fleetSteps(targets, opts.parallel, opts.rollout),
       ...(first?.plan.then ?? []),
     ],
   };
@@ -98,9 +100,8 @@ export async function onServers(rt: Runtime, o: OnServers, planOne: (client: Api
 export const SERVERS_HELP = 'server id or name (default: $GSH_SERVER); for several: repeat it, commas, a name glob, or - for stdin';
 
 /** The options of a command that takes many servers: what `OnServers` reads (`--parallel` where the command has no --parallel of its own). */
-export interface ServerFlags {
+export interface ServerFlags extends RolloutFlags {
   server?: string[];
   allServers?: boolean;
-  failFast?: boolean;
   parallel?: string;
 }

@@ -6,6 +6,11 @@ import type { Runtime } from '../run/runtime.js';
 import type { Target } from './targets.js';
 import { shellLine } from '../shell-words.js';
 import { door, fitWidth, term, visible } from '../terminal/terminal-text.js';
+import { allowedFailures } from './failure-budget.js';
+import { type Rollout, type RolloutFlags, rolloutOf } from './rollout.js';
+import { checkJournalFile, doneInJournal, journalCommand, JournalWriter, type ResultLine } from './journal.js';
+import { shardOf } from './shards.js';
+import { waveLengths } from './waves.js';
 
 // Running one command on many servers (ARCHITECTURE.md "Many servers at once"): targets in parallel
 // (--parallel, default 4), one result per target, exit 0 when all succeeded and 11 when some
@@ -43,7 +48,8 @@ export class EntryFields {
 
 export interface FleetOptions {
   parallel: number;
-  failFast: boolean;
+  /** Waves, the failure budget, the shard, the journal (rollout.ts); none: one wave, no budget. */
+  rollout?: Rollout;
   /** Each target sends a change (an interrupted or unstarted one reports `not_applied`, not nothing). */
   mutates?: boolean;
   /** The command that replays one target's change with its key. */
@@ -55,6 +61,11 @@ export interface FleetOptions {
    */
   rest?: (serverIds: readonly string[]) => string;
   /**
+   * The results go to this instead of the output and stderr (`gsh top`'s actions: the screen is
+   * taken); the exit code is the same.
+   */
+  silent?: (results: readonly TargetResult[]) => void;
+  /**
    * A server the interrupt caught mid-way is finished by running the command there again (an
    * upload replaces what it sent; a wait of its own reads again), so `rest` names it too.
    */
@@ -65,14 +76,15 @@ export interface FleetOptions {
 const WIND_DOWN_MS = 1000;
 
 /**
- * --parallel and --fail-fast, checked while planning. `idempotencyKey` (--idempotency-key) is
- * refused for commands that send a mutation per server: one key cannot name several requests.
+ * --parallel and the rollout flags (rollout.ts), checked while planning. `idempotencyKey`
+ * (--idempotency-key) is refused for commands that send a mutation per server: one key cannot
+ * name several requests.
  */
-export function fleetOptions(raw: { parallel?: string; failFast?: boolean }, idempotencyKey?: string): FleetOptions {
+export function fleetOptions(raw: RolloutFlags & { parallel?: string }, idempotencyKey?: string): FleetOptions {
   if (idempotencyKey !== undefined) {
     throw new GshError('--idempotency-key names one request; a command on several servers sends one per server', Exit.usage, 'Leave it out: each server gets its own key, kept across retries.');
   }
-  return { parallel: parallelOption(raw.parallel), failFast: raw.failFast === true };
+  return { parallel: parallelOption(raw.parallel), rollout: rolloutOf(raw) };
 }
 
 /**
@@ -102,8 +114,8 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
   const running = new Set<Target>();
   let next = 0;
   let stop: 'failure' | 'interrupt' | undefined;
-  const streamed = rt.format === 'jsonl' && rt.globals.jq === undefined;
-  const progress = rt.io.stderrTTY && !streamed;
+  const streamed = rt.format === 'jsonl' && rt.globals.jq === undefined && !opts.silent;
+  const progress = rt.io.stderrTTY && !streamed && !opts.silent;
   const tick = () => {
     if (!progress) return;
     const failed = results.filter((r) => !r.ok).length;
@@ -120,6 +132,7 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
       const on = () => {
         stop = 'interrupt';
         exitOnStop = code;
+        pauseEnded.abort();
         rt.cancelAll(signal);
         resolve();
       };
@@ -127,18 +140,30 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
       rt.ctx.signals.on(signal, on);
     }
   });
+  const journalFile = opts.rollout?.journal ?? opts.rollout?.resume;
+  const journal = journalFile === undefined ? undefined : new JournalWriter(journalFile, journalCommand(rt.argv), () => rt.ctx.clock.now(), (line) => rt.warn(line));
+  journal?.start(targets);
   const emit = (result: TargetResult) => {
     results.push(result);
+    // A target not started has nothing to journal: a resume runs it.
+    if (!result.not_started) journal?.record(result);
     if (streamed) rt.io.stdout.write(`${JSON.stringify(result)}\n`);
   };
   const trackers = new Map<Target, OutcomeTracker>();
   /** Targets whose request was answered and which only wait now, with the command that resumes the wait. */
   const waiting = new Map<Target, string | undefined>();
+  const rollout = opts.rollout;
+  // The failure budget (failure-budget.ts): once more have failed than it allows, none starts.
+  const allowed = rollout?.maxFail ? allowedFailures(rollout.maxFail, targets.length) : Infinity;
+  let failures = 0;
+  // Waves (waves.ts): the workers take targets up to the end of the current wave only.
+  const waves = waveLengths(rollout?.batch, targets.length);
+  let waveEnd = 0;
   // A target whose work calls release() (its request sent, only waiting left) frees its worker
   // for the next target; it stays running until its work ends.
   const finishing: Promise<void>[] = [];
   const worker = async () => {
-    while (next < targets.length && stop === undefined) {
+    while (next < waveEnd && stop === undefined) {
       const target = targets[next++] as Target;
       running.add(target);
       tick();
@@ -154,15 +179,26 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
         if (!running.delete(target)) return;
         if (result.exit_code === Exit.interrupted || result.exit_code === Exit.terminated) result.interrupted = true;
         emit(result);
-        if (!result.ok && opts.failFast) stop ??= 'failure';
+        if (!result.ok && !result.interrupted && ++failures > allowed) stop ??= 'failure';
         tick();
       });
       finishing.push(finished);
       await Promise.race([finished, released]);
     }
   };
+  const pauseEnded = new AbortController();
   const workers = (async () => {
-    await Promise.all(Array.from({ length: Math.min(opts.parallel, targets.length) }, worker));
+    for (const [i, length] of waves.entries()) {
+      if (i > 0 && rollout?.pauseMs) {
+        rt.note(`wave ${i} of ${waves.length} finished; wave ${i + 1} starts in ${rollout.pauseMs / 1000} s`);
+        await rt.ctx.clock.sleep(rollout.pauseMs, pauseEnded.signal);
+      }
+      if (stop !== undefined) break;
+      waveEnd += length;
+      await Promise.all(Array.from({ length: Math.min(opts.parallel, length) }, worker));
+      // Every target of the wave has finished, its wait included, before the next one starts.
+      await Promise.all(finishing);
+    }
     await Promise.all(finishing);
   })();
   try {
@@ -179,6 +215,10 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
     if (progress) door(rt.io.rawStderr).write(term`\r\x1b[2K`);
   }
   const notStarted = targets.slice(next);
+  if (stop === 'failure') {
+    for (const target of notStarted) emit(unstarted(target, opts, Exit.someFailed, 'not started: the failure budget was spent'));
+    withRerun(results, opts);
+  }
   if (stop === 'interrupt') {
     for (const target of [...running]) {
       running.delete(target);
@@ -188,8 +228,12 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
     withRerun(results, opts);
   }
 
+  if (opts.silent) {
+    opts.silent(results);
+    return stop === 'interrupt' ? exitOnStop : results.some((r) => !r.ok) ? Exit.someFailed : Exit.ok;
+  }
   if (!streamed) await show(rt, results);
-  if (stop === 'failure' && notStarted.length) rt.note(`--fail-fast: not started on ${notStarted.map(label).join(', ')}${opts.rest ? `; run them with:\n  ${opts.rest(notStarted.map((t) => t.id))}` : ''}`);
+  if (stop === 'failure' && notStarted.length) rt.note(`${failures} failed, more than ${budgetWords(rollout)} allows: not started on ${notStarted.map(label).join(', ')}${opts.rest ? `; run them with:\n  ${opts.rest(notStarted.map((t) => t.id))}` : ''}`);
   const failed = results.filter((r) => !r.ok && !r.interrupted && !r.not_started);
   if (stop === 'interrupt') {
     noteInterrupted(rt, results, targets.length, notStarted, opts);
@@ -207,14 +251,23 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
 }
 
 /**
- * A fleet's targets resolved (`resolve`) and each planned (`plan`), nothing sent yet. Ctrl-C /
- * SIGTERM there ends the run with every target listed as not started (by the reference typed when
- * not yet resolved): then the exit code comes back instead of the targets.
+ * A fleet's targets resolved (`resolve`), narrowed to the rollout's shard, and each planned
+ * (`plan`), nothing sent yet. Ctrl-C / SIGTERM there ends the run with every target listed as not
+ * started (by the reference typed when not yet resolved): then the exit code comes back instead
+ * of the targets.
  */
-export async function resolveFleet(rt: Runtime, refs: readonly string[], opts: Pick<FleetOptions, 'mutates' | 'rest' | 'runsAgain'>, resolve: () => Promise<Target[]>, plan: (targets: Target[]) => Promise<void> = async () => {}): Promise<Target[] | number> {
+export async function resolveFleet(rt: Runtime, refs: readonly string[], opts: Pick<FleetOptions, 'mutates' | 'rest' | 'runsAgain' | 'rollout'>, resolve: () => Promise<Target[]>, plan: (targets: Target[]) => Promise<void> = async () => {}): Promise<Target[] | number> {
   let targets: Target[] | undefined;
+  const rollout = opts.rollout;
+  // The journals are checked, and the one resumed read, before any request.
+  if (rollout?.journal !== undefined) checkJournalFile(rollout.journal, '--journal');
+  const done = rollout?.resume === undefined ? undefined : (checkJournalFile(rollout.resume, '--resume'), doneInJournal(rollout.resume, journalCommand(rt.argv)));
+  // A shard's listing is its traffic too: the share holds from the first request.
+  if (rollout && rollout.rateShare < 1) (await rt.client()).rateShare = rollout.rateShare;
   try {
     targets = await resolve();
+    if (rollout?.shard) targets = shardOf(targets, rollout.shard);
+    if (done) targets = notDone(rt, targets, done, rollout?.resume as string);
     await plan(targets);
     return targets;
   } catch (caught) {
@@ -222,6 +275,19 @@ export async function resolveFleet(rt: Runtime, refs: readonly string[], opts: P
     if (err instanceof InterruptedError) return interruptedBeforeStart(rt, err, targets, refs, opts);
     throw err;
   }
+}
+
+/** The targets the resumed journal does not show done; those it does are named, with their own way on. */
+function notDone(rt: Runtime, targets: Target[], done: ReadonlyMap<string, ResultLine>, file: string): Target[] {
+  const skipped = targets.filter((t) => done.has(t.id));
+  if (skipped.length) {
+    rt.note(`--resume ${file}: ${skipped.length} of ${targets.length} done already (${skipped.map(label).join(', ')}); running the other ${targets.length - skipped.length}`);
+    // Sent before and may have acted, but not finished: the journal's own line finishes it, not the command again.
+    const open = skipped.map((t) => done.get(t.id) as ResultLine).filter((r) => !r.ok);
+    const lines = [...resumeLines(open.map((r) => ({ error: { resume: r.resume } }) as unknown as TargetResult)), ...open.flatMap((r) => (r.resume === undefined && r.replay !== undefined ? [r.replay] : []))];
+    if (open.length) rt.note(`Sent before, not finished (${open.map((r) => r.server_name ?? r.server_id).join(', ')})${lines.length ? `; finish with:\n${lines.map((l) => `  ${l}`).join('\n')}` : ''}`);
+  }
+  return targets.filter((t) => !done.has(t.id));
 }
 
 async function interruptedBeforeStart(rt: Runtime, err: InterruptedError, known: readonly Target[] | undefined, refs: readonly string[], opts: Pick<FleetOptions, 'mutates' | 'rest' | 'runsAgain'>): Promise<number> {
@@ -309,9 +375,16 @@ function stillRunning(target: Target, tracker: OutcomeTracker | undefined, opts:
   return { server_id: target.id, server_name: target.name ?? null, ok: false, exit_code: exit, interrupted: true, error };
 }
 
-function unstarted(target: Target, opts: Pick<FleetOptions, 'mutates'>, exit: number): TargetResult {
+/** The failure budget as typed: --fail-fast, or --max-fail's value. */
+function budgetWords(r: Rollout | undefined): string {
+  const m = r?.maxFail;
+  if (!m) return 'the budget';
+  return 'count' in m ? (m.count === 0 ? '--fail-fast (--max-fail 0)' : `--max-fail ${m.count}`) : `--max-fail ${m.percent}%`;
+}
+
+function unstarted(target: Target, opts: Pick<FleetOptions, 'mutates'>, exit: number, message = 'not started: interrupted first'): TargetResult {
   const error: ErrorObject = {
-    message: 'not started: interrupted first', code: null, status: null, request_id: null, exit_code: exit,
+    message, code: null, status: null, request_id: null, exit_code: exit,
     outcome: opts.mutates ? 'not_applied' : null, idempotency_key: null,
   };
   return { server_id: target.id, server_name: target.name ?? null, ok: false, exit_code: exit, not_started: true, error };
@@ -324,7 +397,10 @@ function unstarted(target: Target, opts: Pick<FleetOptions, 'mutates'>, exit: nu
  */
 function noteInterrupted(rt: Runtime, results: TargetResult[], total: number, notStarted: readonly Target[], opts: Pick<FleetOptions, 'rest' | 'runsAgain'>): void {
   const finished = results.filter((r) => !r.interrupted && !r.not_started).length;
-  rt.note(`Interrupted: ${finished} of ${total} finished.`);
+  // What finished may have failed (issue 50 item 8): each failure named, with what to do about it.
+  const failed = results.filter((r) => !r.ok && !r.interrupted && !r.not_started);
+  rt.note(`Interrupted: ${finished} of ${total} finished${failed.length ? `, ${failed.length} of them failed` : ''}.`);
+  if (failed.length) rt.note(`Failed before the interrupt:\n${failed.map(failureLine).join('\n')}`);
   const stopped = results.filter((r) => r.interrupted);
   const waits = stopped.filter((r) => r.error?.resume !== undefined);
   // A wait of its own (gsh wait) sent nothing: only a change that was applied says so.
@@ -340,6 +416,12 @@ function noteInterrupted(rt: Runtime, results: TargetResult[], total: number, no
     const caught = opts.runsAgain ? 'Not finished' : 'Not sent';
     rt.note(`${interrupted.length ? `${caught}: ${interrupted.map((r) => r.server_name ?? r.server_id).join(', ')}\n` : ''}Run the servers not started${interrupted.length ? ` or ${caught.toLowerCase()}` : ''} with:\n  ${opts.rest(rest.map((r) => r.server_id as string))}`);
   }
+}
+
+/** One failed target in a summary: its name, exit code and message, then its hint or the URL where a person must act. */
+function failureLine(r: TargetResult): string {
+  const hint = r.hint ?? (typeof r.error?.hint === 'string' ? r.error.hint : undefined);
+  return `  ${r.server_name ?? r.server_id}: exit ${r.exit_code}${r.error?.code ? ` (${r.error.code})` : ''}: ${r.error?.message ?? ''}${r.action_url ? ` ${r.action_url}` : ''}${hint ? `\n    ${hint.split('\n').join('\n    ')}` : ''}`;
 }
 
 /**

@@ -75,7 +75,13 @@ export class RunClients {
       // The handler's module loads on the first answer that needs a person, not with every client.
       let handler: Promise<PersonMustActHandler> | undefined;
       const onPersonMustAct: PersonMustActHandler = async (err, spec) => (await (handler ??= s.personMustAct()))(err, spec);
-      return this.newClient({ baseUrl: this.resolved.baseUrl, credential: this.resolved.credential, onPersonMustAct });
+      const client = this.newClient({ baseUrl: this.resolved.baseUrl, credential: this.resolved.credential, onPersonMustAct });
+      // One budget with the other gsh processes on this key (core/run/shared-budget.ts); a dry run touches nothing on disk.
+      if (this.resolved.credential && !s.dryRun) {
+        const { budgetIdentity, sharedBudget } = await import('./shared-budget.js');
+        client.sharedBudget = sharedBudget(s.ctx.env, this.resolved.baseUrl, budgetIdentity(this.resolved, s.ctx));
+      }
+      return client;
     })();
     return this.clientPromise;
   }

@@ -166,6 +166,9 @@ export function replayCommand(argv: readonly string[], key: string): string {
   return shellLine(['gsh', ...kept, '--idempotency-key', key]);
 }
 
+/** The rollout flags with a value (core/fleet/rollout.ts): a fleet's, not one server's. */
+const FLEET_VALUE_FLAGS: ReadonlySet<string> = new Set(['--batch', '--pause', '--max-fail', '--shard', '--rate-share', '--journal', '--resume']);
+
 /**
  * One fleet target's replay: the command line with its targets (-s, --all-servers, a server
  * argument) replaced by that server's id, the fleet's own flags left out, and its key.
@@ -174,8 +177,8 @@ export function targetReplayCommand(argv: readonly string[], serverId: string, k
   const kept: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
-    if (a === '-s' || a === '--server' || a === '--parallel') i++;
-    else if (a === '--all-servers' || a === '--fail-fast' || /^(-s.|--server=|--parallel=)/.test(a)) continue;
+    if (a === '-s' || a === '--server' || a === '--parallel' || FLEET_VALUE_FLAGS.has(a)) i++;
+    else if (a === '--all-servers' || a === '--fail-fast' || /^(-s.|--server=|--parallel=)/.test(a) || FLEET_VALUE_FLAGS.has(a.split('=')[0] as string)) continue;
     else if (serverArgument !== undefined && a === serverArgument) serverArgument = undefined;
     else kept.push(a);
   }
@@ -185,14 +188,20 @@ export function targetReplayCommand(argv: readonly string[], serverId: string, k
 /**
  * The command that runs a fleet's command on the servers it did not start (issue 43 item 3): the
  * line as typed with its targets (-s, --all-servers, a server argument) replaced by those ids,
- * without --idempotency-key (each server gets a new key: none of these was sent). Its own flags
- * (--parallel, --fail-fast, --wait, --announce…) are kept.
+ * without --idempotency-key (each server gets a new key: none of these was sent) and without
+ * --shard (kept as its --rate-share). Its own flags (--parallel, --fail-fast, --batch, --wait,
+ * --announce…) are kept.
  */
 export function restCommand(argv: readonly string[], serverIds: readonly string[], serverArgument?: string): string {
   const kept: string[] = [];
+  const shares = argv.some((a) => a === '--rate-share' || a.startsWith('--rate-share='));
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
-    if (a === '-s' || a === '--server' || a === '--idempotency-key') i++;
+    // The ids name the servers left: a shard would cut them again, so only its share of the rate limit stays.
+    const shard = a === '--shard' ? argv[++i] : a.startsWith('--shard=') ? a.slice(8) : undefined;
+    if (shard !== undefined) {
+      if (!shares && /^\d+\/\d+$/.test(shard)) kept.push('--rate-share', `1/${shard.split('/')[1]}`);
+    } else if (a === '-s' || a === '--server' || a === '--idempotency-key') i++;
     else if (a === '--all-servers' || /^(-s.|--server=|--idempotency-key=)/.test(a)) continue;
     else if (serverArgument !== undefined && a === serverArgument) serverArgument = undefined;
     else kept.push(a);

@@ -34,6 +34,18 @@ export interface CredentialProvider {
  */
 export type PersonMustActHandler = (err: ApiError, spec: RequestSpec) => Promise<boolean>;
 
+/**
+ * A rate budget kept beyond this client: the account that gsh processes on one machine with the
+ * same key and base URL share (core/run/shared-budget.ts), so together they stay within the key's
+ * per-minute limit (01-general-contract.md "Limits").
+ */
+export interface SharedRateBudget {
+  /** Takes one request from the budget: 0, or how long (ms) to wait before asking again. */
+  take(nowMs: number): number;
+  /** What an answer's X-RateLimit-* headers said. */
+  seen(limit: number, remaining: number, reset: number): void;
+}
+
 export interface ClientOptions {
   baseUrl: string;
   credential?: CredentialProvider;
@@ -58,6 +70,8 @@ export interface ClientOptions {
   onPersonMustAct?: PersonMustActHandler;
   /** The run this client belongs to: the mutations it sends are recorded in the run's tracker. */
   outcomes?: RunOutcomes;
+  /** The budget shared with other gsh processes on this key and base URL. */
+  sharedBudget?: SharedRateBudget;
 }
 
 const MUTATIONS = new Set<Method>(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -173,6 +187,15 @@ export class ApiClient {
   private readonly maxResponseBytes: number;
   /** Until when a pause has been announced: workers waiting out the same window say it once. */
   private announcedUntil = 0;
+  /**
+   * The part of the key's per-minute budget this client may use (--rate-share, 1/N of a shard:
+   * N runners on one key, on any machines, stay within its limit together).
+   */
+  rateShare = 1;
+  /** The budget shared with other gsh processes on this key and base URL (set once the credential is known). */
+  sharedBudget: SharedRateBudget | undefined;
+  /** This client's own requests in the window ending at `reset` (unix seconds), for rateShare. */
+  private own = { reset: 0, used: 0 };
 
   constructor(opts: ClientOptions) {
     this.baseUrl = normalizeBaseUrl(opts.baseUrl);
@@ -186,6 +209,7 @@ export class ApiClient {
       ...opts,
     };
     this.maxResponseBytes = maxResponseBytes(this.opts.env);
+    this.sharedBudget = opts.sharedBudget;
   }
 
   /** The key's budget as last seen (X-RateLimit-*), for callers that plan a timeline of requests. */
@@ -464,6 +488,7 @@ export class ApiClient {
       // Answers of one window may arrive out of order: the smallest remaining is the truth.
       const same = this.rateLimit?.reset === reset;
       this.rateLimit = { limit, remaining: same ? Math.min(remaining, this.rateLimit!.remaining) : remaining, reset };
+      this.sharedBudget?.seen(limit, remaining, reset);
     }
   }
 
@@ -477,8 +502,19 @@ export class ApiClient {
     for (;;) {
       const rl = this.rateLimit;
       if (!rl || rl.remaining - this.inFlight > 0) {
-        this.inFlight++;
-        return;
+        const waitMs = this.shareWaitMs(rl) || (this.sharedBudget?.take(this.opts.now()) ?? 0);
+        if (waitMs <= 0) {
+          this.inFlight++;
+          this.own.used++;
+          return;
+        }
+        const line = this.own.used >= this.shareCap(rl)
+          ? `rate limit: this run's share (${Math.round(this.rateShare * 1000) / 10}%) of this minute's ${rl?.limit} requests is used; waiting ${Math.ceil(waitMs / 1000)} s`
+          : `rate limit: this minute's requests are taken by the gsh processes on this key (this one included); waiting ${Math.ceil(waitMs / 1000)} s`;
+        this.trace(`! ${line}`);
+        this.announce(line, waitMs);
+        await this.pause(waitMs + 100, spec);
+        continue;
       }
       const waitMs = rl.reset * 1000 - this.opts.now();
       if (waitMs > 0) {
@@ -490,6 +526,22 @@ export class ApiClient {
       // A new window: its budget is known again with the next answer.
       if (this.rateLimit === rl) this.rateLimit = { ...rl, remaining: rl.limit, reset: rl.reset + 60 };
     }
+  }
+
+  private shareCap(rl: RateLimitState | undefined): number {
+    return rl ? Math.max(1, Math.floor(rl.limit * this.rateShare)) : Infinity;
+  }
+
+  /** 0 while this client's share of the window is not used up, else the time to the window's end. */
+  private shareWaitMs(rl: RateLimitState | undefined): number {
+    if (this.rateShare >= 1 || !rl) return 0;
+    const now = this.opts.now();
+    // Windows follow each other a minute apart; one that has passed gives way to the next.
+    let reset = Math.max(rl.reset, this.own.reset);
+    while (reset * 1000 <= now) reset += 60;
+    // Requests sent before the first answer said which window it is belong to that window.
+    if (reset !== this.own.reset) this.own = { reset, used: this.own.reset === 0 ? this.own.used : 0 };
+    return this.own.used < this.shareCap(rl) ? 0 : reset * 1000 - now;
   }
 
   /**

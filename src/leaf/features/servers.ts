@@ -2,6 +2,7 @@ import { needsServer } from '../../operations/leaves.js';
 import type { Operation } from '../../operations/types.js';
 import { collect } from '../../core/flags/fields.js';
 import type { Feature } from '../feature.js';
+import { fleetFlags, ROLLOUT_FLAG_NAMES } from '../../core/fleet/rollout.js';
 
 // The server a command acts on: `-s` (repeated, commas, globs, - for stdin), `--all-servers`,
 // `GSH_SERVER`, or the last argument where the server is the command's object (`serverArgument`).
@@ -15,14 +16,14 @@ export function serverArgument(op: Operation, args: readonly string[]): string |
 
 export const servers: Feature = {
   name: 'servers',
-  reserves: () => ['server', 'all-servers', 'parallel', 'fail-fast'],
+  reserves: () => ['server', 'all-servers', 'parallel', ...ROLLOUT_FLAG_NAMES],
   flags({ cmd, leaf: { op } }) {
     if (op.serverArgument) cmd.argument('[server]', 'server id or name, instead of -s');
     if (!needsServer(op)) return;
     cmd.option('-s, --server <id|name>', 'server id or name (default: $GSH_SERVER); for several: repeat it, commas, a name glob, or - for stdin', collect);
     cmd.option('--all-servers', 'run on every server the key can reach');
     cmd.option('--parallel <n>', 'with several servers: how many run at once (default 4, at most 32)');
-    cmd.option('--fail-fast', 'with several servers: start no new one after a failure');
+    fleetFlags(cmd);
   },
   async targets(d) {
     const { op } = d.leaf;

@@ -62,7 +62,7 @@ describe('the list at 80 columns', () => {
       '  partial        starting       –               –           –           –      –',
       '  survival       running     150%     █ 3.0G/4.0G     ▆  150M           –      ?',
       '',
-      '1/5 · sort name↑ · ? keys · q quit · enter open · / filter · c m n s sort',
+      '1/5 · sort name↑ · ? keys · q quit · enter open · / filter · c m n t sort',
     ].join('\n'));
     for (const line of lines(text)) expect([...line].length).toBeLessThanOrEqual(80);
   });
@@ -141,7 +141,7 @@ describe('keys', () => {
     expect(names(s)).toEqual(['c-cold', 'b-mid', 'a-hot', 'd-none', 'e-secret']);
     press(s, 'm');
     expect(names(s)).toEqual(['c-cold', 'b-mid', 'a-hot', 'd-none', 'e-secret']);
-    press(s, 's');
+    press(s, 't');
     expect(names(s)).toEqual(['a-hot', 'b-mid', 'c-cold', 'd-none', 'e-secret']);
     press(s, 'n');
     expect(names(s)).toEqual(['a-hot', 'b-mid', 'c-cold', 'd-none', 'e-secret']);

@@ -98,7 +98,7 @@ describe('keys', () => {
     press(s, '?');
     const help = frame(s, 80, 24);
     expect(help.split('\n')[0]).toBe('gsh top · keys');
-    for (const k of ['↑ ↓  k j', 'PgUp PgDn', 'Home End', 'c m n s', 'sort by CPU', 'filter by name', 'esc', 'enter', 'open the server', '?', 'q', 'quit']) expect(help).toContain(k);
+    for (const k of ['↑ ↓  k j', 'PgUp PgDn', 'Home End', 'c m n t', 'sort by CPU', 'filter by name', 'esc', 'enter', 'open the server', '?', 'q', 'quit']) expect(help).toContain(k);
     for (const l of help.split('\n')) expect(width(l)).toBeLessThanOrEqual(80);
     // The key that closes the overlay does nothing else.
     expect(press(s, 'q')).toEqual([undefined]);
