@@ -5,7 +5,7 @@
 # _gsh_node PATH: the subcommands, flags and value-taking flags of a command.
 _gsh_node() {
   case "$1" in
-    '') subs='activity addons advertisement agent allocations api applications auth backups billing cache completion config console databases docs domains files firewall fleet game-status git health hooks importer init instances integrations llms llms-full logs man me modules monitor network openapi players ports power properties proxies reference sandbox schedules servers settings ssh-keys startup subdomains subusers support-access tickets top version wait whoami worlds' flags='' valued='' ;;
+    '') subs='activity addons advertisement agent allocations api applications auth backups billing cache completion config console databases docs domains files firewall fleet game-status git health hooks importer init instances integrations llms llms-full logs man mcp me modules monitor network openapi players ports power properties proxies reference sandbox schedules servers settings ssh-keys startup subdomains subusers support-access tickets top version wait whoami worlds' flags='' valued='' ;;
     'activity') subs='account list ls' flags='' valued='' ;;
     'activity account') subs='' flags='--limit --offset --all -q --quiet' valued='--limit --offset' ;;
     'activity list') subs='' flags='-s --server --all-servers --parallel --fail-fast --batch --pause --max-fail --shard --rate-share --journal --resume --limit --offset --all -q --quiet' valued='-s --server --parallel --batch --pause --max-fail --shard --rate-share --journal --resume --limit --offset' ;;
@@ -120,8 +120,8 @@ _gsh_node() {
     'config export') subs='' flags='-s --server --dir --only --force --parallel' valued='-s --server --dir --only --parallel' ;;
     'config lint') subs='' flags='--format' valued='--format' ;;
     'config schema') subs='' flags='' valued='' ;;
-    'config diff') subs='' flags='-s --server --only --parallel' valued='-s --server --only --parallel' ;;
-    'config apply') subs='' flags='-s --server --only --prune --max-deletes --replace --parallel' valued='-s --server --only --prune --max-deletes --replace --parallel' ;;
+    'config diff') subs='' flags='-s --server --only --out --prune --parallel' valued='-s --server --only --out --prune --parallel' ;;
+    'config apply') subs='' flags='--plan -s --server --only --prune --max-deletes --replace --parallel' valued='--plan -s --server --only --prune --max-deletes --replace --parallel' ;;
     'console') subs='attach send history stats eula queue status storage timer token' flags='' valued='' ;;
     'console attach') subs='' flags='-s --server --all-servers --no-history --read-only --broadcast --until --raw --until-any' valued='-s --server --until' ;;
     'console send') subs='' flags='-s --server --all-servers --parallel --expect --fail-fast --batch --pause --max-fail --shard --rate-share --journal --resume' valued='-s --server --parallel --expect --batch --pause --max-fail --shard --rate-share --journal --resume' ;;
@@ -270,6 +270,14 @@ _gsh_node() {
     'logs patterns') subs='' flags='-s --server --all-servers --parallel --fail-fast --batch --pause --max-fail --shard --rate-share --journal --resume -f --raw-field -F --field --input --wait' valued='-s --server --parallel --batch --pause --max-fail --shard --rate-share --journal --resume -f --raw-field -F --field --input' ;;
     'logs share') subs='' flags='-s --server --all-servers --parallel --fail-fast --batch --pause --max-fail --shard --rate-share --journal --resume -f --raw-field -F --field --input --wait' valued='-s --server --parallel --batch --pause --max-fail --shard --rate-share --journal --resume -f --raw-field -F --field --input' ;;
     'man') subs='' flags='--dir' valued='--dir' ;;
+    'mcp') subs='proxy tools call log install uninstall doctor' flags='' valued='' ;;
+    'mcp proxy') subs='' flags='--read-only --allow-destructive --tools --exclude-tools --servers --tool-timeout --log-file' valued='--tools --exclude-tools --servers --tool-timeout --log-file' ;;
+    'mcp tools') subs='' flags='--read-only --allow-destructive --tools --exclude-tools --servers --tool-timeout --log-file' valued='--tools --exclude-tools --servers --tool-timeout --log-file' ;;
+    'mcp call') subs='' flags='--read-only --allow-destructive --tools --exclude-tools --servers --tool-timeout --log-file --args' valued='--tools --exclude-tools --servers --tool-timeout --log-file --args' ;;
+    'mcp log') subs='' flags='--tail --log-file' valued='--tail --log-file' ;;
+    'mcp install') subs='' flags='--read-only --allow-destructive --tools --exclude-tools --servers --tool-timeout --log-file --client --config-file --name --print' valued='--tools --exclude-tools --servers --tool-timeout --log-file --client --config-file --name' ;;
+    'mcp uninstall') subs='' flags='--client --config-file --name --print' valued='--client --config-file --name' ;;
+    'mcp doctor') subs='' flags='--read-only --allow-destructive --tools --exclude-tools --servers --tool-timeout --log-file --client --config-file --name' valued='--tools --exclude-tools --servers --tool-timeout --log-file --client --config-file --name' ;;
     'me') subs='' flags='' valued='' ;;
     'modules') subs='list ls capabilities delete rm install search update versions tasks' flags='' valued='' ;;
     'modules list') subs='' flags='-s --server --all-servers --parallel --fail-fast --batch --pause --max-fail --shard --rate-share --journal --resume --limit --offset --all -q --quiet' valued='-s --server --parallel --batch --pause --max-fail --shard --rate-share --journal --resume --limit --offset' ;;
@@ -378,7 +386,7 @@ _gsh_node() {
     'schedules webhooks create') subs='' flags='-s --server --all-servers --parallel --fail-fast --batch --pause --max-fail --shard --rate-share --journal --resume -q --quiet -f --raw-field -F --field --input --wait' valued='-s --server --parallel --batch --pause --max-fail --shard --rate-share --journal --resume -f --raw-field -F --field --input' ;;
     'schedules webhooks delete') subs='' flags='-s --server --all-servers --parallel --fail-fast --batch --pause --max-fail --shard --rate-share --journal --resume --wait' valued='-s --server --parallel --batch --pause --max-fail --shard --rate-share --journal --resume' ;;
     'servers') subs='list ls create create-job get delete rm reinstall status status-issues' flags='' valued='' ;;
-    'servers list') subs='' flags='--search --include-status --limit --offset --all -q --quiet' valued='--search --limit --offset' ;;
+    'servers list') subs='' flags='--search --include-status --state --limit --offset --all -q --quiet' valued='--search --state --limit --offset' ;;
     'servers create') subs='' flags='-q --quiet --init --template -f --raw-field -F --field --input --no-lint --if-absent --wait' valued='--init --template -f --raw-field -F --field --input' ;;
     'servers create-job') subs='' flags='--wait' valued='' ;;
     'servers get') subs='' flags='-s --server --all-servers --parallel --fail-fast --batch --pause --max-fail --shard --rate-share --journal --resume' valued='-s --server --parallel --batch --pause --max-fail --shard --rate-share --journal --resume' ;;
@@ -565,19 +573,22 @@ _gsh_values() {
     'init lint --tier') values='free paid' ;;
     'init schema --tier') values='free paid' ;;
     'init validate --tier') values='free paid' ;;
+    'mcp install --client') values='claude-desktop claude-code cursor vscode' ;;
+    'mcp uninstall --client') values='claude-desktop claude-code cursor vscode' ;;
+    'mcp doctor --client') values='claude-desktop claude-code cursor vscode' ;;
     'players get --section') values='stats advancements recipes' ;;
     'players files delete --type') values='playerdata stats advancements' ;;
     'subusers create --permissions') values='control.console control.command control.start control.stop control.restart file.read file.read-content file.update file.create file.delete file.sftp settings.edit settings.rename settings.description settings.resources settings.transfer startup.read startup.update user.read user.update activity.read instance.read instance.create instance.update instance.activate instance.clone' ;;
     'subusers update --permissions') values='control.console control.command control.start control.stop control.restart file.read file.read-content file.update file.create file.delete file.sftp settings.edit settings.rename settings.description settings.resources settings.transfer startup.read startup.update user.read user.update activity.read instance.read instance.create instance.update instance.activate instance.clone' ;;
     'worlds nbt get --nbt-type') values='java bedrock' ;;
-    *' -o') values='table json jsonl yaml csv tsv' ;;
-    *' --output') values='table json jsonl yaml csv tsv' ;;
+    *' -o') values='table json jsonl yaml csv tsv markdown' ;;
+    *' --output') values='table json jsonl yaml csv tsv markdown' ;;
     *' --color') values='auto always never' ;;
     *) return 1 ;;
   esac
 }
 
-_gsh_global_flags='-V --version --profile --base-url -o --output --jq --columns --no-header --json --color --no-color --debug -y --yes --no-input --idempotency-key --retries --timeout --request-timeout --dry-run -h --help'
+_gsh_global_flags='-V --version --profile --base-url -o --output --jq --columns --no-header --json --color --no-color --debug --show-secret -y --yes --no-input --idempotency-key --retries --timeout --request-timeout --dry-run -h --help'
 _gsh_global_valued='--profile --base-url -o --output --jq --columns --color --idempotency-key --retries --timeout --request-timeout'
 
 # _gsh_words: COMP_WORDS up to the cursor as typed. COMP_WORDBREAKS holds ':' by default, so bash
@@ -593,12 +604,37 @@ _gsh_words() {
 }
 
 # _gsh_servers: server names from the API (gsh __complete servers, asked with the typed word: cached a minute, silent, never
-# prompts), filtered by prefix without expanding them (compgen -W would run $(…) in a name).
+# prompts), filtered by prefix without expanding them (compgen -W would run $(…) in a name). Each is offered as the one
+# word it is: escaped by printf %q in a bare word; inside the quote the word opens (readline completes within it) as it
+# stands, and not at all when it holds what that quote does not keep literal.
 _gsh_servers() {
-  local name
+  local name typed quote word
+  _gsh_unquote "$cur"
   while IFS= read -r name; do
-    [[ $name == "$cur"* ]] && COMPREPLY+=("$name")
-  done < <("${COMP_WORDS[0]}" __complete servers "${auth[@]}" --prefix "$cur" 2>/dev/null)
+    [[ $name == "$typed"* && $name != *[[:cntrl:]]* ]] || continue
+    case $quote in
+      "'") [[ $name == *"'"* ]] && continue; word=$name ;;
+      '"') [[ $name == *[\"\$\`\\!]* ]] && continue; word=$name ;;
+      *) printf -v word '%q' "$name" ;;
+    esac
+    COMPREPLY+=("$word")
+  done < <("${COMP_WORDS[0]}" __complete servers "${auth[@]}" --prefix "$typed" 2>/dev/null)
+}
+
+# _gsh_unquote WORD: what a typed word says so far (typed=) and the quote it opens (quote=), read
+# without eval: a word on the line is never run to complete it.
+_gsh_unquote() {
+  local w=$1 c
+  typed='' quote=''
+  if [[ $w == [\'\"]* ]]; then
+    quote=${w:0:1} typed=${w:1}
+    return
+  fi
+  while [[ -n $w ]]; do
+    c=${w:0:1} w=${w:1}
+    [[ $c == \\ ]] && c=${w:0:1} w=${w:1}
+    typed+=$c
+  done
 }
 
 _gsh() {
