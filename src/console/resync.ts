@@ -56,6 +56,19 @@ export function fillGap(seen: readonly string[], history: readonly string[], liv
   return { lines: [...gap, ...live.slice(overlap)], matched };
 }
 
+/** Whether the last lines seen (all of them, MATCH_LINES at most) are found in `history`: paging can stop. */
+export function tailFound(seen: readonly string[], history: readonly string[]): boolean {
+  const m = Math.min(seen.length, MATCH_LINES);
+  if (m === 0) return true;
+  const from = seen.length - m;
+  for (let i = history.length - m; i >= 0; i--) {
+    let k = 0;
+    while (k < m && history[i + k] === seen[from + k]) k++;
+    if (k === m) return true;
+  }
+  return false;
+}
+
 /** Index in `history` just after the last occurrence of the longest suffix of `seen` found there. */
 function endOfLastMatch(seen: readonly string[], history: readonly string[]): number | undefined {
   for (let m = Math.min(seen.length, MATCH_LINES, history.length); m >= 1; m--) {

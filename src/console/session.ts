@@ -2,9 +2,9 @@ import { WebSocket } from 'ws';
 import { ApiError, Exit, GshError, InterruptedError, ownError } from '../core/errors.js';
 import {
   decodeFrame, encodeFrame, isExpiryReason, MAX_OUTBOUND_FRAME, parseHistory, SKIPPED_LINE,
-  type ConsoleSessionInfo, type Frame,
+  type ConsoleSessionInfo, type Frame, type HistoryPage,
 } from './protocol.js';
-import { fillGap, RecentLines } from './resync.js';
+import { fillGap, RecentLines, tailFound } from './resync.js';
 import { fromService } from '../core/terminal/terminal-text.js';
 
 // A console socket session that lasts (issue 5, item 2; 01-general-contract.md "Console
@@ -12,6 +12,11 @@ import { fromService } from '../core/terminal/terminal-text.js';
 // `token expired` or an expiry `jwt error`, reconnects with backoff when the connection drops
 // (giving up with exit 9 after a bounded number of failures), and after an expiry or a reconnect
 // fills the gap from `send history` so no line is lost or repeated. `deleted` ends it.
+//
+// A pause gsh made is never taken for a dead connection (issue 55): while the caller's output is
+// full the socket is not read (backpressure, pause()), so a pong, like every frame, waits behind
+// the node's queued output. The liveness check counts only a ping interval in which nothing at
+// all came and the socket was never paused; the history reply's wait counts only unpaused time.
 
 export interface ReconnectPolicy {
   attempts: number;
@@ -22,6 +27,8 @@ export interface ReconnectPolicy {
 export const DEFAULT_RECONNECT: ReconnectPolicy = { attempts: 6, baseMs: 250, maxMs: 8000 };
 /** Page length asked for when filling a gap (the contract's maximum). */
 export const GAP_PAGE = 1000;
+/** How far back a gap is paged through history: the lines a console node keeps. */
+export const GAP_LIMIT = 10_000;
 const HISTORY_REPLY_TIMEOUT_MS = 5000;
 
 export interface SessionOptions {
@@ -56,6 +63,8 @@ export class ConsoleSession {
   private renewing = false;
   private needGapFill = false;
   private gapLive: string[] | undefined;
+  /** The history pages of the gap being filled, oldest first. */
+  private gapHistory: string[] = [];
   private gapTimer: NodeJS.Timeout | undefined;
   private readonly recent = new RecentLines();
   private failures = 0;
@@ -64,6 +73,11 @@ export class ConsoleSession {
   private retryTimer: NodeJS.Timeout | undefined;
   private pingTimer: NodeJS.Timeout | undefined;
   private awaitingPong = false;
+  /** Something came on the socket since the last ping: it is alive whatever became of the pong. */
+  private heardSincePing = false;
+  /** The socket was paused since the last ping (or the history request): its silence is ours. */
+  private pausedSincePing = false;
+  private pausedSinceAsk = false;
   private readonly policy: ReconnectPolicy;
 
   constructor(private readonly opts: SessionOptions) {
@@ -102,6 +116,8 @@ export class ConsoleSession {
   /** Backpressure: stop reading the socket while the caller's output is full. */
   pause(): void {
     this.paused = true;
+    this.pausedSincePing = true;
+    this.pausedSinceAsk = true;
     this.ws?.pause();
   }
 
@@ -142,11 +158,13 @@ export class ConsoleSession {
     });
     ws.on('message', (data, isBinary) => {
       if (this.ws !== ws || isBinary || this.ended) return; // nothing after a detach
+      this.heardSincePing = true;
       const frame = decodeFrame(data.toString());
       if (frame) this.onFrame(frame);
     });
     ws.on('pong', () => {
       this.awaitingPong = false;
+      this.heardSincePing = true;
     });
     ws.on('error', (err) => {
       reason = err.message;
@@ -181,7 +199,7 @@ export class ConsoleSession {
         else this.emitLine(arg);
         return;
       case 'history output':
-        if (this.gapLive) return this.endGapFill(parseHistory(arg)?.data);
+        if (this.gapLive) return this.onGapPage(parseHistory(arg));
         break;
       case 'token expiring':
         this.renew();
@@ -234,23 +252,58 @@ export class ConsoleSession {
     );
   }
 
+  /**
+   * After a gap (a renewal or a reconnect), history is paged back from the newest line until the
+   * last lines shown are found, GAP_LIMIT lines at most; live lines meanwhile wait in `gapLive`.
+   */
   private beginGapFill(): void {
     this.needGapFill = false;
     if (this.gapLive) return;
     this.gapLive = [];
-    this.send('send history', ['', String(GAP_PAGE)]);
+    this.gapHistory = [];
+    this.askHistory('');
+  }
+
+  private askHistory(cursor: string): void {
+    if (!this.send('send history', [cursor, String(GAP_PAGE)])) return this.endGapFill(undefined);
+    this.pausedSinceAsk = this.paused;
+    this.armGapTimer();
+  }
+
+  /** The wait for a history page counts only time the socket was read. */
+  private armGapTimer(): void {
+    clearTimeout(this.gapTimer);
     this.gapTimer = setTimeout(() => {
+      if (this.paused || this.pausedSinceAsk) {
+        this.pausedSinceAsk = this.paused;
+        return this.armGapTimer();
+      }
       this.opts.warn('the console node did not answer send history; lines from the gap may be missing');
       this.endGapFill(undefined);
     }, HISTORY_REPLY_TIMEOUT_MS);
   }
 
-  private endGapFill(history: string[] | undefined): void {
+  private onGapPage(page: HistoryPage | undefined): void {
+    clearTimeout(this.gapTimer);
+    if (!page) return this.endGapFill(this.gapHistory.length ? this.gapHistory : undefined);
+    this.gapHistory = [...page.data, ...this.gapHistory];
+    const more = page.has_more && page.cursor !== undefined && page.data.length > 0 && this.gapHistory.length < GAP_LIMIT;
+    if (more && !tailFound(this.recent.lines(), this.gapHistory)) return this.askHistory(page.cursor!);
+    this.endGapFill(this.gapHistory, !page.has_more);
+  }
+
+  /** `whole`: the node has no older line than these (its history began after the last line shown). */
+  private endGapFill(history: string[] | undefined, whole = false): void {
     const live = this.gapLive ?? [];
     this.gapLive = undefined;
+    this.gapHistory = [];
     clearTimeout(this.gapTimer);
     const fill = fillGap(this.recent.lines(), history ?? [], live);
-    if (history && !fill.matched) this.opts.warn('could not line up the console history with the last lines shown; some lines may be missing');
+    if (history && !fill.matched) {
+      this.opts.warn(whole
+        ? `the last console line shown is not in the node's history (${history.length} lines; it was cleared): lines between them are missing, how many the node does not say`
+        : `the gap is longer than the ${history.length} lines of history paged back through: the lines before them are missing, how many the node does not say`);
+    }
     for (const line of fill.lines) this.emitLine(line);
   }
 
@@ -275,8 +328,12 @@ export class ConsoleSession {
     this.awaitingPong = false;
     clearInterval(this.pingTimer);
     this.pingTimer = setInterval(() => {
-      if (this.awaitingPong) return ws.terminate();
+      // No ping while gsh holds the socket: its answer could not be read.
+      if (this.paused) return;
+      if (this.awaitingPong && !this.heardSincePing && !this.pausedSincePing) return ws.terminate();
       this.awaitingPong = true;
+      this.heardSincePing = false;
+      this.pausedSincePing = false;
       ws.ping();
     }, every);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillGap, RecentLines } from '../../src/console/resync.js';
+import { fillGap, RecentLines, tailFound } from '../../src/console/resync.js';
 
 // Issue 5, item 2: after renewal or reconnect "losing no line and duplicating none"; the gap is
 // filled from `send history` (01-general-contract.md "Console socket").
@@ -36,5 +36,14 @@ describe('RecentLines', () => {
     for (const l of n(1, 5)) r.push(l);
     expect(r.lines()).toEqual(n(3, 5));
     expect(r.seen).toBe(5);
+  });
+});
+
+describe('tailFound (paging a gap back stops once it holds)', () => {
+  it('holds only when all of the last lines seen are found in order, not just the last one', () => {
+    expect(tailFound(n(1, 10), n(1, 20))).toBe(true);
+    expect(tailFound(n(1, 10), n(5, 20))).toBe(false);
+    expect(tailFound(['x', 'line 3'], n(1, 5))).toBe(false);
+    expect(tailFound([], n(1, 5))).toBe(true);
   });
 });

@@ -15,9 +15,10 @@ afterEach(async () => {
   sandbox = undefined;
 });
 
-function sessionFor(sb: Sandbox, serverId: string, frames: Frame[], warnings: string[] = []) {
+function sessionFor(sb: Sandbox, serverId: string, frames: Frame[], warnings: string[] = [], beforeFetch?: () => Promise<void>) {
   return new ConsoleSession({
     fetchSession: async () => {
+      await beforeFetch?.();
       const res = await fetch(`${sb.baseUrl}/servers/${serverId}/console/token`, { method: 'POST', headers: { authorization: `Bearer ${sb.keys.all}` } });
       return ((await res.json()) as { data: { socket: string; token: string } }).data;
     },
@@ -82,5 +83,54 @@ describe('console session', () => {
       replay: false, onFrame: () => {}, note: () => {}, warn: () => {},
     });
     await expect(session.start()).rejects.toMatchObject({ exitCode: Exit.auth, message: /malformed token/ });
+  });
+
+  // Issue 55, item 2: a gap longer than one history page (1000 lines, the contract's maximum) is
+  // paged back until the last line shown is found, GAP_LIMIT (10,000) lines at most.
+  async function lateRenewal(gapLines: number) {
+    sandbox = await startSandbox({ timeScale: 0.05 });
+    const s = running(sandbox);
+    const node = consoleNodeOf(sandbox);
+    const game = node.game(s.id)!;
+    const frames: Frame[] = [];
+    const warnings: string[] = [];
+    let held: Promise<void> | undefined;
+    let release!: () => void;
+    const session = sessionFor(sandbox, s.id, frames, warnings, () => held ?? Promise.resolve());
+    await session.start();
+    const total = 50 + gapLines + 50;
+    const line = (k: number) => `gap line ${k}/${total}`;
+    for (let k = 1; k <= 50; k++) game.write(line(k));
+    await until(() => lines(frames).some((l) => l === line(50)));
+    // The token runs out and its renewal is late: the node sends nothing meanwhile.
+    held = new Promise((r) => (release = r));
+    node.expireTokens(s.id);
+    await until(() => frames.some((f) => f.event === 'token expired'));
+    for (let k = 51; k <= 50 + gapLines; k++) game.write(line(k));
+    release();
+    held = undefined;
+    await until(() => frames.some((f) => f.event === 'auth success' && frames.indexOf(f) > frames.findIndex((g) => g.event === 'token expired')));
+    for (let k = 51 + gapLines; k <= total; k++) game.write(line(k));
+    await until(() => lines(frames).some((l) => l === line(total)));
+    session.close();
+    const numbers = lines(frames).filter((l) => l.startsWith('gap line ')).map((l) => Number(/gap line (\d+)\//.exec(l)![1]));
+    return { numbers, warnings, total };
+  }
+
+  it('pages back through history over a gap of 3,500 lines: every line once, in order, no warning', async () => {
+    const r = await lateRenewal(3500);
+    expect(r.numbers).toEqual(Array.from({ length: r.total }, (_, i) => i + 1));
+    expect(r.warnings).toEqual([]);
+  });
+
+  it('stops paging at 10,000 lines and then says the lines before them are missing', async () => {
+    const r = await lateRenewal(12_000);
+    const after = r.numbers.slice(50);
+    // The 10,000 newest lines of the gap and what followed, once each, in order.
+    expect(r.numbers.slice(0, 50)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(after).toEqual(Array.from({ length: after.length }, (_, i) => r.total - after.length + 1 + i));
+    expect(after.length).toBeGreaterThanOrEqual(10_000);
+    expect(after.length).toBeLessThan(12_050);
+    expect(r.warnings).toEqual([expect.stringMatching(/gap is longer than the 10000 lines of history paged back through: the lines before them are missing/)]);
   });
 });

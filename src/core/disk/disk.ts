@@ -94,6 +94,11 @@ function writeBeside(file: string, data: string | Uint8Array, mode: number, sync
 /** A file being written beside its target (a download): commit() renames it over the target. */
 export interface FileBeside {
   readonly handle: FileHandle;
+  /**
+   * Writes all of `chunk` now, synchronously (a download drained from its socket's read buffer,
+   * which is reused once this returns: core/wire/direct-body.ts).
+   */
+  writeNow(chunk: Uint8Array): void;
   /** Flushes, closes and renames the file over the target. */
   commit(): Promise<void>;
   /** Closes and removes the temporary file (after a failure). */
@@ -118,6 +123,9 @@ export async function createBeside(file: string, { mode, fallbackMode = 0o644, r
   }
   return {
     handle,
+    writeNow(chunk) {
+      for (let done = 0; done < chunk.length; ) done += writeSync(handle.fd, chunk, done, chunk.length - done);
+    },
     async commit() {
       await handle.sync();
       await handle.close();

@@ -2,9 +2,10 @@ import { accessSync, constants, lstatSync, statSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { looksBinary } from './binary.js';
-import { createBeside } from '../disk/disk.js';
+import { createBeside, type FileBeside } from '../disk/disk.js';
 import { Exit, GshError, UsageError } from '../errors.js';
 import type { ApiClient, RequestSpec } from '../wire/http.js';
+import type { DirectAnswerBody } from '../wire/wire.js';
 import type { Streams } from '../terminal/io.js';
 import { type Progress, progressBar } from './progress.js';
 import type { Runtime } from '../run/runtime.js';
@@ -270,7 +271,7 @@ async function toFile(path: string, body: AsyncIterable<Uint8Array>, bar: Progre
   });
   try {
     // A replaced file keeps its mode (a 0600 secret stays 0600), set exactly, not through the umask.
-    const written = await writeAll(file.handle, body, (n) => bar.update(n));
+    const written = isDirect(body) ? await writeDirect(file, body, (n) => bar.update(n)) : await writeAll(file.handle, body, (n) => bar.update(n));
     checkSize(written, expected);
     await file.commit();
     return written;
@@ -278,6 +279,26 @@ async function toFile(path: string, body: AsyncIterable<Uint8Array>, bar: Progre
     await file.discard();
     throw saveError(path, err);
   }
+}
+
+/** Whether a body can be drained straight from its connection's read buffer (core/wire/direct-body.ts). */
+function isDirect(body: unknown): body is DirectAnswerBody {
+  return typeof (body as Partial<DirectAnswerBody> | undefined)?.drainTo === 'function';
+}
+
+/**
+ * Each read of the socket written at once, synchronously, from the one read buffer, as curl
+ * does (issue 55): no allocation or stream step per chunk, the bytes still in the cache. A write
+ * that fails ends the reading with its error.
+ */
+async function writeDirect(file: FileBeside, body: DirectAnswerBody, onBytes: (received: number) => void): Promise<number> {
+  let received = 0;
+  await body.drainTo((chunk) => {
+    file.writeNow(chunk);
+    received += chunk.length;
+    onBytes(received);
+  });
+  return received;
 }
 
 /** The most bytes gathered while a write is on the disk; then the reading waits for it. */

@@ -11,7 +11,7 @@ import { VERSION } from '../version.js';
 import { sleep, untilAborted } from '../sleep.js';
 import { checkHeaderValues, describeFailure, failureCode, isTransportFailure, ProxyRefused } from './transport-errors.js';
 import { checkProxiedPlainHttp, proxyFor, proxyName } from './transport-policy.js';
-import { nodeCarries, nodeTransport, type ProxyChoice, type Transport, undiciTransport } from './transport.js';
+import { directTransport, nodeCarries, nodeTransport, type ProxyChoice, type Transport, undiciTransport } from './transport.js';
 
 // The one request core (ARCHITECTURE.md "Requests"): every command, hand-written or generated,
 // sends through ApiClient.request, which owns auth, retries, idempotency keys, envelope parsing and
@@ -180,6 +180,7 @@ export class ApiClient {
   private undici: Transport | undefined;
   /** Every other request: node:http. */
   private light: Transport | undefined;
+  private direct: Transport | undefined;
   private readonly opts: Required<Pick<ClientOptions, 'retries' | 'attemptTimeoutMs' | 'sleep' | 'now' | 'random' | 'env'>> & ClientOptions;
   /** Requests sent whose answers (and so their X-RateLimit-Remaining) are not in yet. */
   private inFlight = 0;
@@ -474,6 +475,7 @@ export class ApiClient {
 
   /** What carries this request: see core/wire/transport.ts for which and why. */
   private transport(spec: RequestSpec, url: URL, proxy: ProxyChoice | undefined): Transport {
+    if (spec.sink && !spec.streamBody && !this.opts.dispatcher && !proxy) return (this.direct ??= directTransport(this.opts.attemptTimeoutMs));
     if (spec.sink || spec.streamBody || this.opts.dispatcher || !nodeCarries(url, proxy)) {
       return (this.undici ??= undiciTransport(this.opts.attemptTimeoutMs, this.opts.dispatcher));
     }

@@ -7,9 +7,11 @@ export type { ProxyChoice, WireAnswer, WireRequest } from './wire.js';
 // What carries one attempt of the request core (http.ts) to the wire and back. The core builds
 // the request and reads the answer the same way whichever carries it; only this differs:
 //
-// - undici (the HTTP client of the design), for a request or answer that streams (uploads and
-//   downloads: its backpressure and its timeouts between chunks), through a CONNECT tunnel (an
+// - undici (the HTTP client of the design), for a request or answer that streams (uploads, and
+//   downloads through a proxy: its backpressure and its timeouts between chunks), through a CONNECT tunnel (an
 //   https:// target behind a proxy), and on a dispatcher the caller hands in (tests).
+// - a direct connection read into one reused buffer (direct-body.ts), for a streamed answer
+//   (a download) with no proxy and no handed-in dispatcher: the bytes at the speed of the pipe.
 // - node:http, for every other request: the JSON requests of nearly every command, direct or as
 //   an absolute-URI request to an http:// proxy. Its HTTP parser is native and already in Node;
 //   undici's is WebAssembly in a 290 KB chunk that has to be compiled at every start. Measured on
@@ -63,6 +65,18 @@ export function undiciTransport(connectTimeoutMs: number, dispatcher?: Dispatche
     close: async () => {
       if (loaded) await (await loaded).close();
     },
+  };
+}
+
+/**
+ * A streamed answer on a direct connection (no proxy, no handed-in dispatcher): read into one
+ * reused buffer and drained synchronously by its sink (core/wire/direct-body.ts). Loaded on first use.
+ */
+export function directTransport(connectTimeoutMs: number): Transport {
+  return {
+    send: async (req) => (await import('./direct-body.js')).sendDirect(req, connectTimeoutMs),
+    // Each attempt has a connection of its own, closed when its answer ends.
+    close: async () => {},
   };
 }
 

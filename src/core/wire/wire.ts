@@ -28,6 +28,14 @@ export interface WireAnswer {
   body: Readable;
 }
 
+/**
+ * A body that can be drained straight from the connection's read buffer (core/wire/direct-body.ts):
+ * `write` gets each stretch synchronously, valid only during the call, until the body ends.
+ */
+export interface DirectAnswerBody {
+  drainTo(write: (chunk: Uint8Array) => void): Promise<void>;
+}
+
 /** The proxy one request goes through (core/wire/transport-policy.ts proxyFor). */
 export interface ProxyChoice {
   url: URL;
