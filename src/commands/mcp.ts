@@ -91,7 +91,7 @@ Examples:
   const clientOption = () => new Option('--client <client>', 'The AI client').choices(['claude-desktop', 'claude-code', 'cursor', 'vscode']);
   guardrails(cmd.command('install'))
     .description('Add gsh\'s bridge to an AI client\'s configuration (absolute paths, no secret, other entries kept)')
-    .addOption(clientOption())
+    .addOption(clientOption().makeOptionMandatory())
     .option('--config-file <file>', 'The client\'s configuration file (default: where that client keeps it)')
     .option('--name <name>', 'The entry\'s name (default gsh)')
     .option('--print', 'Print the entry instead of writing it')
@@ -112,7 +112,7 @@ Examples:
 
   cmd.command('uninstall')
     .description('Remove gsh\'s bridge from an AI client\'s configuration (other entries kept)')
-    .addOption(clientOption())
+    .addOption(clientOption().makeOptionMandatory())
     .option('--config-file <file>', 'The client\'s configuration file (default: where that client keeps it)')
     .option('--name <name>', 'The entry\'s name (default gsh)')
     .option('--print', 'Print the file as it would be instead of writing it')

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { runGsh, testContext, virtualClock } from '../helpers/context.js';
-import { type E2E, runEnv, setup } from './helpers.js';
+import { type E2E, idList, runEnv, setup } from './helpers.js';
 
 // Many servers at once (ARCHITECTURE.md "Many servers at once") against the sandbox, with its fault
 // injection (gateway 5xx, lost responses, 429) and per-key rate limits (01-general-contract.md
@@ -142,7 +142,7 @@ describe('results and safety', () => {
       expect(results.map((x) => x.server_id)).toEqual(targets.map(idOf));
       expect(results.filter((x) => x.not_started).map((x) => x.server_id)).toEqual(targets.slice(1).map(idOf));
       expect(r.stderr).toMatch(/1 failed, more than --fail-fast \(--max-fail 0\) allows: not started on/);
-      expect(r.stderr).toContain(`  gsh power start --parallel 1 --fail-fast -o json -s ${targets.slice(1).map(idOf).join(',')}\n`);
+      expect(r.stderr).toContain(`  gsh power start --parallel 1 --fail-fast -o json -s ${idList(targets.slice(1).map(idOf))}\n`);
       expect(powerPosts(mark)).toHaveLength(1);
     } finally {
       suspended.suspended = false;

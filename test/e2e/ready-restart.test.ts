@@ -7,7 +7,7 @@ import { consoleNodeOf } from '../../src/sandbox/console-node/index.js';
 import { startSandbox, type Sandbox, type ServerRecord } from '../../src/sandbox/index.js';
 import { VirtualTime, everyStep } from '../helpers/interrupt-steps.js';
 import { runGsh, testContext } from '../helpers/context.js';
-import { gshInProcess, runEnv, STRICT } from './helpers.js';
+import { gshInProcess, idList, runEnv, STRICT } from './helpers.js';
 
 // Issue 43: a restart passes through offline (running → stopping → offline → starting → running;
 // 01-general-contract.md "Server runtime states": the transitions are not shown, so gsh must expect
@@ -219,7 +219,7 @@ describe('an announced fleet restart with --ready, interrupted (issue 43 item 2)
       for (const e of entries) expect(e.ok).toBe(false);
       // Interrupted in the countdown: nothing restarted, and one line runs the command on all three.
       expect(sandbox.effects.slice(mark).filter((x) => x.method === 'POST' && /\/power$/.test(x.path))).toEqual([]);
-      expect(r.stderr).toContain(`-s ${ids.join(',')}`);
+      expect(r.stderr).toContain(`-s ${idList(ids)}`);
     }, 30_000);
   }
 });

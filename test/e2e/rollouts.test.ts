@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { fastClock, runGsh, testContext, virtualClock } from '../helpers/context.js';
-import { type E2E, runEnv, setup, STRICT } from './helpers.js';
+import { type E2E, idList, runEnv, setup, STRICT } from './helpers.js';
 
 // Rollouts at fleet scale (issue 53; README "Rollouts"): waves, a failure budget, shards, and the
 // checks of their flags, as properties of the fleet runner (core/fleet/), against the sandbox.
@@ -148,7 +148,7 @@ describe('the failure budget (--max-fail)', () => {
       expect(powerPosts(mark).map((e) => e.path.split('/')[2])).toEqual(bad.map((s) => s.id));
       expect(r.stderr).toMatch(/2 failed, more than --max-fail 1 allows: not started on /);
       const line = /^ {2}(gsh .*)$/m.exec(r.stderr.slice(r.stderr.indexOf('not started on')))?.[1];
-      expect(line).toBe(`gsh power start --parallel 1 --max-fail 1 -o json -s ${left.join(',')}`);
+      expect(line).toBe(`gsh power start --parallel 1 --max-fail 1 -o json -s ${idList(left)}`);
       rest = line!;
     } finally {
       for (const s of bad) s.suspended = false;
