@@ -9,9 +9,10 @@ import type { TargetRefs } from '../core/fleet/targets.js';
 import { type Runtime, withRuntime } from '../core/run/runtime.js';
 import type { Execution, Local, OperationPlan, Sink, Stage, StageContext } from './feature.js';
 import { FEATURES } from './features/index.js';
+import { secretFields } from './features/body.js';
 import { serverArgument } from './features/servers.js';
 import { planOperation, retarget } from './plan.js';
-import { HIDDEN, hideSecrets, SET, type SecretFields } from '../core/secrets-shown.js';
+import { HIDDEN, hideSecrets } from '../core/secrets-shown.js';
 
 // Runs one registry leaf: plan (plan.ts), then execute: the request and what each operation
 // feature (features/) does around it, then the output. Every generated command goes through
@@ -227,15 +228,6 @@ async function sendFor<T>(rt: Runtime, p: OperationPlan, send: (p: OperationPlan
   }
 }
 
-/**
- * The answer's secret fields: the operation's `secret` body fields, `[set]` when this request
- * gave the value (the user has it), `[hidden]` when the service made it (core/secrets-shown.ts).
- */
-function secretFields(p: OperationPlan): SecretFields {
-  const body = p.spec.body as Record<string, unknown> | undefined;
-  return new Map((p.leaf.op.body ?? []).filter((f) => f.secret).map((f) => [f.name, body?.[f.name] !== undefined ? SET : HIDDEN]));
-}
-
 function hasValue(data: unknown, name: string): boolean {
   return data !== null && typeof data === 'object' && !Array.isArray(data) && typeof (data as Record<string, unknown>)[name] === 'string' && (data as Record<string, unknown>)[name] !== '';
 }
@@ -248,7 +240,7 @@ async function execute(rt: Runtime, p: OperationPlan, out: Sink): Promise<void> 
   const x: Execution = {
     rt, p, out, cleanups: [],
     send: (how) => sendFor(rt, p, how),
-    showOptions: (data) => ({ ...Object.assign({}, ...FEATURES.map((f) => f.show?.(p.leaf.op, data) ?? {})), secrets: secretFields(p) }) as ShowOptions,
+    showOptions: (data) => ({ ...Object.assign({}, ...FEATURES.map((f) => f.show?.(p.leaf.op, data) ?? {})), secrets: secretFields(p.leaf.op, p.spec.body) }) as ShowOptions,
   };
   const cleanUp = () => {
     for (const c of x.cleanups.splice(0)) c();
@@ -266,7 +258,7 @@ async function execute(rt: Runtime, p: OperationPlan, out: Sink): Promise<void> 
     for (const f of FEATURES) if (await f.afterAnswer?.(x, res, data)) return;
     cleanUp();
     await out.show(data, x.showOptions(data));
-    const generated = rt.globals.showSecret ? [] : [...secretFields(p)].filter(([name, shown]) => shown === HIDDEN && hasValue(data, name)).map(([name]) => name);
+    const generated = rt.globals.showSecret ? [] : [...secretFields(p.leaf.op, p.spec.body)].filter(([name, shown]) => shown === HIDDEN && hasValue(data, name)).map(([name]) => name);
     if (generated.length) out.note(`The service generated the ${generated.map((g) => `"${g}"`).join(', ')} of this answer, which it returns only now; it is shown as ${HIDDEN}. Run with --show-secret to print it, or give your own (--${generated.map((g) => `${g}-file`).join(', --')}).`);
     for (const f of FEATURES) await f.afterShow?.(x, res, data);
   } finally {

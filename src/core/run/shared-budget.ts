@@ -78,29 +78,43 @@ export function fileBudget(file: string): SharedRateBudget {
 }
 
 /**
- * The budget this process shares with the others on `baseUrl` and `secret`, or none where the
- * config dir may not be used (not the user's alone: what is in it may be planted) or cannot be made.
+ * The budget this process shares with the others on `baseUrl` and `secret`. The account is opened
+ * only once an answer has said the key's limit and another request is to be sent: until then
+ * requests go anyway (take() above lets them while the limit is unknown), and a run of one request
+ * (`servers list`) neither hashes with node:crypto nor touches the disk (README "Speed"); what the
+ * first answers said is handed on when it opens, the service's count including those requests.
+ * None where the config dir may not be used (not the user's alone: what is in it may be planted)
+ * or cannot be made.
  */
 export function sharedBudget(env: NodeJS.ProcessEnv, baseUrl: string, secret: string): SharedRateBudget | undefined {
   if (configDirProblem(env) !== undefined) return undefined;
-  const dir = join(configDir(env), 'rate');
-  try {
+  let budget: SharedRateBudget | undefined | null;
+  let said: Parameters<SharedRateBudget['seen']> | undefined;
+  const open = (): SharedRateBudget | undefined => {
+    if (budget !== undefined) return budget ?? undefined;
+    budget = null;
+    const dir = join(configDir(env), 'rate');
     if (makePrivateDir(dir) !== undefined) return undefined;
-  } catch {
-    return undefined;
-  }
-  const id = crypto().createHash('sha256').update(`${baseUrl}\0${secret}`).digest('hex').slice(0, 32);
-  const budget = fileBudget(join(dir, `${id}.json`));
+    const id = crypto().createHash('sha256').update(`${baseUrl}\0${secret}`).digest('hex').slice(0, 32);
+    budget = fileBudget(join(dir, `${id}.json`));
+    if (said) budget.seen(...said);
+    return budget;
+  };
   // An account that cannot be read or written costs only the sharing: the client paces on its own answers.
   return {
     take: (now) => {
+      if (!said) return 0;
       try {
-        return budget.take(now);
+        return open()?.take(now) ?? 0;
       } catch {
         return 0;
       }
     },
     seen: (...args) => {
+      if (!budget) {
+        said = args;
+        return;
+      }
       try {
         budget.seen(...args);
       } catch {

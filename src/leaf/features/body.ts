@@ -1,5 +1,7 @@
 import { UsageError } from '../../core/errors.js';
 import { collect, type JsonObject, parseFields, readInputBody } from '../../core/flags/fields.js';
+import type { Operation } from '../../operations/types.js';
+import { HIDDEN, SET, type SecretFields } from '../../core/secrets-shown.js';
 import type { Feature } from '../feature.js';
 import { declaredValues, takesBody } from './declared-fields.js';
 
@@ -28,3 +30,12 @@ export const body: Feature = {
     d.body = body;
   },
 };
+
+/**
+ * The answer's secret fields: the operation's `secret` body fields, `[set]` when this request sent
+ * the value (the user has it), `[hidden]` when the service made it (core/secrets-shown.ts).
+ */
+export function secretFields(op: Operation, sent: unknown): SecretFields {
+  const given = sent as Record<string, unknown> | undefined;
+  return new Map((op.body ?? []).filter((f) => f.secret).map((f) => [f.name, given?.[f.name] !== undefined ? SET : HIDDEN]));
+}

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -182,9 +182,12 @@ describe('one budget between processes (core/run/shared-budget.ts)', () => {
     expect(budget).toBeDefined();
     budget!.take(Date.now());
     budget!.seen(60, 59, Math.ceil(Date.now() / 60_000) * 60);
+    // One request and its answer: the account is not opened yet (a one-request run touches nothing).
+    expect(existsSync(join(dir, 'rate'))).toBe(false);
+    budget!.take(Date.now());
     const files = readdirSync(join(dir, 'rate'));
     expect(files).toEqual([expect.stringMatching(/^[0-9a-f]{32}\.json$/)]);
     expect(readFileSync(join(dir, 'rate', files[0]!), 'utf8')).not.toContain('secret');
-    expect(JSON.parse(readFileSync(join(dir, 'rate', files[0]!), 'utf8'))).toMatchObject({ limit: 60, used: 1 });
+    expect(JSON.parse(readFileSync(join(dir, 'rate', files[0]!), 'utf8'))).toMatchObject({ limit: 60, used: 2 });
   });
 });
