@@ -43,8 +43,14 @@ export interface GapFill {
  * `seen`: the last lines printed (oldest first); `history`: the node's recent history (oldest
  * first); `live`: lines received since asking for it. With nothing seen yet there is nothing to
  * line up with, so only the live lines are kept.
+ *
+ * `before`: how many of `live` came before the history's newest page. The node sent them before
+ * it answered, so they are in its history; a reader too slow for the node also misses some of
+ * them (`N console lines skipped`), so they need not be the end of the history, and comparing
+ * them with its end would print them twice and out of order. When the history reaches back to
+ * the lines seen they are dropped; when it does not, those older than its first line are kept.
  */
-export function fillGap(seen: readonly string[], history: readonly string[], live: readonly string[]): GapFill {
+export function fillGap(seen: readonly string[], history: readonly string[], live: readonly string[], before?: number): GapFill {
   let matched = seen.length === 0;
   let gap: readonly string[] = [];
   if (seen.length > 0) {
@@ -52,8 +58,13 @@ export function fillGap(seen: readonly string[], history: readonly string[], liv
     matched = at !== undefined;
     gap = at === undefined ? history : history.slice(at);
   }
-  const overlap = longestOverlap(history, live);
-  return { lines: [...gap, ...live.slice(overlap)], matched };
+  if (before === undefined || seen.length === 0) return { lines: [...gap, ...live.slice(longestOverlap(history, live))], matched };
+  const earlier = live.slice(0, before);
+  const later = live.slice(before);
+  const known = new Set(history);
+  const firstKnown = earlier.findIndex((line) => known.has(line));
+  const older = matched ? [] : earlier.slice(0, firstKnown < 0 ? earlier.length : firstKnown);
+  return { lines: [...older, ...gap, ...later.slice(longestOverlap(history, later))], matched };
 }
 
 /** Whether the last lines seen (all of them, MATCH_LINES at most) are found in `history`: paging can stop. */

@@ -65,6 +65,8 @@ export class ConsoleSession {
   private gapLive: string[] | undefined;
   /** The history pages of the gap being filled, oldest first. */
   private gapHistory: string[] = [];
+  /** How many gap lines came before the newest history page: lines the history holds. */
+  private gapLiveBefore: number | undefined;
   private gapTimer: NodeJS.Timeout | undefined;
   private readonly recent = new RecentLines();
   private failures = 0;
@@ -261,6 +263,7 @@ export class ConsoleSession {
     if (this.gapLive) return;
     this.gapLive = [];
     this.gapHistory = [];
+    this.gapLiveBefore = undefined;
     this.askHistory('');
   }
 
@@ -285,6 +288,7 @@ export class ConsoleSession {
 
   private onGapPage(page: HistoryPage | undefined): void {
     clearTimeout(this.gapTimer);
+    this.gapLiveBefore ??= this.gapLive?.length;
     if (!page) return this.endGapFill(this.gapHistory.length ? this.gapHistory : undefined);
     this.gapHistory = [...page.data, ...this.gapHistory];
     const more = page.has_more && page.cursor !== undefined && page.data.length > 0 && this.gapHistory.length < GAP_LIMIT;
@@ -298,7 +302,8 @@ export class ConsoleSession {
     this.gapLive = undefined;
     this.gapHistory = [];
     clearTimeout(this.gapTimer);
-    const fill = fillGap(this.recent.lines(), history ?? [], live);
+    const fill = fillGap(this.recent.lines(), history ?? [], live, history ? this.gapLiveBefore : undefined);
+    this.gapLiveBefore = undefined;
     if (history && !fill.matched) {
       this.opts.warn(whole
         ? `the last console line shown is not in the node's history (${history.length} lines; it was cleared): lines between them are missing, how many the node does not say`

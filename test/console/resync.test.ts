@@ -47,3 +47,16 @@ describe('tailFound (paging a gap back stops once it holds)', () => {
     expect(tailFound([], n(1, 5))).toBe(true);
   });
 });
+
+describe('fillGap with the lines that came before the history answered', () => {
+  it('drops them even when a slow connection lost some of them (they are not the end of the history)', () => {
+    // Seen up to 10; before the reply 11-12 (13-20 skipped by the node for a slow reader); after it 21-22.
+    const r = fillGap(n(1, 10), n(5, 20), [...n(11, 12), ...n(21, 22)], 2);
+    expect(r).toEqual({ lines: [...n(11, 20), ...n(21, 22)], matched: true });
+  });
+
+  it('keeps those older than a history that does not reach back to the lines seen, in order', () => {
+    const r = fillGap(['gone'], n(5, 20), [...n(2, 3), ...n(6, 7), ...n(21, 22)], 4);
+    expect(r).toEqual({ lines: [...n(2, 3), ...n(5, 20), ...n(21, 22)], matched: false });
+  });
+});
