@@ -106,7 +106,7 @@ export function makeFiles(dir: string): void {
     'claim-token.txt': 'claim_example\n',
     'id-jag.txt': 'eyJhbGciOiJub25lIn0.e30.\n',
     // gsh fleet report: journals of a finished rollout (one run, and a CI matrix's two shards).
-    'restart.jsonl': journal('gsh power restart -s lobby-1,lobby-2', [['0000000a', 'lobby-1'], ['0000000b', 'lobby-2']]),
+    'restart.jsonl': journal("gsh power restart -s 'lobby-*' --batch 1,25% --pause 30s --max-fail 10% --wait", [['0000000a', 'lobby-1'], ['0000000b', 'lobby-2']]),
     'shard-1.jsonl': journal('gsh power restart --shard 1/2 -s lobby-1,lobby-2', [['0000000a', 'lobby-1']]),
     'shard-2.jsonl': journal('gsh power restart --shard 2/2 -s lobby-1,lobby-2', [['0000000b', 'lobby-2']]),
   };
@@ -148,6 +148,7 @@ export function substitute(scene: Scene, argv: readonly string[]): string[] {
       .replace(/^\/servers\/abc\//, `/servers/${scene.lobbyId}/`)
       .replace(/^\$(HTTP_X_SERVICE_SIGNATURE|SIG)$|sha256=…/, sig)
       .replaceAll('$id', scene.backupId)
+      .replaceAll('$SHARD', '1') // a CI matrix's shard number
       .replaceAll('$day', today));
 }
 
