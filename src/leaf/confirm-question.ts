@@ -1,4 +1,5 @@
 import { flagName } from '../core/flags/values.js';
+import { oneLine } from '../core/terminal/terminal-text.js';
 import type { Field, Operation } from '../operations/types.js';
 
 // The question a destructive operation asks (issue 50 item 9: as gh and kubectl ask, what will
@@ -15,10 +16,10 @@ export interface ActionServer {
   name?: string;
 }
 
-/** `lobby (srv_1)`, or what is known of it. */
+/** `lobby (srv_1)`, or what is known of it; the name and id are the service's: shown through oneLine(). */
 export function serverLabel(s: ActionServer): string {
-  if (s.name && s.id && s.name !== s.id) return `${s.name} (${s.id})`;
-  return s.id ?? s.ref ?? s.name ?? '';
+  if (s.name && s.id && s.name !== s.id) return oneLine(`${s.name} (${s.id})`);
+  return oneLine(s.id ?? s.ref ?? s.name ?? '');
 }
 
 function singular(word: string): string {
@@ -67,7 +68,8 @@ export function describeAction(op: Operation, words: readonly string[], args: re
   else if (selfIsServer) thing = '';
   else thing = words.slice(0, -1).map(spaced).join(' ');
   let where = '';
-  if (opts.servers) where = selfIsServer ? `${opts.servers.length} servers: ${opts.servers.join(', ')}` : ` on ${opts.servers.length} servers: ${opts.servers.join(', ')}`;
+  const servers = opts.servers?.map(oneLine);
+  if (servers) where = selfIsServer ? `${servers.length} servers: ${servers.join(', ')}` : ` on ${servers.length} servers: ${servers.join(', ')}`;
   else if (onServer && opts.server) where = selfIsServer ? `server ${serverLabel(opts.server)}` : ` on server ${serverLabel(opts.server)}`;
   const fields = (opts.destructiveFields ?? []).map((f) => {
     const what = (f.description ?? '').replace(/\s*\(asks for confirmation\)/i, '');

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -105,6 +105,10 @@ export function makeFiles(dir: string): void {
     'hook.secret': `${HOOK_SECRET}\n`,
     'claim-token.txt': 'claim_example\n',
     'id-jag.txt': 'eyJhbGciOiJub25lIn0.e30.\n',
+    // gsh fleet report: journals of a finished rollout (one run, and a CI matrix's two shards).
+    'restart.jsonl': journal("gsh power restart -s 'lobby-*' --batch 1,25% --pause 30s --max-fail 10% --wait", [['0000000a', 'lobby-1'], ['0000000b', 'lobby-2']]),
+    'shard-1.jsonl': journal('gsh power restart --shard 1/2 -s lobby-1,lobby-2', [['0000000a', 'lobby-1']]),
+    'shard-2.jsonl': journal('gsh power restart --shard 2/2 -s lobby-1,lobby-2', [['0000000b', 'lobby-2']]),
   };
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(join(dir, name, '..'), { recursive: true });
@@ -113,11 +117,30 @@ export function makeFiles(dir: string): void {
   mkdirSync(join(dir, 'backups'), { recursive: true });
 }
 
+/** A journal (core/fleet/journal.ts) in which every named server finished ok. */
+function journal(command: string, servers: readonly (readonly [string, string])[]): string {
+  const at = '2026-01-01T00:00:00.000Z';
+  const run = { journal: 1, kind: 'run', at, command, targets: servers.map(([id, name]) => ({ id, name })) };
+  const results = servers.map(([id, name]) => ({ journal: 1, kind: 'result', at, command, server_id: id, server_name: name, ok: true, exit_code: 0, outcome: 'applied', idempotency_key: null }));
+  return [run, ...results].map((l) => `${JSON.stringify(l)}\n`).join('');
+}
+
+/**
+ * A file glob (`shard-*.jsonl`: a `*` before a file extension) stands for the scene's files it
+ * matches, as the shell expands it (no match: the word as it is). A server glob (`'lobby-*'`) is quoted.
+ */
+function expandFiles(word: string): string[] {
+  if (!/\*[^*/]*\.\w+$/.test(word) || word.includes('/')) return [word];
+  const re = new RegExp(`^${word.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`);
+  const names = readdirSync('.').filter((name) => re.test(name)).sort();
+  return names.length ? names : [word];
+}
+
 /** A line's words with the substitutions above. */
 export function substitute(scene: Scene, argv: readonly string[]): string[] {
   const { sandbox } = scene.t;
   const sig = `sha256=${createHmac('sha256', HOOK_SECRET).update(BODY_JSON).digest('hex')}`;
-  return argv.map((a) =>
+  return argv.flatMap(expandFiles).map((a) =>
     a
       .replaceAll('https://api.example.com/api/v2', sandbox.baseUrl)
       .replace(/http:\/\/127\.0\.0\.1:PORT\/api\/v2/, sandbox.baseUrl)
@@ -125,6 +148,7 @@ export function substitute(scene: Scene, argv: readonly string[]): string[] {
       .replace(/^\/servers\/abc\//, `/servers/${scene.lobbyId}/`)
       .replace(/^\$(HTTP_X_SERVICE_SIGNATURE|SIG)$|sha256=…/, sig)
       .replaceAll('$id', scene.backupId)
+      .replaceAll('$SHARD', '1') // a CI matrix's shard number
       .replaceAll('$day', today));
 }
 

@@ -113,6 +113,6 @@ describe('gsh reference --json', () => {
     expect(text).toMatch(/^Global flags \(every command\):\n {2}-V, --version/);
     expect(text).toContain('gsh files trash restore\n');
     expect(text).toMatch(/gsh power kill \[server\]\n {2}Kill: .*\n {2}API: POST \/servers\/\{server_id\}\/power\n {2}scope: servers:power/);
-    expect(text).toContain('  -o, --output <format>  output format [one of table, json, jsonl, yaml, csv, tsv]');
+    expect(text).toContain('  -o, --output <format>  output format [one of table, json, jsonl, yaml, csv, tsv, markdown]');
   });
 });

@@ -53,9 +53,10 @@ export interface Finished {
   error?: { message: string; outcome: string | null; idempotency_key: string | null; step?: string; resume?: string; replay?: string };
 }
 
-// How the output is shown or traced changes nothing a run does: the same command either way.
+// How the output is shown or traced changes nothing a run does: the same command either way. A
+// dry run writes no journal; `--dry-run … --resume FILE` previews the resume of the real run.
 const SHOWING = new Set(['-o', '--output', '--color', '--journal', '--resume']);
-const SHOWING_SWITCHES = new Set(['--json', '--debug', '--no-color', '--no-header', '-y', '--yes']);
+const SHOWING_SWITCHES = new Set(['--json', '--debug', '--no-color', '--no-header', '-y', '--yes', '--dry-run']);
 
 /** The command line a journal names: argv without the journal, the output format or tracing. */
 export function journalCommand(argv: readonly string[]): string {
