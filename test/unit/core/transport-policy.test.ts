@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { staticCredential } from '../../../src/core/auth/credentials.js';
 import { NetworkError } from '../../../src/core/errors.js';
 import { ApiClient, type RequestSpec } from '../../../src/core/wire/http.js';
-import { bypassesProxy, checkProxiedPlainHttp, proxyFor } from '../../../src/core/wire/transport-policy.js';
+import { bypassesProxy, checkProxiedPlainHttp, IDLE_KEEPALIVE_MS, proxyFor } from '../../../src/core/wire/transport-policy.js';
 import { deadProxy, type ProxyOptions, startProxy, type TestProxy } from '../../helpers/test-proxy.js';
 
 // One transport policy for both request paths (issue 45; core/wire/transport-policy.ts): the same
@@ -68,9 +69,10 @@ async function proxy(opts: ProxyOptions = {}): Promise<TestProxy> {
 
 type Path = 'node:http' | 'undici';
 
-function client(base: string, env: NodeJS.ProcessEnv, extra: { sleeps?: number[]; trace?: string[] } = {}): ApiClient {
+function client(base: string, env: NodeJS.ProcessEnv, extra: { sleeps?: number[]; trace?: string[]; dispatcher?: Agent } = {}): ApiClient {
   const c = new ApiClient({
     baseUrl: base, credential: staticCredential('k', 'test'), env, retries: 0,
+    ...(extra.dispatcher ? { dispatcher: extra.dispatcher } : {}),
     sleep: async (ms) => void extra.sleeps?.push(ms),
     ...(extra.trace ? { trace: (l: string) => void extra.trace!.push(l) } : {}),
   });
@@ -85,6 +87,14 @@ async function send(c: ApiClient, path: Path, spec: RequestSpec): Promise<unknow
   await c.request({ ...spec, sink: async (body) => { for await (const chunk of body) text += String(chunk); } });
   return JSON.parse(text);
 }
+
+/**
+ * Direct, a download no longer meets a kept-alive connection: it goes on one of its own
+ * (core/wire/direct-body.ts). undici still carries uploads and proxied downloads on its pool, so the
+ * stale-connection cases hand it the pool the policy builds (undici-transport.ts), to keep undici
+ * on the path.
+ */
+const undiciPool = (path: Path) => (path === 'undici' ? { dispatcher: new Agent({ keepAliveTimeout: IDLE_KEEPALIVE_MS, connections: 16 }) } : {});
 
 const GET: RequestSpec = { method: 'GET', path: '/servers' };
 const POST: RequestSpec = { method: 'POST', path: '/servers/3f2a9c1e/power', body: { action: 'start' } };
@@ -101,7 +111,7 @@ describe.each<Path>(['node:http', 'undici'])('the transport policy on %s', (path
   it('a kept-alive connection closed as it is reused: sent again at once, no pause, no retry spent', async () => {
     const o = await origin({ closeOnReuse: true });
     const sleeps: number[] = [];
-    const c = client(o.base, {}, { sleeps });
+    const c = client(o.base, {}, { sleeps, ...undiciPool(path) });
     await send(c, path, GET);
     // Each request after the first reuses a connection, which the service closes: resent on a new one.
     expect(await send(c, path, GET)).toMatchObject({ data: { method: 'GET' } });
@@ -216,10 +226,20 @@ describe.each<Path>(['node:http', 'undici'])('a proxy that asks for a user and p
 
 });
 
-it.each<Path>(['node:http', 'undici'])('%s: a resend goes on a new connection, never on another idle one of the pool that was closed the same way', async (path) => {
+it('a download with no proxy goes on a connection of its own: a service closing reused connections never meets it', async () => {
   const o = await origin({ closeOnReuse: true });
   const sleeps: number[] = [];
   const c = client(o.base, {}, { sleeps });
+  for (let i = 0; i < 3; i++) expect(await send(c, 'undici', GET)).toMatchObject({ data: { method: 'GET' } });
+  expect(o.answered).toBe(3);
+  expect(o.closed).toBe(0);
+  expect(sleeps).toEqual([]);
+});
+
+it.each<Path>(['node:http', 'undici'])('%s: a resend goes on a new connection, never on another idle one of the pool that was closed the same way', async (path) => {
+  const o = await origin({ closeOnReuse: true });
+  const sleeps: number[] = [];
+  const c = client(o.base, {}, { sleeps, ...undiciPool(path) });
   // Four at once leave four idle connections in the pool, each of which the service closes when reused.
   // (node:http took the next idle one for each resend before it had a connection of its own; undici's pool did not.)
   await Promise.all([0, 1, 2, 3].map(() => send(c, path, GET)));
