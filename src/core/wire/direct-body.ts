@@ -109,8 +109,9 @@ class DirectBody extends Readable implements DirectAnswerBody {
       this.settle?.reject(this.failed);
     }
     this.conn.destroy();
-    // Drained, the error is drainTo()'s to report, not an 'error' event nobody listens to.
-    cb(this.settle ? null : err);
+    // Drained (or about to be: drainTo() checks `failed` first), the error is drainTo()'s to
+    // report, not an 'error' event nobody listens to (an uncaught exception).
+    cb(this.settle || this.listenerCount('error') === 0 ? null : err);
   }
 }
 
