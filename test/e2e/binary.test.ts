@@ -87,9 +87,11 @@ describe('the code cache', () => {
   it('is written by the first run and accepted whole by the next, which writes nothing; both print the same', async () => {
     const cache = mkdtempSync(join(tmpdir(), 'gsh-e2e-cache-'));
     try {
-      // A streamed answer (`api --to -`) loads undici, which changes V8's flags halfway: its chunks
-      // are cached on both sides of the change. servers list sends through node:http, no change.
-      for (const args of [['--help'], ['servers', 'list', '--json'], ['api', '/servers', '--to', '-'], ['init', 'lint', join(dir, 'ok.yaml')]]) {
+      // An upload (`files put`: a streamed request body) loads undici, which changes V8's flags
+      // halfway: its chunks are cached on both sides of the change. servers list sends through
+      // node:http, and a download with no proxy on a connection of its own (direct-body.ts): no change.
+      const server = [...t.sandbox.state.servers.values()][0]!.id;
+      for (const args of [['--help'], ['servers', 'list', '--json'], ['api', '/servers', '--to', '-'], ['files', 'put', join(dir, 'ok.yaml'), '-s', server, '--dir', '/'], ['init', 'lint', join(dir, 'ok.yaml')]]) {
         const first = await t.gshProcess(args, { env: { GSH_CACHE_DIR: cache } });
         const written = cacheState(cache);
         const second = await t.gshProcess(args, { env: { GSH_CACHE_DIR: cache } });
