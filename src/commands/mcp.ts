@@ -3,7 +3,7 @@ import { withRuntime } from '../core/run/runtime.js';
 import type { OperationUses } from './hand-written.js';
 
 // `gsh mcp` (README "AI clients (MCP)"): the service's MCP server in any AI client through gsh's
-// login and guardrails. The bridge is src/mcp/ (DESIGN.md "MCP bridge"), loaded only here.
+// login and guardrails. The bridge is src/mcp/ (README "AI clients (MCP)"), loaded only here.
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 

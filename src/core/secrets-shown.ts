@@ -1,5 +1,5 @@
 // A secret the user gives, or the service generates, is never printed back (issue 50 item 3;
-// DESIGN.md "Doors": the person): answer fields the registry declares secret (a field with
+// ARCHITECTURE.md "Doors": the person): answer fields the registry declares secret (a field with
 // `secret: true`, e.g. the webhook `secret` that `hooks create` answers with) show `[set]` when
 // the user gave the value and `[hidden]` when the service made it, and a manifest's hook
 // `secret:` lines (init templates, config) show `[hidden]`, in every format and before --jq sees

@@ -3,7 +3,7 @@ import { appendToFile, createFile, makePrivateDir, describeProblem } from '../co
 import { GshError } from '../core/errors.js';
 import { redactBody } from '../core/redact.js';
 
-// The bridge's audit log (DESIGN.md "MCP bridge"): one JSON line per tool call, written through
+// The bridge's audit log (README "AI clients (MCP)"): one JSON line per tool call, written through
 // the disk door to --log-file or `mcp-audit.jsonl` in the state directory. A line holds the time,
 // profile, tool, outcome, duration and the service's request ids, and the arguments with every
 // field the registry marks secret (and every secret-looking name redaction knows) masked; never a

@@ -5,7 +5,7 @@ import { NoAnswerError, ServiceLink } from './link.js';
 import { errorAnswer, isNotification, isRequest, isResponse, RPC, type RpcId, type RpcMessage } from './messages.js';
 import type { Policy, ToolInfo } from './policy.js';
 
-// The relay between an MCP client and the service (DESIGN.md "MCP bridge"): messages from the
+// The relay between an MCP client and the service (README "AI clients (MCP)"): messages from the
 // client go to the service through the link (link.ts) and back; the bridge adds only what gsh
 // owes the person: the policy gate on tools/list and tools/call alike (policy.ts), a tool call
 // sent at most once and bounded by --tool-timeout, approvals waited for as the REST path waits

@@ -2,7 +2,7 @@ import { ApiError, GshError, NetworkError } from '../core/errors.js';
 import type { ApiClient, RequestSpec } from '../core/wire/http.js';
 import { isRequest, isResponse, parseMessage, type RpcMessage, sseMessages } from './messages.js';
 
-// The bridge's side toward the service (DESIGN.md "MCP bridge"): Streamable HTTP to
+// The bridge's side toward the service (README "AI clients (MCP)"): Streamable HTTP to
 // `{base_url}/mcp` (MCP specification, "Transports", revisions 2025-06-18 and 2025-03-26) through
 // the request core, so proxies, TLS, stale connections, the http-to-non-loopback refusal, the
 // credential (agent renewal before expiry and once after a 401) and --debug are gsh's own. Each

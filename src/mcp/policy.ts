@@ -1,6 +1,6 @@
 import { UsageError } from '../core/errors.js';
 
-// The bridge's guardrails (DESIGN.md "MCP bridge"), one gate applied identically to tools/list
+// The bridge's guardrails (README "AI clients (MCP)"), one gate applied identically to tools/list
 // and tools/call: what a list hides, a call is refused, before any request. --read-only keeps
 // only tools whose annotations say readOnlyHint: true (no annotations: a write, failing closed,
 // unlike a read-only switch that trusts the absence of a hint); destructiveHint: true tools need

@@ -3,7 +3,7 @@ import type { Runtime } from '../core/run/runtime.js';
 import { errorAnswer, isRequest, parseMessage, RPC, type RpcMessage } from './messages.js';
 import { type CheckedFlags, type Opened, openBridge } from './start.js';
 
-// `gsh mcp proxy`: one process per client session (DESIGN.md "MCP bridge"). The client's
+// `gsh mcp proxy`: one process per client session (README "AI clients (MCP)"). The client's
 // messages come one a line on standard input (MCP "Transports": stdio) and each answer goes out
 // one a line on standard output; stderr carries gsh's notes, which clients keep in their logs.
 // Messages are handled concurrently (a long tool call does not hold up a list). When the start

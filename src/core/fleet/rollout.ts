@@ -6,7 +6,7 @@ import { describeMaxFail, type MaxFail, parseMaxFail } from './failure-budget.js
 import { parseRateShare, parseShard, type Shard } from './shards.js';
 import { parseBatch, splitWaves, type WaveSize } from './waves.js';
 
-// The rollout flags of every fleet command (README "Rollouts", DESIGN.md "Rollouts"): declared
+// The rollout flags of every fleet command (README "Rollouts", ARCHITECTURE.md "Many servers at once"): declared
 // once here, so a registry leaf (leaf/features/servers.ts) and every hand-written fleet command
 // (files, wait, console, init) take the same flags with the same words, and checked once here
 // while planning, before any request (a usage error never follows one).

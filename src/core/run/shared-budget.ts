@@ -6,7 +6,7 @@ import type { SharedRateBudget } from '../wire/http.js';
 import type { Resolved } from '../auth/credentials.js';
 import type { Context } from './context.js';
 
-// One budget between processes (README "Rollouts", DESIGN.md "Rollouts"): gsh processes on one
+// One budget between processes (README "Rollouts", ARCHITECTURE.md "Many servers at once"): gsh processes on one
 // machine using the same key and base URL take their requests from one account, a small file in
 // the config dir (`rate/<hash>.json`, the hash of the base URL and the credential, never the
 // credential) updated under a lock (disk.ts updateLocked). It counts the requests every process
