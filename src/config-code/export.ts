@@ -12,13 +12,10 @@ import { resolveTargets, type Target, targetRefs } from '../core/fleet/targets.j
 import { choiceList } from '../core/flags/choices.js';
 import type { Live } from './compare.js';
 import { KIND_NAMES, KINDS } from './kinds/index.js';
-import { opSpec } from './kind.js';
 import type { ApiClient } from '../core/wire/http.js';
-import { fetchAll } from '../core/wire/paging.js';
-import type { ServerItem } from '../core/fleet/server-ref.js';
 import { readLive, readSpecs } from './live.js';
 import { step } from '../core/plan.js';
-import { estimate, pool } from './run.js';
+import { estimate, listServers, pool } from './run.js';
 import { declarationExists, writeDeclaration } from './write-file.js';
 import { exportFiles, printableName } from './file-names.js';
 
@@ -50,9 +47,8 @@ export async function declarationText(name: string, live: Live, pinId?: string):
  */
 async function withNames(client: ApiClient, targets: Target[]): Promise<Target[]> {
   if (targets.every((t) => t.name !== undefined)) return targets;
-  const { items } = await fetchAll(client, opSpec('GET /servers', {}));
-  const names = new Map((items as ServerItem[]).filter((s) => s.id !== undefined && typeof s.name === 'string').map((s) => [String(s.id), s.name as string]));
-  return targets.map((t) => (t.name === undefined && names.has(t.id) ? { ...t, name: names.get(t.id)! } : t));
+  const names = new Map((await listServers(client)).map((s) => [s.id, s.name]));
+  return targets.map((t) => (t.name === undefined && names.get(t.id) !== undefined ? { ...t, name: names.get(t.id)! } : t));
 }
 
 export async function runExport(rt: Runtime, o: ExportOptions): Promise<number> {

@@ -79,11 +79,16 @@ export const onlyKinds = (value: string | undefined): string[] | undefined => ch
  * The servers the files manage (one listing), narrowed by -s. A server two files manage is a
  * usage error; a one-server file whose server does not exist is listed as missing (exit 11).
  */
+/** Every server of the account, by id and name: the one listing a run reads (export names its files from it too). */
+export async function listServers(client: ApiClient): Promise<Server[]> {
+  const { items } = await fetchAll(client, opSpec(LIST_SERVERS, {}));
+  return (items as ServerItem[]).filter((s) => s.id !== undefined).map((s) => ({ id: String(s.id), ...(typeof s.name === 'string' ? { name: s.name } : {}) }));
+}
+
 export async function managedServers(client: ApiClient, files: DeclFile[], o: SelectOptions): Promise<{ managed: Managed[]; missing: Array<{ ref: string; file: string }> }> {
   const only = onlyKinds(o.only);
   const keep = narrow(o.server);
-  const { items } = await fetchAll(client, opSpec(LIST_SERVERS, {}));
-  const servers: Server[] = (items as ServerItem[]).filter((s) => s.id !== undefined).map((s) => ({ id: String(s.id), ...(typeof s.name === 'string' ? { name: s.name } : {}) }));
+  const servers = await listServers(client);
   const managed = new Map<string, Managed>();
   const missing: Array<{ ref: string; file: string }> = [];
   for (const file of files) {
