@@ -86,8 +86,10 @@ describe('console session', () => {
   });
 
   // Issue 55, item 2: a gap longer than one history page (1000 lines, the contract's maximum) is
-  // paged back until the last line shown is found, GAP_LIMIT (10,000) lines at most.
-  async function lateRenewal(gapLines: number) {
+  // paged back until the last line shown is found, GAP_LIMIT (10,000) lines at most, whether the
+  // gap came from a late token renewal or from a reconnect (the node dropped the socket and the
+  // new session came late).
+  async function lateRenewal(gapLines: number, cause: 'renewal' | 'reconnect' = 'renewal') {
     sandbox = await startSandbox({ timeScale: 0.05 });
     const s = running(sandbox);
     const node = consoleNodeOf(sandbox);
@@ -102,14 +104,21 @@ describe('console session', () => {
     const line = (k: number) => `gap line ${k}/${total}`;
     for (let k = 1; k <= 50; k++) game.write(line(k));
     await until(() => lines(frames).some((l) => l === line(50)));
-    // The token runs out and its renewal is late: the node sends nothing meanwhile.
     held = new Promise((r) => (release = r));
-    node.expireTokens(s.id);
-    await until(() => frames.some((f) => f.event === 'token expired'));
+    if (cause === 'renewal') {
+      // The token runs out and its renewal is late: the node sends nothing meanwhile.
+      node.expireTokens(s.id);
+      await until(() => frames.some((f) => f.event === 'token expired'));
+    } else {
+      // The socket is dropped and the new session's token comes late: no socket meanwhile.
+      node.drop(s.id);
+      await until(() => warnings.some((w) => /console connection lost/.test(w)) && node.connectionCount(s.id) === 0);
+    }
+    const authsBefore = frames.filter((f) => f.event === 'auth success').length;
     for (let k = 51; k <= 50 + gapLines; k++) game.write(line(k));
     release();
     held = undefined;
-    await until(() => frames.some((f) => f.event === 'auth success' && frames.indexOf(f) > frames.findIndex((g) => g.event === 'token expired')));
+    await until(() => frames.filter((f) => f.event === 'auth success').length > authsBefore);
     for (let k = 51 + gapLines; k <= total; k++) game.write(line(k));
     await until(() => lines(frames).some((l) => l === line(total)));
     session.close();
@@ -121,6 +130,12 @@ describe('console session', () => {
     const r = await lateRenewal(3500);
     expect(r.numbers).toEqual(Array.from({ length: r.total }, (_, i) => i + 1));
     expect(r.warnings).toEqual([]);
+  });
+
+  it('after a reconnect, pages back over a gap of 3,500 lines the same way: every line once, in order, no gap warning', async () => {
+    const r = await lateRenewal(3500, 'reconnect');
+    expect(r.numbers).toEqual(Array.from({ length: r.total }, (_, i) => i + 1));
+    expect(r.warnings).toEqual([expect.stringMatching(/^console connection lost \(.*\); reconnecting in /)]);
   });
 
   it('stops paging at 10,000 lines and then says the lines before them are missing', async () => {
