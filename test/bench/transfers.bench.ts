@@ -8,10 +8,12 @@ import { envNote, GSH, median, RSS_PRELOAD, userEnv } from './harness.js';
 
 // Transfer budgets: 1 GiB up (`files put`) within 1.3x and down (`files get --to FILE`) within 1.2x
 // of curl's time for the same bytes against the same server on loopback in the same run, and
-// gsh's peak resident memory under 128 MiB; both sides without NODE_EXTRA_CA_CERTS (harness.ts). The server (test/helpers/transfer-server.ts) runs in this
+// gsh's peak resident memory at most 128 MiB; both sides without NODE_EXTRA_CA_CERTS (harness.ts). The server (test/helpers/transfer-server.ts) runs in this
 // process and keeps nothing: it checks and counts an upload's multipart body and serves a
 // generated download. Runs are paired (gsh and curl back to back, alternating which goes first;
-// five pairs after a warm-up pair), so machine load hits both; curl's time leaves out the request
+// five pairs after a warm-up pair), so machine load hits both; the budget is on the ratio of the
+// medians, as in harness.ts (the median of the pairs' own ratios, and each pair's, shown beside
+// it: a loaded machine shows as pairs far apart); curl's time leaves out the request
 // for its signed URL, gsh's includes it and gsh's own start. Downloads are written to /dev/shm
 // where it exists: gsh fsyncs the file before renaming it into place and curl does not, and on a
 // disk that flush, not the transfer, would be what is compared.
@@ -84,9 +86,11 @@ describe('transfers: 1 GiB up and down, gsh against curl', () => {
     },
   };
 
-  it('1 GiB up within 1.3x of curl, down within 1.2x, both under 128 MiB', async () => {
+  it('1 GiB up within 1.3x of curl, down within 1.2x, both at most 128 MiB', async () => {
     const rows: string[][] = [];
     const over: string[] = [];
+    /** Each pair's ratio, so that a noisy run shows as one. */
+    const pairs: string[] = [];
     for (const [name, c] of Object.entries(cases)) {
       const g: Run[] = [];
       const k: Run[] = [];
@@ -104,14 +108,18 @@ describe('transfers: 1 GiB up and down, gsh against curl', () => {
       }
       const gMs = median(g.map((r) => r.ms));
       const kMs = median(k.map((r) => r.ms));
+      const ratios = g.map((r, i) => r.ms / k[i]!.ms);
+      const paired = median(ratios);
+      pairs.push(`${name}: ${ratios.map((x) => `${x.toFixed(2)}x`).join(' ')}`);
       const peak = Math.max(...g.map((r) => r.peakMiB ?? 0));
-      const within = gMs / kMs <= c.ratio && peak < PEAK_MIB;
+      // Issue 55: 1 GiB down at most 1.2x curl, up at most 1.3x, at most 128 MiB.
+      const within = gMs / kMs <= c.ratio && peak <= PEAK_MIB;
       if (!within) over.push(name);
-      rows.push([name, gMs.toFixed(0), kMs.toFixed(0), `${(gMs / kMs).toFixed(2)}x`, peak.toFixed(1), `${c.ratio}x, ${PEAK_MIB} MiB`, within ? 'yes' : 'no']);
+      rows.push([name, gMs.toFixed(0), kMs.toFixed(0), `${(gMs / kMs).toFixed(2)}x`, `${paired.toFixed(2)}x`, peak.toFixed(1), `<= ${c.ratio}x, <= ${PEAK_MIB} MiB`, within ? 'yes' : 'no']);
     }
-    const head = ['transfer', 'gsh median ms', 'curl median ms', 'ratio', 'gsh peak MiB', 'budget', 'within?'];
+    const head = ['transfer', 'gsh median ms', 'curl median ms', 'ratio', 'median pair ratio', 'gsh peak MiB', 'budget', 'within?'];
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-    console.log(`${[head, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n')}\n(paired medians; ${envNote()})`);
+    console.log(`${[head, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n')}\npairs, gsh/curl: ${pairs.join('; ')}\n(paired medians; ${envNote()})`);
     expect(srv.sunk.every((n) => n === SIZE)).toBe(true);
     // As the other benches: GSH_BENCH_REPORT_ONLY=1 prints the rows without gating on them.
     if (process.env.GSH_BENCH_REPORT_ONLY !== '1') expect(over, 'rows over budget').toEqual([]);
