@@ -47,8 +47,8 @@ const since = (mark: number) => t.sandbox.log.slice(mark);
 const writes = (mark: number) => since(mark).filter((e) => e.method !== 'GET').map((e) => `${e.method} ${e.path}`);
 const live = () => [...t.sandbox.state.generic.collection('/init/templates').values()];
 
-async function applied(dir: string, ...more: string[]) {
-  const r = await t.gsh(['config', 'apply', dir, '--yes', '-o', 'json', ...more]);
+async function applied(...args: string[]) {
+  const r = await t.gsh(['config', 'apply', ...args, '--yes', '-o', 'json']);
   expect(r.exitCode, r.stderr).toBe(0);
   return r;
 }
@@ -204,6 +204,23 @@ describe('gsh config: init templates', () => {
     expect((JSON.parse(both.stdout) as Array<{ account?: true }>).filter((r) => r.account)).toHaveLength(1);
     // No -s: servers and the account.
     expect((await t.gsh(['config', 'diff', dir])).exitCode).toBe(14);
+  });
+
+  it('diff --out then apply --plan: exactly the planned POST; a template created meanwhile makes the plan stale (exit 6)', async () => {
+    const dir = declare([{ name: 'planned', description: 'Planned', manifest: LOBBY }]);
+    const plan = join(root, `plan${++n}.json`);
+    expect((await t.gsh(['config', 'diff', dir, '--out', plan])).exitCode).toBe(14);
+    expect(JSON.parse(readFileSync(plan, 'utf8')).servers).toMatchObject([{ account: true, server_id: null }]);
+    const stale = join(root, `plan${++n}.json`);
+    expect((await t.gsh(['config', 'diff', dir, '--out', stale])).exitCode).toBe(14);
+    let mark = t.sandbox.log.length;
+    await applied('--plan', plan);
+    expect(writes(mark)).toEqual(['POST /init/templates']);
+    mark = t.sandbox.log.length;
+    const refused = await t.gsh(['config', 'apply', '--plan', stale, '--yes']);
+    expect(refused.exitCode, refused.stderr).toBe(6);
+    expect(refused.stderr).toContain('stale');
+    expect(writes(mark)).toEqual([]);
   });
 
   it('export --only templates writes account.yaml and each manifest beside it; diff of it is 0', async () => {
