@@ -278,7 +278,8 @@ export async function runDiff(rt: Runtime, o: SelectOptions): Promise<number> {
   const drifted = report.filter((r) => r.in_sync === false);
   for (const f of failed) rt.warn(`${shownAs(f)}: could not be read, so not compared: ${f.error!.message}`);
   const servers = managed.filter((m) => !m.account).length;
-  rt.note(`${servers} server${servers === 1 ? '' : 's'}${servers < managed.length ? ' and the account' : ''} compared: ${drifted.length} differ${failed.length ? `, ${failed.length} could not be read` : ''}.`);
+  const targets = [...(servers || servers === managed.length ? [`${servers} server${servers === 1 ? '' : 's'}`] : []), ...(servers < managed.length ? ['the account'] : [])].join(' and ');
+  rt.note(`${targets} compared: ${drifted.length} differ${failed.length ? `, ${failed.length} could not be read` : ''}.`);
   if (o.out !== undefined) {
     // A plan is exact or not made: a server not read would be a write it cannot name.
     if (failed.length) rt.warn(`No plan written: ${failed.length} server${failed.length === 1 ? '' : 's'} could not be read.`);
