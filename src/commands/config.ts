@@ -14,7 +14,14 @@ const LIST_SERVERS = 'GET /servers';
 const reads = (exportOnly: boolean) => [...new Set(KINDS.flatMap((k) => (exportOnly ? k.reads : k.reads.slice(0, 1))))];
 const KIND_NAMES = KINDS.map((k) => k.name).join(', ');
 const PRUNABLE = KINDS.filter((k) => k.prunable).map((k) => k.name);
-const covered = KINDS.map((k) => k.summary);
+const covered = KINDS.filter((k) => !k.account).map((k) => k.summary);
+// The account's kinds (Kind.account): declared in a file of their own, run once, not per server.
+const ACCOUNT = KINDS.filter((k) => k.account).map((k) => k.name);
+const ACCOUNT_HELP = ACCOUNT.length ? `
+The account's own kinds (${ACCOUNT.join(', ')}) are declared in a file of their own (version: 1
+and ${ACCOUNT[0]}:, no server:) and compared and applied once a run, not per server; with -s they
+run only when --only names them.
+` : '';
 
 // The first of each list is the request a run on one server surely makes (reference, walk).
 export const operations: OperationUses = {
@@ -29,13 +36,16 @@ const EXPORT_HELP = `
 Writes DIR/<server name>.yaml for each server: its ${covered.slice(0, -1).join(', ')} and ${covered.at(-1)}
 (--only narrows). A secret is never returned after its creation, so the file names an environment
 variable for it (\${env:LOBBY_HOOK_1_SECRET}), never a value. A file that exists is never replaced
-without --force (nothing is exported then); exit 11 when some server could not be read.
+without --force (nothing is exported then); exit 11 when some server could not be read.${ACCOUNT.length ? `
+--only ${ACCOUNT.join(',')} (alone, without -s) writes the account's DIR/account.yaml instead,
+with the files it names beside it (each init template's manifest).` : ''}
 
 Examples:
   gsh config export -s lobby --dir exported
   gsh config export -s 'lobby-*' --dir exported --only ${KINDS.slice(1, 2).map((k) => k.name).join(',')}
   gsh config export -s lobby --dir servers --force   # replaces servers/lobby.yaml
-
+${ACCOUNT.map((k) => `  gsh config export --only ${k} --dir servers
+`).join('')}
 API:
   GET /servers (names), then per server ${reads(true).map((op) => op.replace(/^GET \/servers\/\{server_id\}/, '…')).join(', ')}
 `;
@@ -58,7 +68,7 @@ declared fields: ${KINDS.map((k) => k.compared).join('; ')}. Nothing is changed.
 14 when a server differs, 11 when a server could not be read (it is named, never taken as in
 sync). A difference that is a clamp gsh saw (the service stored another value than apply sent)
 is named as one, with what to do instead.
-
+${ACCOUNT_HELP}
 A saved plan: --out PLAN also writes the exact writes and the live values they were computed
 from (a secret only as its \${env:NAME} placeholder: the plan can be a CI artefact); gsh config
 apply --plan PLAN reads those values again and makes exactly those writes, or refuses a stale plan
@@ -83,7 +93,7 @@ change one). Without --yes it asks on a terminal and refuses elsewhere, before a
 --dry-run reads, then prints the writes it would send (exit 14 while any is pending, 0 when
 none). Ctrl-C stops starting changes and names each applied or unknown one with its key; running
 apply again makes only what is left. Nothing is restarted.
-
+${ACCOUNT_HELP}
 Examples:
   gsh config apply servers/ --dry-run
   gsh config apply servers/ --yes

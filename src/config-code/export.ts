@@ -3,7 +3,7 @@
 // (02 "Webhooks": returned only at creation), so the file holds a ${env:…} placeholder instead.
 
 import { makeDir } from '../core/disk/disk.js';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Exit, GshError, InterruptedError, ownError, UsageError } from '../core/errors.js';
 import { parallelOption } from '../core/fleet/fleet.js';
 import { stdinFor } from '../core/flags/fields.js';
@@ -11,7 +11,7 @@ import type { Runtime } from '../core/run/runtime.js';
 import { resolveTargets, type Target, targetRefs } from '../core/fleet/targets.js';
 import { choiceList } from '../core/flags/choices.js';
 import type { Live } from './compare.js';
-import { KIND_NAMES, KINDS } from './kinds/index.js';
+import { KIND_NAMES, KINDS, kindNamed } from './kinds/index.js';
 import type { ApiClient } from '../core/wire/http.js';
 import { readLive, readSpecs } from './live.js';
 import { step } from '../core/plan.js';
@@ -51,8 +51,15 @@ async function withNames(client: ApiClient, targets: Target[]): Promise<Target[]
   return targets.map((t) => (t.name === undefined && names.get(t.id) !== undefined ? { ...t, name: names.get(t.id)! } : t));
 }
 
+/** The account's file in DIR: what the account declares (Kind.account), beside the files it names. */
+const ACCOUNT_FILE = 'account.yaml';
+
 export async function runExport(rt: Runtime, o: ExportOptions): Promise<number> {
-  const kinds: readonly string[] = choiceList(o.only, '--only', KIND_NAMES, 'kinds') ?? KIND_NAMES;
+  const only = choiceList(o.only, '--only', KIND_NAMES, 'kinds');
+  // The account's kinds are exported when --only names them, and then alone (no server is read).
+  const accountKinds = (only ?? []).filter((k) => kindNamed(k)?.account);
+  if (accountKinds.length) return runAccountExport(rt, o, only!, accountKinds);
+  const kinds: readonly string[] = only ?? KINDS.filter((k) => !k.account).map((k) => k.name);
   const parallel = parallelOption(o.parallel);
   const dir = o.dir ?? '.';
   const refs = targetRefs(o.server, undefined, rt.env);
@@ -102,4 +109,40 @@ export async function runExport(rt: Runtime, o: ExportOptions): Promise<number> 
   const failed = list.filter((r) => !r.ok);
   for (const f of failed) rt.warn(`${f.server_name ?? f.server_id}: not exported: ${f.error}`);
   return failed.length ? Exit.someFailed : Exit.ok;
+}
+
+/**
+ * `--only` of the account's kinds: DIR/account.yaml and the files its sections name beside it (an
+ * init template's manifest), none written when any of them stands there without --force.
+ */
+async function runAccountExport(rt: Runtime, o: ExportOptions, only: readonly string[], kinds: readonly string[]): Promise<number> {
+  if (only.length > kinds.length || o.server !== undefined) throw new UsageError(`--only ${kinds.join(',')} exports the account, not a server: give it alone, without -s`, `gsh config export --only ${kinds.join(',')} --dir DIR; the servers with another gsh config export -s SERVERS.`);
+  const dir = o.dir ?? '.';
+  const path = join(dir, ACCOUNT_FILE);
+  const exists = (p: string) => !o.force && declarationExists(p);
+  if (exists(path)) throw new UsageError(`${path} exists; nothing was exported`, 'Give --force to replace it, or --dir another directory.');
+  const client = await rt.client();
+  if (rt.dryRun) return (await rt.submit({ requests: readSpecs('', kinds), then: [step('local', `write ${path} and the files it names beside it`)] }, async () => {})) ?? Exit.ok;
+  const live = await readLive(client, '', kinds);
+  const out: Record<string, unknown> = { version: 1 };
+  const files: Array<{ path: string; text: string }> = [];
+  for (const kind of KINDS) {
+    if (!(kind.name in live)) continue;
+    out[kind.name] = kind.export(live[kind.name], { server: '' });
+    files.push(...(kind.attachments?.(live[kind.name]) ?? []).map((f) => ({ path: join(dir, f.path), text: f.text })));
+  }
+  const there = files.filter((f) => exists(f.path));
+  if (there.length) throw new UsageError(`${there.map((f) => f.path).join(', ')} ${there.length === 1 ? 'exists' : 'exist'}; nothing was exported`, 'Give --force to replace them, or --dir another directory.');
+  const { Document } = await import('yaml');
+  const doc = new Document(out);
+  doc.commentBefore = ' gsh config export of the account. Edit, then: gsh config diff FILE; gsh config apply FILE';
+  try {
+    for (const d of new Set([dir, ...files.map((f) => dirname(f.path))])) makeDir(d);
+  } catch (err) {
+    throw new UsageError(`cannot create ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  for (const f of files) writeDeclaration(f.path, f.text, o.force === true);
+  writeDeclaration(path, doc.toString({ lineWidth: 0 }), o.force === true);
+  await rt.out.show([{ account: true, ok: true, file: path, files: files.map((f) => f.path) }], { columns: ['ok', 'file', 'files'] });
+  return Exit.ok;
 }

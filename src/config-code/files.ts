@@ -45,6 +45,8 @@ export interface DeclFile {
   /** Fleet entries in file order: key (name or glob) and block. */
   entries: Array<[string, Block]>;
   fleet: boolean;
+  /** A file of the account's kinds (no server): their sections and its ignore. */
+  account?: Block;
 }
 
 export { ENV_REF };
@@ -107,8 +109,17 @@ export function lintText(path: string, text: string): DeclFile {
 
   const fleet = value.servers !== undefined || value.defaults !== undefined;
   file.fleet = fleet;
+  const accountKinds = KINDS.filter((k) => k.account && value[k.name] !== undefined).map((k) => k.name);
+  const serverless = !fleet && value.server === undefined && value.id === undefined;
   if (fleet && value.server !== undefined) at('one-of', ['server'], spanOf(['server']), 'a file manages one server (server:) or a fleet (servers:), not both');
-  if (!fleet && value.server === undefined && value.id === undefined) at('required', ['server'], whole, 'name the server this file manages (server: NAME), or give servers: for a fleet');
+  if (serverless && !accountKinds.length) at('required', ['server'], whole, 'name the server this file manages (server: NAME), or give servers: for a fleet');
+  if (serverless && accountKinds.length) {
+    file.account = Object.fromEntries([...accountKinds, 'ignore'].filter((k) => value[k] !== undefined).map((k) => [k, value[k]]));
+    checkBlock(file.account, [], false);
+    problems.sort(compareProblems);
+    return file;
+  }
+  for (const k of accountKinds) at('unknown-key', [k], spanOf([k]), `\`${k}\` belongs to the account, not to a server: declare it in a file of its own (version: 1 and ${k}:, without server:, id: or servers:)`);
   if (fleet) {
     if (value.id !== undefined) at('unknown-key', ['id'], spanOf(['id']), '`id` pins a one-server file; a fleet file names its servers under servers:');
     for (const k of Object.keys(SECTIONS)) {
@@ -139,7 +150,7 @@ export function lintText(path: string, text: string): DeclFile {
 
   function checkBlock(block: Block, base: PathSegment[], pinned: boolean): void {
     const report = (rule: RuleId, segs: PathSegment[], message: string) => at(rule, segs, spanOf(segs), message);
-    for (const kind of KINDS) if (block[kind.name] !== undefined) kind.check?.(block[kind.name], { base, pinned, report });
+    for (const kind of KINDS) if (block[kind.name] !== undefined) kind.check?.(block[kind.name], { base, pinned, file: path, report });
     const ignore = (block.ignore as unknown[] | undefined) ?? [];
     ignore.forEach((p, i) => {
       if (typeof p !== 'string') return;
@@ -199,7 +210,7 @@ function keySpan(doc: Document, segs: readonly PathSegment[]): Span | undefined 
 
 /** Every `${env:NAME}` a file's sections send a secret from, with the file's path. */
 export function secretVariablesOf(file: DeclFile): { path: string; name: string }[] {
-  return [file.block, ...file.entries.map(([, b]) => b)].flatMap((b) => KINDS.flatMap((k) => (b[k.name] === undefined ? [] : (k.envRefs?.(b[k.name]) ?? []))).map((name) => ({ path: file.path, name })));
+  return [file.block, ...(file.account ? [file.account] : []), ...file.entries.map(([, b]) => b)].flatMap((b) => KINDS.flatMap((k) => (b[k.name] === undefined ? [] : (k.envRefs?.(b[k.name]) ?? []))).map((name) => ({ path: file.path, name })));
 }
 
 /** Whether the file manages this server, and the key(s) that matched. */
@@ -241,6 +252,14 @@ export function declarationFor(file: DeclFile, server: { id: string; name?: stri
   const d: Declaration = { sections: {} };
   for (const kind of KINDS) if (merged[kind.name] !== undefined) d.sections[kind.name] = kind.normalise(merged[kind.name]);
   if (merged.ignore) d.ignore = merged.ignore as string[];
+  return d;
+}
+
+/** What an account file declares: each of the account's kinds normalised, and its ignore. */
+export function accountDeclaration(file: DeclFile): Declaration {
+  const d: Declaration = { sections: {} };
+  for (const kind of KINDS) if (kind.account && file.account?.[kind.name] !== undefined) d.sections[kind.name] = kind.normalise(file.account[kind.name], { file: file.path });
+  if (file.account?.ignore) d.ignore = file.account.ignore as string[];
   return d;
 }
 

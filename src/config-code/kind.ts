@@ -80,6 +80,8 @@ export interface CheckAt {
   base: PathSegment[];
   /** The file is pinned to one server by id. */
   pinned: boolean;
+  /** The declaration file's path (what a section names beside it is found from here). */
+  file: string;
   report(rule: RuleId, path: PathSegment[], message: string): void;
 }
 
@@ -96,14 +98,19 @@ export interface Kind<Declared = unknown, Live = unknown> {
   readonly prunable: boolean;
   /** A list section: a fleet's more specific entry replaces it whole instead of merging into it. */
   readonly list: boolean;
+  /**
+   * Declared for the account, not a server: in a file of its own (no server:), read and written
+   * once a run by one target, the account (its read and compare are given no server id).
+   */
+  readonly account?: boolean;
   readonly schema: Schema;
   /** Registry operations (`METHOD /path`, exactly as in src/operations/): reads, then writes. */
   readonly reads: readonly string[];
   readonly writes: readonly string[];
   /** Fields never read back (a webhook's secret): listed as not compared, exported as placeholders. */
   readonly writeOnly: readonly string[];
-  /** The declared section as the comparison takes it (lists as items, scalars kept). */
-  normalise(value: unknown): Declared;
+  /** The declared section as the comparison takes it (lists as items, scalars kept); `from.file` is its declaration file. */
+  normalise(value: unknown, from?: { file: string }): Declared;
   /** The reads of one server (declared undefined: everything, for export). */
   readSpecs(serverId: string, declared: Declared | undefined): RequestSpec[];
   read(client: ApiClient, serverId: string, declared: Declared | undefined): Promise<Live>;
@@ -117,6 +124,8 @@ export interface Kind<Declared = unknown, Live = unknown> {
   serverName?(live: Live): string | undefined;
   /** The section export writes for what the server has, or undefined for none. */
   export(live: Live, ctx: { server: string }): unknown;
+  /** Files export writes beside the declaration its section names them from (a template's manifest), by relative path. */
+  attachments?(live: Live): Array<{ path: string; text: string }>;
   /** Checks a schema cannot say (a value declared twice, a secret written as a value). */
   check?(value: unknown, at: CheckAt): void;
   /** The variables the section's secrets are sent from (`${env:NAME}` names), for apply's refusal of gsh's own. */

@@ -14,6 +14,8 @@ const CELL = 120;
 export interface DiffEntry {
   server_id: string | null;
   server_name: string | null;
+  /** The account's target (run.ts idsOf). */
+  account?: true;
   in_sync: boolean | null;
   /** As diff -o json shows them (run.ts changeView). */
   changes?: Array<Record<string, unknown>>;
@@ -34,7 +36,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 /** The comment's text; `shown` makes service text safe for where it goes (the terminal door on a terminal). */
 export function diffMarkdown(entries: readonly DiffEntry[], shown: (s: string) => string = (s) => s, limit = MARKDOWN_LIMIT): string {
-  const server = (e: DiffEntry) => shown(e.server_name ?? e.server_id ?? '?');
+  const server = (e: DiffEntry) => (e.account ? 'account' : shown(e.server_name ?? e.server_id ?? '?'));
   const drifted = entries.filter((e) => e.in_sync === false);
   const unread = entries.filter((e) => e.error !== undefined);
   const rowsByKind = new Map<string, string[][]>(KIND_NAMES.map((k) => [k, []]));

@@ -18,7 +18,7 @@ import { asText, type Change, compare, type Comparison, storedValues } from './c
 import { clampMemory, rememberClamps } from './clamps.js';
 import { choiceList } from '../core/flags/choices.js';
 import { refMatcher, targetRefs } from '../core/fleet/targets.js';
-import { type Declaration, declarationFor, declaredKinds, type DeclFile, expandPaths, loadFile, loadLibraries, matches, picomatchSync, secretVariablesOf, sharedName } from './files.js';
+import { accountDeclaration, type Declaration, declarationFor, declaredKinds, type DeclFile, expandPaths, loadFile, loadLibraries, matches, picomatchSync, secretVariablesOf, sharedName } from './files.js';
 import { ENV_REF, opSpec, type Reason } from './kind.js';
 import { KIND_NAMES, KINDS, kindNamed, PRUNABLE_NAMES } from './kinds/index.js';
 import { readCost, readLive, readSpecs } from './live.js';
@@ -32,6 +32,8 @@ const LIST_SERVERS = 'GET /servers';
 export interface Server {
   id: string;
   name?: string;
+  /** The account's one target (Kind.account): no server, so results name it by `account: true`. */
+  account?: true;
 }
 
 export interface Managed extends Server {
@@ -88,10 +90,11 @@ export async function listServers(client: ApiClient): Promise<Server[]> {
 export async function managedServers(client: ApiClient, files: DeclFile[], o: SelectOptions): Promise<{ managed: Managed[]; missing: Array<{ ref: string; file: string }> }> {
   const only = onlyKinds(o.only);
   const keep = narrow(o.server);
-  const servers = await listServers(client);
+  const serverFiles = files.filter((f) => !f.account);
+  const servers = serverFiles.length ? await listServers(client) : [];
   const managed = new Map<string, Managed>();
   const missing: Array<{ ref: string; file: string }> = [];
-  for (const file of files) {
+  for (const file of serverFiles) {
     const found = servers.filter((s) => matches(file, s));
     const shared = sharedName(file, found);
     if (shared) throw new UsageError(shared, 'A name two servers have picks neither: nothing was sent to either.');
@@ -110,8 +113,29 @@ export async function managedServers(client: ApiClient, files: DeclFile[], o: Se
   }
   const list = [...managed.values()];
   if (keep && !list.length && !missing.length) throw new UsageError('-s matches none of the servers the files manage');
-  return { managed: list, missing: keep ? missing.filter((m) => keep({ id: m.ref, name: m.ref })) : missing };
+  const account = accountTarget(files, only, keep !== undefined);
+  return { managed: account ? [...list, account] : list, missing: keep ? missing.filter((m) => keep({ id: m.ref, name: m.ref })) : missing };
 }
+
+/**
+ * The account's kinds (Kind.account, declared in a file of their own) as one target, after the
+ * servers: read and written once a run. -s narrows servers, so with -s they run only when --only
+ * names them.
+ */
+function accountTarget(files: DeclFile[], only: string[] | undefined, narrowed: boolean): Managed | undefined {
+  const declaring = files.filter((f) => f.account);
+  if (declaring.length > 1) throw new UsageError(`the account is declared in both ${declaring[0]!.path} and ${declaring[1]!.path}`, 'Keep what the account declares in one file.');
+  const file = declaring[0];
+  if (!file || (narrowed && !only)) return undefined;
+  const decl = accountDeclaration(file);
+  const kinds = declaredKinds(decl, only);
+  return kinds.length ? { id: '', account: true, file: file.path, decl, kinds } : undefined;
+}
+
+/** How results name a target: a server by id and name, the account by `account: true`. */
+const idsOf = (s: Server) => (s.account ? { server_id: null, server_name: null, account: true as const } : { server_id: s.id, server_name: s.name ?? null });
+/** A result's target in a message or a table cell. */
+const shownAs = (r: { account?: true; server_name: string | null; server_id: string | null }) => (r.account ? 'account' : (r.server_name ?? r.server_id ?? '?'));
 
 /** `N requests, about T at the key's limit`, printed first when a run will take more than a minute. */
 export function estimate(rt: Runtime, client: ApiClient, requests: number, what: string, already = false): boolean {
@@ -168,6 +192,16 @@ export async function compareAll(rt: Runtime, client: ApiClient, managed: Manage
   return managed.map((server, i) => results[i] ?? { server, interrupted: true });
 }
 
+/**
+ * A comparison that found the files cannot say what they mean (exit 6: two live init templates
+ * answer to one declared name) ends the run, before any write: no other target's result makes it
+ * right, as a name two servers share stops one (files.ts sharedName).
+ */
+function refuseConflicts(compared: readonly Compared[]): void {
+  const c = compared.find((x) => x.error instanceof GshError && !(x.error instanceof ApiError) && x.error.exitCode === Exit.conflict);
+  if (c) throw c.error;
+}
+
 /** Ctrl-C / SIGTERM for a whole run: the first one is kept, and every request under way is cancelled. */
 function watchInterrupts(rt: Runtime): { stopped: () => 'SIGINT' | 'SIGTERM' | undefined; stop: (signal: 'SIGINT' | 'SIGTERM') => void; dispose: () => void } {
   let stopped: 'SIGINT' | 'SIGTERM' | undefined;
@@ -188,7 +222,7 @@ function watchInterrupts(rt: Runtime): { stopped: () => 'SIGINT' | 'SIGTERM' | u
   };
 }
 
-const label = (s: Server) => s.name ?? s.id;
+const label = (s: Server) => (s.account ? 'account' : s.name ?? s.id);
 
 /** A problem of gsh's own in the shared error object (core/terminal/report.ts). */
 function problem(message: string, code: string, exit: number): ErrorObject {
@@ -217,6 +251,7 @@ export async function runDiff(rt: Runtime, o: SelectOptions): Promise<number> {
   const compared = await compareAll(rt, client, managed, parallel, { prune, replace: [], secrets: false });
   const cut = compared.find((c) => c.interrupted instanceof InterruptedError)?.interrupted;
   if (cut instanceof InterruptedError) throw cut;
+  refuseConflicts(compared);
   const memory = clampMemory(rt);
   for (const c of compared) {
     for (const ch of c.comparison?.changes ?? []) {
@@ -228,8 +263,7 @@ export async function runDiff(rt: Runtime, o: SelectOptions): Promise<number> {
     }
   }
   const report = compared.map((c) => ({
-    server_id: c.server.id,
-    server_name: c.server.name ?? null,
+    ...idsOf(c.server),
     file: c.server.file,
     in_sync: c.comparison ? c.comparison.changes.length === 0 : null,
     ...(c.comparison ? { changes: c.comparison.changes.map(changeView), not_compared: c.comparison.notCompared } : {}),
@@ -242,8 +276,10 @@ export async function runDiff(rt: Runtime, o: SelectOptions): Promise<number> {
   else await rt.out.show(all);
   const failed = all.filter((r) => r.error !== undefined);
   const drifted = report.filter((r) => r.in_sync === false);
-  for (const f of failed) rt.warn(`${f.server_name ?? f.server_id}: could not be read, so not compared: ${f.error!.message}`);
-  rt.note(`${managed.length} server${managed.length === 1 ? '' : 's'} compared: ${drifted.length} differ${failed.length ? `, ${failed.length} could not be read` : ''}.`);
+  for (const f of failed) rt.warn(`${shownAs(f)}: could not be read, so not compared: ${f.error!.message}`);
+  const servers = managed.filter((m) => !m.account).length;
+  const targets = [...(servers || servers === managed.length ? [`${servers} server${servers === 1 ? '' : 's'}`] : []), ...(servers < managed.length ? ['the account'] : [])].join(' and ');
+  rt.note(`${targets} compared: ${drifted.length} differ${failed.length ? `, ${failed.length} could not be read` : ''}.`);
   if (o.out !== undefined) {
     // A plan is exact or not made: a server not read would be a write it cannot name.
     if (failed.length) rt.warn(`No plan written: ${failed.length} server${failed.length === 1 ? '' : 's'} could not be read.`);
@@ -254,7 +290,7 @@ export async function runDiff(rt: Runtime, o: SelectOptions): Promise<number> {
 
 function savePlan(rt: Runtime, client: ApiClient, path: string, compared: Compared[], prune: readonly string[]): void {
   const servers: PlannedServer[] = compared.filter((c) => c.comparison?.changes.length).map((c) => ({
-    server_id: c.server.id, server_name: c.server.name ?? null, file: c.server.file, kinds: c.server.kinds,
+    ...idsOf(c.server), file: c.server.file, kinds: c.server.kinds,
     declaration: c.server.decl, changes: c.comparison!.changes.map(plannedChange),
   }));
   const plan: SavedPlan = { format: PLAN_FORMAT, version: 1, created_at: new Date(rt.now()).toISOString(), base_url: client.baseUrl, prune: [...prune], replace: [], servers };
@@ -269,10 +305,10 @@ function changeView(c: Change): Record<string, unknown> {
 
 const cell = (v: unknown) => (v === null || v === undefined ? '-' : Array.isArray(v) ? v.join(',') : String(v));
 
-function diffRows(all: Array<{ server_name: string | null; server_id: string | null; error?: ErrorObject; in_sync: boolean | null; changes?: Array<Record<string, unknown>>; not_compared?: string[] }>): Array<Record<string, string>> {
+function diffRows(all: Array<{ server_name: string | null; server_id: string | null; account?: true; error?: ErrorObject; in_sync: boolean | null; changes?: Array<Record<string, unknown>>; not_compared?: string[] }>): Array<Record<string, string>> {
   const rows: Array<Record<string, string>> = [];
   for (const r of all) {
-    const server = r.server_name ?? r.server_id ?? '?';
+    const server = shownAs(r);
     if (r.error !== undefined) {
       rows.push({ server, change: 'not read', path: '-', live: '-', declared: r.error.message });
       continue;
@@ -302,6 +338,7 @@ type Status = 'applied' | 'clamped' | 'failed' | 'skipped' | 'unknown' | 'not_st
 interface ChangeResult {
   server_id: string | null;
   server_name: string | null;
+  account?: true;
   kind: string | null;
   action: Change['action'] | null;
   item: string | null;
@@ -346,14 +383,15 @@ export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
     const results: ChangeResult[] = [];
     for (const m of missing) results.push({ server_id: null, server_name: m.ref, kind: null, action: null, item: null, status: 'failed', idempotency_key: null, error: noSuchServer(m) });
     for (const c of compared.filter((x) => x.error)) {
-      results.push({ server_id: c.server.id, server_name: c.server.name ?? null, kind: null, action: null, item: null, status: 'failed', idempotency_key: null, error: { ...errorObject(c.error), message: `nothing changed: ${why(c.error)}` } });
+      results.push({ ...idsOf(c.server), kind: null, action: null, item: null, status: 'failed', idempotency_key: null, error: { ...errorObject(c.error), message: `nothing changed: ${why(c.error)}` } });
     }
     const cut = compared.find((c) => c.interrupted);
     if (cut) {
       if (cut.interrupted instanceof InterruptedError) interrupts.stop(cut.interrupted.signal);
       return await interruptedWhileReading(rt, compared, results, interrupts.stopped() ?? 'SIGINT');
     }
-    for (const r of results) rt.warn(`${r.server_name ?? r.server_id}: ${r.error?.message}`);
+    refuseConflicts(compared);
+    for (const r of results) rt.warn(`${shownAs(r)}: ${r.error?.message}`);
     const work = compared.filter((c) => c.comparison).map((c) => ({ server: c.server, changes: c.comparison!.changes.filter((ch) => !ch.held) }));
     for (const c of compared) for (const ch of c.comparison?.changes ?? []) if (ch.held && ch.reason) rt.note(`${inLine(label(c.server))}: ${inLine(ch.item)} ${reasonText(ch.reason)}`);
     return await applyWork(rt, client, managed, work, results, { parallel, maxDeletes, interrupts });
@@ -379,7 +417,7 @@ async function runApplyPlan(rt: Runtime, o: ApplyOptions, path: string): Promise
   if (missingSecrets.length) throw new UsageError(`the plan's writes send ${missingSecrets.map((n) => `\${env:${n}}`).join(', ')}, which ${missingSecrets.length === 1 ? 'is' : 'are'} not set; nothing was sent`, 'Set it in the environment (a secret never sits in a plan), then apply the plan again.');
   const client = await rt.client();
   if (client.baseUrl !== plan.base_url) throw new UsageError(`the plan ${path} was made against ${plan.base_url}, not ${client.baseUrl}; nothing was sent`, 'Apply it with the same service (GSH_BASE_URL or the profile it was made with).');
-  const managed: Managed[] = plan.servers.map((s) => ({ id: s.server_id, ...(s.server_name !== null ? { name: s.server_name } : {}), file: s.file, decl: s.declaration, kinds: s.kinds }));
+  const managed: Managed[] = plan.servers.map((s) => ({ id: s.server_id ?? '', ...(s.account ? { account: true as const } : {}), ...(s.server_name !== null ? { name: s.server_name } : {}), file: s.file, decl: s.declaration, kinds: s.kinds }));
   const interrupts = watchInterrupts(rt);
   try {
     const compared = await compareAll(rt, client, managed, parallel, { prune: plan.prune, replace: plan.replace, secrets: false }, () => interrupts.stopped() !== undefined);
@@ -425,7 +463,8 @@ async function applyWork(rt: Runtime, client: ApiClient, managed: Managed[], wor
   const writes = work.flatMap((w) => w.changes);
   // Keys fixed now: the dry run shows them, and an interrupt names them.
   for (const ch of writes) ch.spec = await withIdempotencyKey(ch.spec);
-  const reads = 1 + readsOf(managed);
+  // The server listing is read when a server file is (managedServers).
+  const reads = (managed.some((m) => !m.account) ? 1 : 0) + readsOf(managed);
   if (rt.dryRun) return await dryRun(rt, work, writes, reads, results.length);
   if (!writes.length) {
     await show(rt, results);
@@ -451,16 +490,18 @@ export function reasonText(r: Reason): string {
 }
 
 /** `lobby (3f2a9c1e)`: a server by name beside its id. */
-const named = (s: Server) => (s.name ? `${s.name} (${s.id})` : s.id);
+const named = (s: Server) => (s.account ? 'the account' : s.name ? `${s.name} (${s.id})` : s.id);
 
 /**
  * --dry-run: the writes it would send, each server named beside its id, and what was sent to
  * find them (the listing and the reads); exit 14 while changes are pending, as diff.
  */
 async function dryRun(rt: Runtime, work: Array<{ server: Managed; changes: Change[] }>, writes: Change[], reads: number, unread: number): Promise<number> {
-  for (const w of work) rt.references.push({ ref: w.server.name ?? w.server.id, is: w.server.name ? 'name' : 'id', servers: [{ id: w.server.id, ...(w.server.name ? { name: w.server.name } : {}) }] });
-  const servers = work.length === 1 ? '1 server' : `${work.length} servers`;
-  const sent = { requests: reads, description: `the ${reads} reads that found the changes (the server listing and the declared kinds of ${servers})` };
+  for (const w of work.filter((x) => !x.server.account)) rt.references.push({ ref: w.server.name ?? w.server.id, is: w.server.name ? 'name' : 'id', servers: [{ id: w.server.id, ...(w.server.name ? { name: w.server.name } : {}) }] });
+  const count = work.filter((w) => !w.server.account).length;
+  const servers = count === 1 ? '1 server' : `${count} servers`;
+  const read = [...(count ? [`the server listing and the declared kinds of ${servers}`] : []), ...(count < work.length ? ['the account\'s declared kinds'] : [])].join('; ');
+  const sent = { requests: reads, description: `the ${reads} reads that found the changes (${read})` };
   if (!writes.length) rt.note(`Nothing to apply: ${work.length} server${work.length === 1 ? ' is' : 's are'} as declared${work.length ? ` (${work.map((w) => named(w.server)).join(', ')})` : ''}.`);
   await rt.submit({ requests: writes.map((c) => c.spec), then: [], sent }, async () => {});
   return unread ? Exit.someFailed : writes.length ? Exit.drift : Exit.ok;
@@ -469,7 +510,7 @@ async function dryRun(rt: Runtime, work: Array<{ server: Managed; changes: Chang
 /** Ctrl-C / SIGTERM while reading: nothing was written; every target is listed (-o json too), with what it was waiting for. */
 async function interruptedWhileReading(rt: Runtime, compared: Compared[], results: ChangeResult[], signal: 'SIGINT' | 'SIGTERM'): Promise<number> {
   for (const c of compared) {
-    const base = { server_id: c.server.id, server_name: c.server.name ?? null, idempotency_key: null };
+    const base = { ...idsOf(c.server), idempotency_key: null };
     if (c.interrupted) results.push({ ...base, kind: null, action: null, item: null, status: 'not_started', error: problem('not read: interrupted first', 'not_read', signal === 'SIGINT' ? Exit.interrupted : Exit.terminated) });
     else if (c.comparison && !c.comparison.changes.length) results.push({ ...base, kind: null, action: null, item: null, status: 'in_sync' });
     else for (const ch of (c.comparison?.changes ?? []).filter((x) => !x.held)) results.push({ ...base, kind: ch.kind, action: ch.action, item: ch.item, status: 'not_started' });
@@ -489,7 +530,7 @@ async function execute(rt: Runtime, client: ApiClient, work: Array<{ server: Man
     perServer.set(server, done);
     const created = new Map<number, string>();
     for (const [i, ch] of changes.entries()) {
-      const base = { server_id: server.id, server_name: server.name ?? null, kind: ch.kind, action: ch.action, item: ch.item, idempotency_key: ch.spec.idempotencyKey ?? null };
+      const base = { ...idsOf(server), kind: ch.kind, action: ch.action, item: ch.item, idempotency_key: ch.spec.idempotencyKey ?? null };
       if (interrupts.stopped()) {
         done.push({ ...base, status: 'not_started', idempotency_key: null });
         continue;
@@ -532,7 +573,7 @@ async function execute(rt: Runtime, client: ApiClient, work: Array<{ server: Man
   for (const w of work) {
     const done = perServer.get(w.server);
     if (done) results.push(...done);
-    else for (const ch of w.changes) results.push({ server_id: w.server.id, server_name: w.server.name ?? null, kind: ch.kind, action: ch.action, item: ch.item, status: 'not_started', idempotency_key: null });
+    else for (const ch of w.changes) results.push({ ...idsOf(w.server), kind: ch.kind, action: ch.action, item: ch.item, status: 'not_started', idempotency_key: null });
   }
   await show(rt, results);
   const applied = results.filter((r) => r.status === 'applied').length;

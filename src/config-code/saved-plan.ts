@@ -28,8 +28,10 @@ export interface PlannedChange {
 }
 
 export interface PlannedServer {
-  server_id: string;
+  /** null for the account's target (`account: true`). */
+  server_id: string | null;
   server_name: string | null;
+  account?: true;
   file: string;
   kinds: string[];
   /** What the file declares for it (secrets as their placeholders): what apply re-compares against. */
@@ -119,7 +121,7 @@ export function readPlan(path: string): SavedPlan {
   }
   if (plan?.format !== PLAN_FORMAT || plan.version !== 1 || !Array.isArray(plan.servers)) throw new UsageError(`${path} is not a gsh config plan of this version`, 'Make one with gsh config diff PATHS --out PLAN.');
   for (const s of plan.servers) {
-    if (typeof s?.server_id !== 'string' || !Array.isArray(s.kinds) || !Array.isArray(s.changes) || !s.declaration || typeof s.declaration.sections !== 'object') throw new UsageError(`${path}: a server entry is damaged`);
+    if ((typeof s?.server_id !== 'string' && !(s?.account === true && s.server_id === null)) || !Array.isArray(s.kinds) || !Array.isArray(s.changes) || !s.declaration || typeof s.declaration.sections !== 'object') throw new UsageError(`${path}: a server entry is damaged`);
     for (const k of s.kinds) if (!kindNamed(k)) throw new UsageError(`${path}: unknown kind "${k}"`);
   }
   return plan;

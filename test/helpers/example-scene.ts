@@ -63,6 +63,9 @@ export async function setUpScene(t: E2E, dirPrefix: string): Promise<Scene> {
   // The archive the examples list (`files archive list --path /world.zip`) is on lobby, in the
   // sandbox node's own archive format (src/sandbox/handlers/file-tools.ts).
   treeOf(t.sandbox.extensions.context, lobbyId).write('/world.zip', gzipSync(JSON.stringify({ sandbox_archive: [] })));
+  // The template account.yaml declares (README "Configuration as code": init templates).
+  const template = await t.gsh(['init', 'templates', 'create', 'manifests/lobby.yaml', '--name', 'paper-lobby', '--description', 'Paper lobby']);
+  expect(template.exitCode, template.stderr).toBe(0);
   const login = await t.gsh(['auth', 'login', '--profile', 'ci', '--base-url', t.sandbox.baseUrl], { env: { GSH_API_KEY: undefined }, input: `${t.sandbox.keys.all}\n` });
   expect(login.exitCode, login.stderr).toBe(0);
   // By id: a hostile sandbox's names are not `lobby` as sent.
@@ -93,6 +96,8 @@ export function makeFiles(dir: string): void {
     'service-init.yaml': manifest,
     'overlay.yaml': manifest,
     'manifests/lobby.yaml': manifest,
+    // gsh config: the account's init templates, in sync once setUpScene saved paper-lobby.
+    'account.yaml': 'version: 1\ntemplates:\n  - name: paper-lobby\n    description: Paper lobby\n    manifest: manifests/lobby.yaml\n',
     // gsh config: declarations in sync with the sandbox (an empty map declares the kind, compares nothing).
     'servers/lobby.yaml': 'version: 1\nserver: lobby\nproperties: {}\n',
     'fleet.yaml': 'version: 1\nservers:\n  "lobby-*":\n    properties: {}\n',
