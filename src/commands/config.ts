@@ -109,7 +109,7 @@ key, old -> new, and writes nothing.
 Examples:
   gsh config adopt servers/ --dry-run
   gsh config adopt servers/ --yes
-  gsh config adopt fleet.yaml -s lobby-1 --only ${KINDS[1]!.name} --yes
+  gsh config adopt fleet.yaml -s 'lobby-*' --only ${KINDS[1]!.name} --yes
 
 API: the reads of gsh config diff (${reads(false).map((op) => op.replace(/\/servers\/\{server_id\}/, '…')).join(', ')}); no write
 `;
