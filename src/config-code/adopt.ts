@@ -22,12 +22,14 @@ import { ENV_REF, type Kind } from './kind.js';
 import { kindNamed } from './kinds/index.js';
 import { type Compared, compareAll, loadDeclarations, type Managed, managedServers, narrow, onlyKinds, type SelectOptions } from './run.js';
 import { writeDeclaration } from './write-file.js';
+import { readCost } from './live.js';
+import { step } from '../core/plan.js';
 
 /** Why a drifted key is left as it is (a script may act on the code). */
 type LeftCode = 'shared_entry' | 'secret' | 'env_reference' | 'not_declared_item' | 'not_live' | 'kind_cannot_adopt' | 'not_adoptable' | 'layout' | 'not_read';
 
 interface Row {
-  status: 'written' | 'would_write' | 'left';
+  status: 'written' | 'left';
   file: string | null;
   /** The key as diff names it: `properties.max-players`. */
   key: string | null;
@@ -107,27 +109,38 @@ export async function runAdopt(rt: Runtime, o: SelectOptions): Promise<number> {
       writes.delete(file);
     } else texts.set(file, edited.text);
   }
-  const planned = [...writes].flatMap(([file, list]) => list.map((p): Row => ({ status: rt.dryRun ? 'would_write' : 'written', file: file.path, key: p.key, at: formatPath(p.path), old: p.old, new: p.values[0]!.value, servers: p.values.map((v) => label(v.server)) })));
+  const planned = [...writes].flatMap(([file, list]) => list.map((p): Row => ({ status: 'written', file: file.path, key: p.key, at: formatPath(p.path), old: p.old, new: p.values[0]!.value, servers: p.values.map((v) => label(v.server)) })));
 
   if (planned.length && !rt.dryRun && !rt.globals.yes) {
     for (const r of planned) rt.note(`${r.file}: ${r.at}: ${show(r.old)} -> ${show(r.new)}`);
     const { confirmDestructive } = await import('../core/run/confirm.js');
     await confirmDestructive(rt, `Write ${planned.length} live value${planned.length === 1 ? '' : 's'} into ${texts.size} file${texts.size === 1 ? '' : 's'} (${[...texts.keys()].map((f) => f.path).join(', ')})?`);
   }
-  if (!rt.dryRun) {
-    for (const [file, text] of texts) {
-      // A link is followed: the file it names is the one replaced, and keeps its mode.
-      const target = realpathSync(file.path);
-      writeDeclaration(target, text, true, statSync(target).mode & 0o777);
-    }
-  }
-  const all_ = [...planned, ...rows];
-  const table = rt.format === 'table';
-  await rt.out.show(table ? all_.map((r) => ({ ...r, old: r.old === undefined ? '-' : show(r.old), new: r.new === undefined ? '-' : show(r.new), servers: r.servers.join(','), reason: r.reason ?? '' })) : all_, { columns: ['status', 'file', 'at', 'old', 'new', 'servers', 'reason'] });
   const left = rows.length;
-  rt.note(all_.length
-    ? `${planned.length} value${planned.length === 1 ? '' : 's'} ${rt.dryRun ? 'would be written' : 'written'} into ${texts.size} file${texts.size === 1 ? '' : 's'}${left ? `; ${left} left as ${left === 1 ? 'it is' : 'they are'} (see reason)` : ''}.${rt.dryRun ? ' Nothing was written (--dry-run).' : ''}`
-    : `Nothing to adopt: ${selected.length} server${selected.length === 1 ? ' is' : 's are'} as declared.`);
+  const summary = `${planned.length} value${planned.length === 1 ? '' : 's'} ${rt.dryRun ? 'would be written' : 'written'} into ${texts.size} file${texts.size === 1 ? '' : 's'}${left ? `; ${left} left as ${left === 1 ? 'it is' : 'they are'} (see reason)` : ''}.`;
+  const nothing = `Nothing to adopt: ${selected.length} server${selected.length === 1 ? ' is' : 's are'} as declared.`;
+  if (rt.dryRun) {
+    // The plan: no request, the file writes it would make, and the reads that found them.
+    for (const m of selected) rt.references.push({ ref: label(m), is: m.name ? 'name' : 'id', servers: [{ id: m.id, ...(m.name ? { name: m.name } : {}) }] });
+    for (const r of rows) rt.warn(`left: ${r.key ?? r.servers.join(', ')}: ${r.reason}`);
+    const reads = 1 + [...compared, ...seen].reduce((n, c) => n + readCost(c.server.kinds, c.server.decl), 0);
+    await rt.submit({
+      requests: [],
+      then: planned.map((r) => step('local', `write ${r.file}: ${r.at}: ${show(r.old)} -> ${show(r.new)} (${r.servers.join(', ')})`)),
+      sent: { requests: reads, description: `the ${reads} reads that found the differences (the server listing and the declared kinds)` },
+    }, async () => {});
+    rt.note(planned.length || left ? `${summary} Nothing was written (--dry-run).` : nothing);
+    return left ? Exit.someFailed : Exit.ok;
+  }
+  for (const [file, text] of texts) {
+    // A link is followed: the file it names is the one replaced, and keeps its mode.
+    const target = realpathSync(file.path);
+    writeDeclaration(target, text, true, statSync(target).mode & 0o777);
+  }
+  const shown = [...planned, ...rows];
+  const table = rt.format === 'table';
+  await rt.out.show(table ? shown.map((r) => ({ ...r, old: r.old === undefined ? '-' : show(r.old), new: r.new === undefined ? '-' : show(r.new), servers: r.servers.join(','), reason: r.reason ?? '' })) : shown, { columns: ['status', 'file', 'at', 'old', 'new', 'servers', 'reason'] });
+  rt.note(shown.length ? summary : nothing);
   return left ? Exit.someFailed : Exit.ok;
 }
 

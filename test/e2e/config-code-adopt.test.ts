@@ -100,8 +100,11 @@ describe('one server: comments and layout kept, then diff 0', () => {
     const mark = t.sandbox.log.length;
     const r = await t.gsh(['config', 'adopt', file, '--dry-run']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/would_write\s+\S*lobby\.yaml\s+properties\.motd\s+Changed by hand\s+Dry run/);
-    expect(r.stderr).toMatch(/Nothing was written \(--dry-run\)/);
+    // The plan: no request to send, the file write it would make, and the reads that found it.
+    expect(r.stdout).toMatch(/^No requests would be sent\.$/m);
+    expect(r.stdout).toContain(`then: write ${file}: properties.motd: Changed by hand -> Dry run (${s.name})`);
+    expect(r.stderr).toMatch(/Dry run: only the \d+ reads that found the differences .* were sent; nothing else was/);
+    expect(r.stderr).toMatch(/1 value would be written into 1 file\. Nothing was written \(--dry-run\)/);
     expect(readFileSync(file, 'utf8')).toBe(before);
     expect(writesSince(mark)).toEqual([]);
     expect((await t.gsh(['config', 'diff', file])).exitCode).toBe(14);
