@@ -26,7 +26,7 @@ import { readCost } from './live.js';
 import { step } from '../core/plan.js';
 
 /** Why a drifted key is left as it is (a script may act on the code). */
-type LeftCode = 'shared_entry' | 'secret' | 'env_reference' | 'not_declared_item' | 'not_live' | 'kind_cannot_adopt' | 'not_adoptable' | 'layout' | 'not_read';
+export type LeftCode = 'shared_entry' | 'secret' | 'env_reference' | 'not_declared_item' | 'not_live' | 'kind_cannot_adopt' | 'not_adoptable' | 'layout' | 'not_read';
 
 interface Row {
   status: 'written' | 'left';
@@ -96,7 +96,7 @@ export async function runAdopt(rt: Runtime, o: SelectOptions): Promise<number> {
     writes.set(p.file, [...(writes.get(p.file) ?? []), p]);
   }
   for (const c of [...compared, ...seen].filter((x) => x.error)) {
-    rows.push({ status: 'left', file: c.server.file, key: null, at: null, servers: [label(c.server)], code: 'not_read', reason: `not read, so nothing was taken from it: ${errorObject(c.error).message}` });
+    rows.push({ status: 'left', file: c.server.file, key: null, at: null, servers: [label(c.server)], code: 'not_read', reason: `could not be read and compared, so nothing was taken from it: ${errorObject(c.error).message}` });
   }
   for (const m of missing) rows.push({ status: 'left', file: m.file, key: null, at: null, servers: [m.ref], code: 'not_read', reason: `no server is named ${m.ref}` });
 
@@ -155,43 +155,44 @@ function collect(compared: Compared[], rows: Row[], pending: Map<string, Pending
   for (const c of compared) {
     for (const ch of c.comparison?.changes ?? []) {
       for (const f of ch.fields) {
-        const left = leftBecause(ch, f);
-        if (left) {
-          leave(c, f.path, left.code, left.reason);
-          continue;
-        }
         const kind = kindNamed(ch.kind)!;
-        const prov = originOf(c.server);
-        const raw = prov.raw[kind.name];
-        const adopted = kind.adopt?.(f, raw) ?? { refused: `gsh config adopt cannot take ${kind.name} into a file` };
-        if ('refused' in adopted) {
-          leave(c, f.path, kind.adopt ? 'not_adoptable' : 'kind_cannot_adopt', adopted.refused);
+        const place = placeOf(kind, ch, f, originOf(c.server));
+        if ('code' in place) {
+          leave(c, f.path, place.code, place.reason);
           continue;
         }
-        const old = valueAt(raw, adopted.at);
-        const ref = typeof old === 'string' ? ENV_REF.exec(old)?.[1] : undefined;
-        if (ref !== undefined) {
-          leave(c, f.path, 'env_reference', `${f.path} is declared as \${env:${ref}}: the file names a variable, not a value, so it is left; set ${ref} or change the file by hand`);
-          continue;
-        }
-        const last = String(adopted.at.at(-1) ?? '');
-        if (kind.writeOnly.includes(last) || isSecretKey(last) || isSecretKey(last.split('.').at(-1) ?? '')) {
-          leave(c, f.path, 'secret', `${f.path} looks like a secret: gsh never writes a live secret into a file (declare it as your secrets are kept, or add it to ignore:)`);
-          continue;
-        }
-        const from = prov.origin([kind.name, ...adopted.at]);
-        if (!from) {
-          leave(c, f.path, 'not_adoptable', `${f.path}: no entry of ${c.server.file} declares it`);
-          continue;
-        }
-        const path = [...from, kind.name, ...adopted.at];
+        const { from, at, old, value } = place;
+        const path = [...from, kind.name, ...at];
         const id = JSON.stringify([c.server.file, path]);
-        const p = pending.get(id) ?? { file: fileOf.get(c.server.file)!, path, key: f.path, kind, at: adopted.at, old, values: [] };
-        p.values.push({ server: c.server, value: adopted.value });
+        const p = pending.get(id) ?? { file: fileOf.get(c.server.file)!, path, key: f.path, kind, at, old, values: [] };
+        p.values.push({ server: c.server, value });
         pending.set(id, p);
       }
     }
   }
+}
+
+/**
+ * Where one drifted field goes in its file, and what is written there: `from` is the entry the
+ * merge took it from, `at` its path in the kind's section; or why it is left.
+ */
+export function placeOf(kind: Kind, ch: Change, f: FieldDiff, prov: Provenance): { from: PathSegment[]; at: PathSegment[]; old: unknown; value: unknown } | { code: LeftCode; reason: string } {
+  const left = leftBecause(ch, f);
+  if (left) return left;
+  const raw = prov.raw[kind.name];
+  // A kind that cannot map a live value back to its declared form is named, never guessed at.
+  const adopted = kind.adopt?.(f, raw) ?? { refused: `gsh config adopt cannot take ${kind.name} into a file yet` };
+  if ('refused' in adopted) return { code: kind.adopt ? 'not_adoptable' : 'kind_cannot_adopt', reason: adopted.refused };
+  const old = valueAt(raw, adopted.at);
+  const ref = typeof old === 'string' ? ENV_REF.exec(old)?.[1] : undefined;
+  if (ref !== undefined) return { code: 'env_reference', reason: `${f.path} is declared as \${env:${ref}}: the file names a variable, not a value, so it is left; set ${ref} or change the file by hand` };
+  const last = String(adopted.at.at(-1) ?? '');
+  if (kind.writeOnly.includes(last) || isSecretKey(last) || isSecretKey(last.split('.').at(-1) ?? '')) {
+    return { code: 'secret', reason: `${f.path} looks like a secret: gsh never writes a live secret into a file (declare it as your secrets are kept, or add it to ignore:)` };
+  }
+  const from = prov.origin([kind.name, ...adopted.at]);
+  if (!from) return { code: 'not_adoptable', reason: `${f.path}: no entry of the file declares it` };
+  return { from, at: adopted.at, old, value: adopted.value };
 }
 
 /** A drifted field no file edit can take in, whatever the kind. */

@@ -257,6 +257,9 @@ export function provenanceFor(file: DeclFile, server: { id: string; name?: strin
     // A value replaced whole (a scalar, a list, a list kind's section) is recorded where it was
     // replaced; a key under it came from there too.
     origin: (path) => {
+      let v: unknown = raw;
+      for (const seg of path) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[seg] : undefined;
+      if (v === undefined) return undefined;
       for (let n = path.length; n > 0; n--) {
         const from = origins.get(JSON.stringify(path.slice(0, n)));
         if (from) return [...from];
