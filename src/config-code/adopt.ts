@@ -98,7 +98,7 @@ export async function runAdopt(rt: Runtime, o: SelectOptions): Promise<number> {
   for (const c of [...compared, ...seen].filter((x) => x.error)) {
     rows.push({ status: 'left', file: c.server.file, key: null, at: null, servers: [label(c.server)], code: 'not_read', reason: `could not be read and compared, so nothing was taken from it: ${errorObject(c.error).message}` });
   }
-  for (const m of missing) rows.push({ status: 'left', file: m.file, key: null, at: null, servers: [m.ref], code: 'not_read', reason: `no server is named ${m.ref}` });
+  for (const m of missing.filter((x) => !keep || keep({ id: x.ref, name: x.ref }))) rows.push({ status: 'left', file: m.file, key: null, at: null, servers: [m.ref], code: 'not_read', reason: `no server is named ${m.ref}` });
 
   // Every file's new text is made (and read back) before any is written.
   const texts = new Map<DeclFile, string>();
