@@ -43,6 +43,7 @@ const STRICT_PASS = [
   'test/e2e/config-code-runs.test.ts',
   'test/e2e/config-code-plans.test.ts',
   'test/e2e/config-code-templates.test.ts',
+  'test/e2e/config-code-adopt.test.ts',
   'test/e2e/mcp-proxy.test.ts',
   'test/e2e/mcp-guardrails.test.ts',
 ];

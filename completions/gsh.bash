@@ -116,11 +116,12 @@ _gsh_node() {
     'cache clear') subs='' flags='' valued='' ;;
     'cache path') subs='' flags='' valued='' ;;
     'completion') subs='' flags='--dir' valued='--dir' ;;
-    'config') subs='export lint schema diff apply' flags='' valued='' ;;
+    'config') subs='export lint schema diff adopt apply' flags='' valued='' ;;
     'config export') subs='' flags='-s --server --dir --only --force --parallel' valued='-s --server --dir --only --parallel' ;;
     'config lint') subs='' flags='--format' valued='--format' ;;
     'config schema') subs='' flags='' valued='' ;;
     'config diff') subs='' flags='-s --server --only --out --prune --parallel' valued='-s --server --only --out --prune --parallel' ;;
+    'config adopt') subs='' flags='-s --server --only --parallel' valued='-s --server --only --parallel' ;;
     'config apply') subs='' flags='--plan -s --server --only --prune --max-deletes --replace --parallel' valued='--plan -s --server --only --prune --max-deletes --replace --parallel' ;;
     'console') subs='attach send history stats eula queue status storage timer token' flags='' valued='' ;;
     'console attach') subs='' flags='-s --server --all-servers --no-history --read-only --broadcast --until --raw --until-any' valued='-s --server --until' ;;

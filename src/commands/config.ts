@@ -6,7 +6,7 @@ import { offline, offlineData } from './offline.js';
 import { KINDS } from '../config-code/kinds/index.js';
 
 // `gsh config`: a server's configuration as code (README "Configuration as code"):
-// export, lint, diff, apply, schema. The work is in src/config-code/ (ARCHITECTURE.md "Layers"),
+// export, lint, diff, adopt, apply, schema. The work is in src/config-code/ (ARCHITECTURE.md "Layers"),
 // loaded only when one of these runs.
 
 // Kinds, their names and their operations come from the one list (config-code/kinds/index.ts).
@@ -29,6 +29,7 @@ export const operations: OperationUses = {
   'config lint': [],
   'config schema': [],
   'config diff': [KINDS[0]!.reads[0]!, LIST_SERVERS, ...reads(false).slice(1)],
+  'config adopt': [KINDS[0]!.reads[0]!, LIST_SERVERS, ...reads(false).slice(1)],
   'config apply': [KINDS[0]!.writes[0]!, ...[KINDS[0]!.reads[0]!, LIST_SERVERS, ...reads(false).slice(1)], ...KINDS.flatMap((k) => k.writes).slice(1)],
 };
 
@@ -99,6 +100,28 @@ Examples:
   gsh config apply servers/ --yes
   gsh config diff servers/ --out plan.json; gsh config apply --plan plan.json --yes
   gsh config apply fleet.yaml --prune ${PRUNABLE[0]} --max-deletes 2 --yes -o json
+`;
+
+const ADOPT_HELP = `
+The other way round from apply: a live change is taken into the files instead of reverted. Reads
+what the files declare (only reads are sent), and writes the live value of each declared key that
+differs into the file that declared it, so that gsh config diff is 0 for it afterwards. Keys the
+files do not declare are not added (gsh config export writes what a server has). Comments, key
+order and layout are kept: only the value's own text changes, and the file is replaced
+atomically. In a fleet file the value goes into the most specific entry the server took it
+from; when another server takes it from that entry too and has another value, the key is left
+and both are named (declare it per server). A secret, a key declared as \${env:NAME} and a
+value a kind cannot take back are left and named. Exit 0 when every difference was taken in
+(or none), 11 when some were left or a server could not be read, 2 for usage. Without --yes it
+asks on a terminal and refuses elsewhere before any request; --dry-run prints each file's
+key, old -> new, and writes nothing.
+
+Examples:
+  gsh config adopt servers/ --dry-run
+  gsh config adopt servers/ --yes
+  gsh config adopt fleet.yaml -s 'lobby-*' --only ${KINDS[1]!.name} --yes
+
+API: the reads of gsh config diff (${reads(false).map((op) => op.replace(/\/servers\/\{server_id\}/, '…')).join(', ')}); no write
 `;
 
 const SCHEMA_HELP = `
@@ -172,6 +195,18 @@ export function register(cmd: Command): void {
     .addHelpText('after', DIFF_HELP)
     .action(async function (this: Command, paths: string[]) {
       await online(this, async (rt) => (await import('../config-code/run.js')).runDiff(rt, { paths, ...this.opts<SelectFlags & { out?: string; prune?: string }>() }));
+    });
+
+  cmd
+    .command('adopt')
+    .description('Write the live values of drifted declared keys into the files (comments and layout kept); reads only')
+    .argument('<paths...>', 'declaration files or directories')
+    .option('-s, --server <id|name|glob>', 'narrow to these of the servers the files manage (repeat or comma-separate)', collect)
+    .option('--only <kinds>', `kinds to adopt, comma-separated (${KIND_NAMES})`)
+    .option('--parallel <n>', 'servers read at once (1 to 32, default 4), sharing the rate limit')
+    .addHelpText('after', ADOPT_HELP)
+    .action(async function (this: Command, paths: string[]) {
+      await online(this, async (rt) => (await import('../config-code/adopt.js')).runAdopt(rt, { paths, ...this.opts<SelectFlags>() }));
     });
 
   cmd

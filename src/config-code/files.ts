@@ -243,12 +243,7 @@ function keyMatches(key: string, name: string | undefined): boolean {
 
 /** What the file declares for one server: defaults, then each matching glob in file order, then the exact name. */
 export function declarationFor(file: DeclFile, server: { id: string; name?: string }): Declaration {
-  let merged: Block = structuredClone(file.block);
-  if (file.fleet) {
-    const globs = file.entries.filter(([k]) => isPattern(k) && keyMatches(k, server.name));
-    const exact = file.entries.filter(([k]) => !isPattern(k) && k === server.name);
-    for (const [, block] of [...globs, ...exact]) merged = mergeBlocks(merged, block);
-  }
+  const merged = mergedFor(file, server);
   const d: Declaration = { sections: {} };
   for (const kind of KINDS) if (merged[kind.name] !== undefined) d.sections[kind.name] = kind.normalise(merged[kind.name]);
   if (merged.ignore) d.ignore = merged.ignore as string[];
@@ -263,12 +258,65 @@ export function accountDeclaration(file: DeclFile): Declaration {
   return d;
 }
 
+/**
+ * Where a server's declaration came from (gsh config adopt): the merged sections as written, and
+ * for a path in them (a kind's section, then keys) the file path of the block whose value won the
+ * merge: `[]` (a one-server file), `['defaults']` or `['servers', KEY]`.
+ */
+export interface Provenance {
+  raw: Block;
+  origin(path: readonly PathSegment[]): PathSegment[] | undefined;
+}
+
+export function provenanceFor(file: DeclFile, server: { id: string; name?: string }): Provenance {
+  const origins = new Map<string, PathSegment[]>();
+  const raw = mergedFor(file, server, origins);
+  return {
+    raw,
+    // A value replaced whole (a scalar, a list, a list kind's section) is recorded where it was
+    // replaced; a key under it came from there too.
+    origin: (path) => {
+      let v: unknown = raw;
+      for (const seg of path) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[seg] : undefined;
+      if (v === undefined) return undefined;
+      for (let n = path.length; n > 0; n--) {
+        const from = origins.get(JSON.stringify(path.slice(0, n)));
+        if (from) return [...from];
+      }
+      return undefined;
+    },
+  };
+}
+
+/** The blocks of a server in merge order, each with its path in the file, merged; `origins` records who won where. */
+function mergedFor(file: DeclFile, server: { id: string; name?: string }, origins?: Map<string, PathSegment[]>): Block {
+  const layers: Array<[PathSegment[], Block]> = [[file.fleet ? ['defaults'] : [], file.block]];
+  if (file.fleet) {
+    const globs = file.entries.filter(([k]) => isPattern(k) && keyMatches(k, server.name));
+    const exact = file.entries.filter(([k]) => !isPattern(k) && k === server.name);
+    for (const [key, block] of [...globs, ...exact]) layers.push([['servers', key], block]);
+  }
+  let merged: Block = {};
+  for (const [from, block] of layers) merged = mergeBlocks(merged, block, origins && { origins, from, at: [] });
+  return merged;
+}
+
 /** Maps merge (at every depth), lists and scalars replace. */
-function mergeBlocks(a: Block, b: Block): Block {
+function mergeBlocks(a: Block, b: Block, rec?: { origins: Map<string, PathSegment[]>; from: PathSegment[]; at: PathSegment[] }): Block {
   const out: Block = { ...a };
   for (const [k, v] of Object.entries(b)) {
     const prev = out[k];
-    out[k] = isPlain(prev) && isPlain(v) && !isItems(k) ? mergeBlocks(prev, v) : structuredClone(v);
+    const at = [...(rec?.at ?? []), k];
+    if (isPlain(prev) && isPlain(v) && !isItems(k)) {
+      out[k] = mergeBlocks(prev, v, rec && { ...rec, at });
+      continue;
+    }
+    out[k] = structuredClone(v);
+    if (!rec) continue;
+    const key = JSON.stringify(at);
+    // What an earlier block said under this key is replaced with the rest of it.
+    for (const p of rec.origins.keys()) if (p === key || p.startsWith(`${key.slice(0, -1)},`)) rec.origins.delete(p);
+    rec.origins.set(key, rec.from);
   }
   return out;
 }

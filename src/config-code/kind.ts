@@ -130,7 +130,16 @@ export interface Kind<Declared = unknown, Live = unknown> {
   check?(value: unknown, at: CheckAt): void;
   /** The variables the section's secrets are sent from (`${env:NAME}` names), for apply's refusal of gsh's own. */
   envRefs?(value: unknown): string[];
+  /**
+   * gsh config adopt (adopt.ts): where an update's drifted field sits in the section as written
+   * (`raw`, the merged section before normalise) and its live value in the declared form, or why
+   * it cannot be taken into the file. A kind without it is refused by name, never guessed at.
+   */
+  adopt?(field: FieldDiff, raw: unknown): Adopted;
 }
+
+/** A field taken into the file: its path in the kind's section and the value to write there; or why not. */
+export type Adopted = { at: PathSegment[]; value: unknown } | { refused: string };
 
 /** The request of one registry operation (`METHOD /path/{param}`), its path parameters filled in (encoded). */
 export function opSpec(op: string, params: Record<string, string | number>, body?: unknown): RequestSpec {
@@ -231,4 +240,31 @@ export function checkIdentities(value: unknown, at: CheckAt, section: string, id
     }
     also?.(item, listPath);
   });
+}
+
+/**
+ * A live value (text, for the kinds compared as text) in the form the file declared it: 60 stays
+ * a number and true a boolean when the text says exactly that, anything else is written as text.
+ */
+export function declaredForm(live: unknown, declared: unknown): Scalar {
+  const text = asText(live);
+  if (typeof declared === 'number' && text.trim() !== '' && String(Number(text)) === text) return Number(text);
+  if (typeof declared === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
+  return typeof live === 'number' || typeof live === 'boolean' ? live : text;
+}
+
+/** A scalar field of a map section (`base.KEY`): its key path in the section and the live value as declared. */
+export function adoptScalar(field: FieldDiff, base: string, keys: PathSegment[]): Adopted {
+  if (field.live === null || field.live === undefined) return { refused: `the service shows no value for ${field.path}` };
+  if (!field.path.startsWith(`${base}.`)) return { refused: `${field.path} is not a key of ${base}` };
+  return { at: keys, value: declaredForm(field.live, field.declared) };
+}
+
+/** A field of an item with an identity (a list, or {prune, items}): the item's place in the section as written. */
+export function adoptItemField(raw: unknown, field: FieldDiff, itemOf: (item: Obj) => string): Adopted {
+  const items: unknown[] = Array.isArray(raw) ? raw : isObj(raw) && Array.isArray(raw.items) ? raw.items : [];
+  const i = items.findIndex((it) => isObj(it) && field.path.startsWith(`${itemOf(it)}.`));
+  if (i < 0) return { refused: `${field.path} is not an item the file lists` };
+  const key = field.path.slice(itemOf(items[i] as Obj).length + 1);
+  return { at: [...(Array.isArray(raw) ? [] : ['items']), i, key], value: field.live };
 }

@@ -66,7 +66,7 @@ export async function loadDeclarations(rt: Runtime, paths: string[]): Promise<De
 }
 
 /** -s: the servers to keep of those the files manage, in gsh's one selection grammar (core/fleet/targets.ts). */
-function narrow(sel: string | string[] | undefined): ((s: Server) => boolean) | undefined {
+export function narrow(sel: string | string[] | undefined): ((s: Server) => boolean) | undefined {
   if (sel === undefined || !sel.length) return undefined;
   const { refs } = targetRefs(sel, undefined, {});
   if (refs.includes('-')) throw new UsageError('-s - (servers on standard input) is not taken by gsh config', 'Name the servers with -s, or narrow the files.');

@@ -19,7 +19,7 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
 const SECRET_KEYS = ['token', 'access_token', 'refresh_token', 'id_token', 'assertion', 'identity_assertion', 'claim_token', 'secret', 'client_secret', 'api_key', 'password', 'key', 'private_key'];
 const SECRET_KEY_SET: ReadonlySet<string> = new Set(SECRET_KEYS);
 /** A field whose value is a credential: the known names, and any `…_token`, `…_secret`, `…_password`. */
-const isSecretKey = (k: string): boolean => SECRET_KEY_SET.has(k.toLowerCase()) || /_(token|secret|password)$/i.test(k);
+export const isSecretKey = (k: string): boolean => SECRET_KEY_SET.has(k.toLowerCase()) || /_(token|secret|password)$/i.test(k);
 
 /** A body shown in a plan or a trace: the values of secret-looking fields masked, at any depth. */
 export function redactBody(value: unknown): unknown {

@@ -136,7 +136,8 @@ describe('--dry-run sends nothing (every leaf of gsh reference --json)', () => {
       // --dry-run also reads them to print the exact writes it would make (README "Configuration
       // as code"), as terraform plan does: reads only.
       const declared = e.command.startsWith('config ');
-      const allowed = (method: string, path: string) => declared && method === 'GET' && (e.command === 'config apply' || /^(\/api\/v2)?\/servers(\?|$)/.test(path));
+      // config adopt reads them too, to print the file writes it would make.
+      const allowed = (method: string, path: string) => declared && method === 'GET' && (e.command === 'config apply' || e.command === 'config adopt' || /^(\/api\/v2)?\/servers(\?|$)/.test(path));
       const sent = beyondLookups(t.sandbox.log.slice(logBefore), isLookup, isIdCheck).filter((x) => !allowed(x.method, x.path)).map((x) => `${x.method} ${x.path}`);
       const reached = beyondLookups(front.seen.slice(frontBefore), isLookupLine, isIdCheckLine).filter((l) => !allowed(l.split(' ')[0] ?? '', l.split(' ')[1] ?? ''));
       if (r.timedOut) failures.push(`${where}: still running after 10 s`);
@@ -144,7 +145,9 @@ describe('--dry-run sends nothing (every leaf of gsh reference --json)', () => {
       const exit = e.command === 'config apply' ? 14 : 0;
       if (r.exitCode !== exit) failures.push(`${where}: exit ${r.exitCode}: ${r.stderr.slice(0, 200)}`);
       if (sent.length || reached.length) failures.push(`${where}: sent ${[...new Set([...sent, ...reached])].join(', ')}`);
-      if (step) {
+      // config adopt plans file writes and no request: its plan says so (its reads were sent).
+      if (step && e.command === 'config adopt' && !/^No requests would be sent\.$/m.test(r.stdout)) failures.push(`${where}: stdout does not say no request would be sent: ${r.stdout.slice(0, 200)}`);
+      else if (step && e.command !== 'config adopt') {
         planned += 1;
         const line = `${step.method} ${front.baseUrl}${step.path}`;
         if (!r.stdout.split('\n').some((l) => l === line || l.startsWith(`${line}?`))) failures.push(`${where}: stdout does not name ${line}: ${r.stdout.slice(0, 200)}`);

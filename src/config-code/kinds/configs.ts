@@ -1,4 +1,4 @@
-import { asText, checkPathKeys, dataOf, isObj, type Kind, opSpec, type Scalar, scalarDiffs } from '../kind.js';
+import { adoptScalar, asText, checkPathKeys, dataOf, isObj, type Kind, opSpec, type Scalar, scalarDiffs } from '../kind.js';
 
 // Application config files by type (02-endpoints-part-a.md "Properties": configs): values as
 // flattened dot-notation keys; one PUT per file, a merge that keeps what is not sent. A declared
@@ -52,5 +52,11 @@ export const configs: Kind<Files, Map<string, Record<string, unknown>>> = {
     return { changes, notCompared: [] };
   },
   check: (value, at) => checkPathKeys(value, at, ['configs'], 'a config type'),
+  adopt(field, raw) {
+    // A type's keys hold dots themselves (settings.allow-end): the type is the one the file declares.
+    const files = isObj(raw) ? (raw as Files) : {};
+    const type = Object.keys(files).find((t) => field.path.startsWith(`configs.${t}.`) && files[t]?.[field.path.slice(`configs.${t}.`.length)] !== undefined);
+    return type === undefined ? { refused: `${field.path} is not a key the file declares` } : adoptScalar(field, `configs.${type}`, [type, field.path.slice(`configs.${type}.`.length)]);
+  },
   export: (live) => (live.size ? Object.fromEntries([...live].map(([type, values]) => [type, Object.fromEntries(Object.entries(values).filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v)))])) : undefined),
 };

@@ -2,7 +2,7 @@ import { Exit, GshError } from '../../core/errors.js';
 import { fetchAll } from '../../core/wire/paging.js';
 import type { ObjectSchema } from '../../init/schema-types.js';
 import { gshVariableProblem } from '../secret-variables.js';
-import { type Change, checkIdentities, ENV_REF, type FieldDiff, isObj, type Items, itemsOf, itemsOrPruned, type Kind, opSpec, sameSet } from '../kind.js';
+import { adoptItemField, type Change, checkIdentities, ENV_REF, type FieldDiff, isObj, type Items, itemsOf, itemsOrPruned, type Kind, opSpec, sameSet } from '../kind.js';
 
 // Webhooks (02-endpoints-part-a.md "Webhooks"): the URL is the identity; events (a set) and
 // enabled are compared; the secret is returned only at creation, so it is write-only: sent from
@@ -71,6 +71,7 @@ export const hooks: Kind<Items<HookDecl>, LiveHook[]> = {
   writeOnly: ['secret'],
   normalise: (value) => itemsOf<HookDecl>(value),
   replaceable: (declared) => declared.items.map((h) => h.url),
+  adopt: (field, raw) => adoptItemField(raw, field, (h) => `hooks[${String(h.url)}]`),
   readSpecs: (serverId) => [opSpec(LIST, { server_id: serverId })],
   async read(client, serverId) {
     const { items } = await fetchAll(client, opSpec(LIST, { server_id: serverId }));

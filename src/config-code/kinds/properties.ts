@@ -1,4 +1,4 @@
-import { asText, dataOf, isObj, type Kind, opSpec, type Scalar, scalarDiffs } from '../kind.js';
+import { adoptScalar, asText, dataOf, isObj, type Kind, opSpec, type Scalar, scalarDiffs } from '../kind.js';
 
 // server.properties (02-endpoints-part-a.md "Properties"): every entry as `server_property`
 // objects; the PUT is a merge of the keys sent (one write for every key that differs) and returns
@@ -34,4 +34,5 @@ export const properties: Kind<Record<string, Scalar>, Map<string, string>> = {
   },
   stored: (_change, answer) => (Array.isArray(answer) ? new Map(answer.filter(isObj).filter((p) => typeof p.key === 'string').map((p) => [`properties.${p.key as string}`, asText(p.value)])) : undefined),
   export: (live) => Object.fromEntries(live),
+  adopt: (field) => adoptScalar(field, 'properties', [field.path.slice('properties.'.length)]),
 };

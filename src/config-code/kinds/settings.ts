@@ -1,4 +1,4 @@
-import { asText, type Change, dataOf, type FieldDiff, isObj, type Kind, opSpec } from '../kind.js';
+import { adoptScalar, asText, type Change, dataOf, type FieldDiff, isObj, type Kind, opSpec } from '../kind.js';
 
 // Server settings (02-endpoints-part-a.md "Settings"): the read returns display name,
 // description, startup-detection message and stop command; those four are declarable (the others
@@ -53,6 +53,7 @@ export const settings: Kind<Settings, Record<string, unknown>> = {
   },
   stored: (_change, answer) => (isObj(answer) ? new Map(Object.entries(answer).map(([k, v]) => [`settings.${k}`, asText(v)])) : undefined),
   serverName: (live) => (typeof live.name === 'string' ? live.name : undefined),
+  adopt: (field) => adoptScalar(field, 'settings', [field.path.slice('settings.'.length)]),
   export(live) {
     // The name is the file's `server:`; declaring it would need an id pin.
     const s = Object.fromEntries(FIELDS.filter((f) => f !== 'name' && typeof live[f] === 'string').map((f) => [f, live[f]]));

@@ -1,5 +1,5 @@
 import { Exit, GshError } from '../../core/errors.js';
-import { asText, dataOf, checkPathKeys, isObj, type Kind, opSpec, type Scalar, scalarDiffs } from '../kind.js';
+import { adoptScalar, asText, dataOf, checkPathKeys, isObj, type Kind, opSpec, type Scalar, scalarDiffs } from '../kind.js';
 
 // Startup variables (02-endpoints-part-a.md "Startup"): the read lists the egg's environment
 // variables; one PATCH per variable, which must belong to the egg (a variable the egg does not
@@ -48,4 +48,5 @@ export const startup: Kind<{ variables?: Record<string, Scalar> }, Map<string, s
   },
   check: (value, at) => checkPathKeys(isObj(value) ? value.variables : undefined, at, ['startup', 'variables'], 'a startup variable'),
   export: (live) => ({ variables: Object.fromEntries(live) }),
+  adopt: (field) => adoptScalar(field, 'startup.variables', ['variables', field.path.slice('startup.variables.'.length)]),
 };

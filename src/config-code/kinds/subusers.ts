@@ -1,6 +1,6 @@
 import { fetchAll } from '../../core/wire/paging.js';
 import type { ObjectSchema } from '../../init/schema-types.js';
-import { type Change, checkIdentities, isObj, type Items, itemsOf, itemsOrPruned, type Kind, opSpec, sameSet } from '../kind.js';
+import { adoptItemField, type Change, checkIdentities, isObj, type Items, itemsOf, itemsOrPruned, type Kind, opSpec, sameSet } from '../kind.js';
 
 // Subusers (02-endpoints-part-a.md "Subusers"): the panel user id is the identity; the permission
 // set is replaced by the write and compared as a set.
@@ -75,6 +75,7 @@ export const subusers: Kind<Items<SubuserDecl>, LiveSubuser[]> = {
     return { changes, notCompared: [] };
   },
   export: (live) => live.map((u) => ({ user_id: u.user_id, permissions: u.permissions })),
+  adopt: (field, raw) => adoptItemField(raw, field, (u) => `subusers[${String(u.user_id)}]`),
   check(value, at) {
     checkIdentities(value, at, 'subusers', (u) => (u.user_id === undefined ? undefined : String(u.user_id)), 'the subuser');
   },
