@@ -156,6 +156,11 @@ describe('a transfer cut halfway', () => {
     expect(r.stderr).toContain('signature=[redacted]');
     expect(r.stderr).not.toMatch(/signature=[0-9a-f]{16}/);
     expect(r.stderr).toContain('retry 2/2');
+    // The signed URL's answer arrived whole: the download is the step that failed, and the replay
+    // (the same line with the request's key) gets that URL back to download again.
+    expect(r.stderr).not.toContain('did not arrive whole');
+    expect(r.stderr).toMatch(/The change was applied \(Idempotency-Key [^)]+\); the download did not finish\./);
+    expect(r.stderr).toMatch(/Resume with:\n {2}gsh worlds download .*--idempotency-key /);
   });
 
   it('to stdout, bytes already written are not repeated: exit 9 at once, saying the output is incomplete', async () => {
@@ -196,6 +201,8 @@ describe('interrupted', () => {
       ctx.signals.emit('SIGINT');
       expect(await running).toBe(130);
       expect(ctx.stderr.text()).toContain('interrupted: the download stopped and nothing was saved');
+      expect(ctx.stderr.text()).not.toContain('the interrupt came before its answer was read');
+      expect(ctx.stderr.text()).toContain('the download did not finish');
       expect(readdirSync(d)).toEqual([]);
       expect(ctx.signals.listenerCount('SIGINT')).toBe(0);
     } finally {

@@ -1,4 +1,4 @@
-import { UsageError } from '../../core/errors.js';
+import { GshError, ownError, UsageError } from '../../core/errors.js';
 import type { DownloadTarget } from '../../core/transfer/download.js';
 import { step } from '../../core/plan.js';
 import { type Feature, slot } from '../feature.js';
@@ -34,12 +34,16 @@ export const download: Feature = {
     d.after.push(fetchSpec(SIGNED_URL));
     d.then.push(step('transfer', describeTarget(target, String(d.local.to))));
   },
-  async afterAnswer({ rt, p, out }, _res, data) {
+  async afterAnswer({ rt, p, out }, res, data) {
     const target = planned.get(p);
     if (!target) return;
     const { announcedSize, download: fetchBytes, signedUrlOf } = await import('../../core/transfer/download.js');
-    const got = await fetchBytes(rt, p.client, signedUrlOf(data), target, { size: announcedSize(data), fallbackName: fallbackName(data, p.params) });
-    if (got.path) out.note(`Saved ${got.bytes} bytes to ${got.path}`);
+    try {
+      const got = await fetchBytes(rt, p.client, signedUrlOf(data), target, { size: announcedSize(data), fallbackName: fallbackName(data, p.params) });
+      if (got.path) out.note(`Saved ${got.bytes} bytes to ${got.path}`);
+    } catch (caught) {
+      throw await downloadFailed(caught, res.idempotencyKey, rt.argv);
+    }
     return true;
   },
   afterShow({ rt, p, out }, _res, data) {
@@ -48,6 +52,23 @@ export const download: Feature = {
     out.note(`Download it: add --to FILE, --to DIR/ or --to - (stdout)${typeof expires === 'string' ? `; the URL expires at ${expires}` : ''}.`);
   },
 };
+
+/**
+ * The signed URL arrived whole and its download failed (refused certificate, cut every time): the
+ * request's answer was not lost, so the error names the download as the step that failed, keeps
+ * its own hint (a certificate's NODE_EXTRA_CA_CERTS), and resumes with the replay, which gets the
+ * same signed URL back instead of issuing another.
+ */
+async function downloadFailed(caught: unknown, key: string | undefined, argv: readonly string[]): Promise<unknown> {
+  const err = ownError(caught);
+  if (!(err instanceof GshError) || key === undefined) return err;
+  const { replayCommand } = await import('../../core/terminal/report.js');
+  err.outcome = 'applied';
+  err.idempotencyKey = key;
+  err.step = 'download';
+  err.resume ??= replayCommand(argv, key);
+  return err;
+}
 
 /** The name a download gets in a --to directory when Content-Disposition gives none. */
 function fallbackName(data: unknown, params: Record<string, string>): string {
