@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -30,6 +30,9 @@ export default function setup(): () => void {
   let dir: string;
   try {
     dir = mkdtempSync(join(base, 'gsh-test-'));
+    // As /tmp is: anyone may make files, only their owner removes them (gsh accepts a directory
+    // under a sticky one, src/core/disk/disk.ts privateDirProblem, and a test checks that case).
+    chmodSync(dir, 0o1777);
   } catch {
     return () => {};
   }
