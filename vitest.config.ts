@@ -48,6 +48,9 @@ const STRICT_PASS = [
   'test/e2e/mcp-guardrails.test.ts',
 ];
 
+// Scratch files in memory first (test/helpers/scratch-dir.ts), then a HOME and a code cache in them.
+const GLOBAL_SETUP = ['test/helpers/scratch-dir.ts', 'test/helpers/own-home.ts', 'test/helpers/code-cache-dir.ts'];
+
 export default defineConfig({
   test: {
     // After vitest's summary, every skipped test with its reason (test/helpers/skip-reasons.ts).
@@ -57,7 +60,7 @@ export default defineConfig({
         test: {
           name: 'default',
           include: ['test/**/*.test.ts'],
-          globalSetup: ['test/helpers/own-home.ts', 'test/helpers/code-cache-dir.ts'],
+          globalSetup: GLOBAL_SETUP,
           exclude: ['test/bench/**'],
           maxWorkers: Math.max(4, availableParallelism()),
           isolate: false,
@@ -69,7 +72,7 @@ export default defineConfig({
         test: {
           name: 'strict',
           include: STRICT_PASS,
-          globalSetup: ['test/helpers/own-home.ts', 'test/helpers/code-cache-dir.ts'],
+          globalSetup: GLOBAL_SETUP,
           env: { GSH_TEST_SANDBOX: 'strict' },
           maxWorkers: Math.max(4, availableParallelism()),
           isolate: false,
@@ -81,7 +84,7 @@ export default defineConfig({
         test: {
           name: 'bench',
           include: ['test/bench/**/*.bench.ts'],
-          globalSetup: ['test/helpers/own-home.ts', 'test/helpers/code-cache-dir.ts'],
+          globalSetup: GLOBAL_SETUP,
           testTimeout: 600_000,
           fileParallelism: false,
         },

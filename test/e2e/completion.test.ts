@@ -8,7 +8,7 @@ import { loadDocTree } from '../../src/program.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { completionScript, SHELLS } from '../../src/docs/generated-files.js';
 import { needing } from '../helpers/tools.js';
-import { GSH } from './helpers.js';
+import { GSH, gshInProcess } from './helpers.js';
 
 // Issue 3 item 4: the committed scripts, exercised in real bash, zsh and fish. bash drives the
 // completion function the way readline does (COMP_WORDS/COMP_CWORD); zsh runs compsys in an
@@ -154,16 +154,17 @@ describe.skipIf(withFish.missing)(withFish.title, () => {
   });
 });
 
+// In-process (run(argv, ctx)): the scripts are the command tree's, the same in the bundle.
 describe('gsh completion', () => {
   it('prints the script generated from the command tree for each shell (the committed one: test/unit/generated-files)', async () => {
     const tree = await loadDocTree();
     for (const shell of SHELLS) {
-      const r = await execa(process.execPath, [GSH, 'completion', shell], opts);
+      const r = await gshInProcess(['completion', shell], {});
       expect(`${r.stdout}\n` === completionScript(shell, tree), shell).toBe(true);
     }
   });
   it('rejects an unknown shell and a missing one as usage errors', async () => {
-    expect((await execa(process.execPath, [GSH, 'completion', 'tcsh'], { ...opts, reject: false })).exitCode).toBe(2);
-    expect((await execa(process.execPath, [GSH, 'completion'], { ...opts, reject: false })).exitCode).toBe(2);
+    expect((await gshInProcess(['completion', 'tcsh'], {})).exitCode).toBe(2);
+    expect((await gshInProcess(['completion'], {})).exitCode).toBe(2);
   });
 });

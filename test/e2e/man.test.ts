@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { loadDocTree } from '../../src/program.js';
 import { manPages } from '../../src/docs/man.js';
 import { needing } from '../helpers/tools.js';
-import { GSH } from './helpers.js';
+import { gshInProcess } from './helpers.js';
 
 // Issue 3 item 5: the committed man pages render cleanly with `man -l` and are clean under
 // `mandoc -Tlint` (which reports style problems too); `gsh man` prints and writes them.
@@ -41,11 +41,23 @@ function wide(rendered: string): string[] {
     .filter((line) => [...line].length > 80);
 }
 
+/** `fn` of each item, `n` at a time, in the items' order. */
+async function inTurns<T, R>(items: readonly T[], n: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: n }, async () => {
+    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i]!);
+  }));
+  return out;
+}
+
 const withMan = needing('man/ under man', 'man');
 describe.skipIf(withMan.missing)(withMan.title, () => {
   it('renders with man -l without warnings', async () => {
-    for (const page of pages) {
-      const r = await execa('man', ['-l', join(dir, page)], { env: { MANWIDTH: '80', MANPAGER: 'cat', PAGER: 'cat', LANG: 'C.UTF-8' } });
+    // Four pages at a time: each is a man and a groff of their own, most of the test's time.
+    const rendered = await inTurns(pages, 4, (page) => execa('man', ['-l', join(dir, page)], { env: { MANWIDTH: '80', MANPAGER: 'cat', PAGER: 'cat', LANG: 'C.UTF-8' } }));
+    for (const [i, page] of pages.entries()) {
+      const r = rendered[i]!;
       expect(r.stderr, page).toBe('');
       expect(r.stdout, page).toMatch(/^NAME$/m);
       // Issue 15 item 1: every page fits an 80-column terminal (long examples and paths are folded).
@@ -61,12 +73,14 @@ describe.skipIf(withMan.missing)(withMan.title, () => {
   });
 });
 
+// In-process (run(argv, ctx), test/e2e/helpers.ts): the pages are the command tree's, the same in
+// the bundle (binary.test.ts runs the built gsh).
 describe('gsh man', () => {
   it('prints the overview and a family page as generated from the command tree', async () => {
     const generated = manPages(await loadDocTree());
-    const main = await execa(process.execPath, [GSH, 'man']);
+    const main = await gshInProcess(['man'], {});
     expect(`${main.stdout}\n` === generated.get('gsh.1')).toBe(true);
-    const servers = await execa(process.execPath, [GSH, 'man', 'servers']);
+    const servers = await gshInProcess(['man', 'servers'], {});
     expect(`${servers.stdout}\n` === generated.get('gsh-servers.1')).toBe(true);
   });
 
@@ -75,7 +89,7 @@ describe('gsh man', () => {
     try {
       writeFileSync(join(out, 'gsh-removed.1'), 'old');
       writeFileSync(join(out, 'other.1'), 'not ours');
-      await execa(process.execPath, [GSH, 'man', '--dir', out]);
+      expect((await gshInProcess(['man', '--dir', out], {})).exitCode).toBe(0);
       expect(readdirSync(out).sort()).toEqual([...pages, 'other.1'].sort());
       expect(readFileSync(join(out, 'gsh-power.1'), 'utf8')).toContain('.SS "gsh power kill [server]"');
     } finally {
@@ -84,7 +98,7 @@ describe('gsh man', () => {
   });
 
   it('an unknown command is a usage error', async () => {
-    const r = await execa(process.execPath, [GSH, 'man', 'nope'], { reject: false });
+    const r = await gshInProcess(['man', 'nope'], {});
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('no command named "nope"');
   });

@@ -7,6 +7,7 @@ import { run } from '../../src/program.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { runEnv } from '../e2e/helpers.js';
 import { testContext } from './context.js';
+import { FULL } from './full-run.js';
 
 // Every moment, deterministically (ARCHITECTURE.md "Tests", "Every step"): a run of gsh in-process whose every step is a point
 // where Ctrl-C or SIGTERM can be delivered. A step is a request about to be sent, an answer
@@ -15,7 +16,8 @@ import { testContext } from './context.js';
 // that also moves the sandbox's simulated time (a sandbox started with `manualTime`), so power
 // transitions and rate-limit windows happen at the same step of every run. One run counts the
 // steps; then one run per step delivers the signal there, as its own turn of the event loop,
-// while gsh is held at that point.
+// while gsh is held at that point (every step in a full run; a sample run, `npm test`, signals at
+// every pause and a seeded part of the requests' steps: stepsToSignal).
 
 export type StepKind = 'send' | 'answer' | 'sleep';
 
@@ -140,9 +142,42 @@ function steppingDispatcher(inner: Dispatcher, step: (kind: StepKind, what: stri
   return new Stepping();
 }
 
+/** Of the requests' steps, the part a sample run signals at (a third). */
+const SAMPLE_SHARE = 1 / 3;
+
 /**
- * Counts the steps of `argv` (no signal; `counted` sees that run), then runs it once per step with
- * the signal delivered there (`signal(k)`, default SIGINT) and hands each run to `check`.
+ * The steps a signal is delivered at (1-based): every one in a full run (test/helpers/full-run.ts);
+ * in a sample run every pause, the first and the last step, and a seeded third of the requests'
+ * steps (the seed is the command line, so a run signals at the same steps everywhere). Every pause:
+ * the runs the tests look for among all (stopped in a wait, a countdown, the pause between waves)
+ * are stopped in one.
+ */
+export function stepsToSignal(steps: readonly Step[], seed: string): number[] {
+  const all = steps.map((_, i) => i + 1);
+  if (FULL) return all;
+  let h = 2166136261;
+  for (const c of seed) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
+  const random = mulberry32(h >>> 0);
+  return all.filter((k) => {
+    const draw = random();
+    return steps[k - 1]!.kind === 'sleep' || k === 1 || k === steps.length || draw < SAMPLE_SHARE;
+  });
+}
+
+/** mulberry32: small, fast, good enough to spread the sample. */
+function mulberry32(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Counts the steps of `argv` (no signal; `counted` sees that run), then runs it once per step of
+ * stepsToSignal with the signal delivered there (`signal(k)`, default SIGINT) and hands each run to `check`.
  * `before` sets the scene before every run.
  */
 export async function everyStep(
@@ -155,7 +190,7 @@ export async function everyStep(
   const counted = await runStepped(argv, env, time);
   each.counted?.(counted);
   const runs: SteppedResult[] = [];
-  for (let k = 1; k <= counted.steps.length; k++) {
+  for (const k of stepsToSignal(counted.steps, argv.join(' '))) {
     each.before?.();
     const r = await runStepped(argv, env, time, { at: k, signal: each.signal?.(k) ?? 'SIGINT' });
     each.check(r, k);

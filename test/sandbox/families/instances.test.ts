@@ -41,7 +41,9 @@ describe('instances', () => {
     }));
 
   it('clone: 202 with a job, idempotency_key returns the same job, the copy appears when it completes', () =>
-    withSandbox({ servers: 4 }, async (sb) => {
+    // Manual time: the job stays under way until the test moves the clock (on a busy machine a
+    // real-time job finished before the second clone was sent, which then was not refused).
+    withSandbox({ servers: 4, manualTime: true }, async (sb) => {
       const base = `/servers/${offline(sb)}/instances`;
       const def = (await call(sb, 'GET', base)).body.data[0];
       const started = await call(sb, 'POST', `${base}/${def.id}/clone`, { body: { idempotency_key: 'k1' } });
@@ -51,6 +53,7 @@ describe('instances', () => {
       expect(same.body.data.job_id).toBe(started.body.data.job_id);
       expect((await call(sb, 'POST', `${base}/${def.id}/clone`, { body: {} })).status).toBe(409);
       const done = await until(async () => {
+        sb.extensions.context.clock.advance(1000);
         const j = (await call(sb, 'GET', `${base}/clone-jobs/${started.body.data.job_id}`)).body.data;
         return j.state === 'completed' ? j : undefined;
       });
