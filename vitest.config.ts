@@ -44,6 +44,7 @@ const STRICT_PASS = [
   'test/e2e/config-code-plans.test.ts',
   'test/e2e/mcp-proxy.test.ts',
   'test/e2e/mcp-guardrails.test.ts',
+  'test/e2e/rollouts.test.ts',
 ];
 
 export default defineConfig({
