@@ -45,6 +45,7 @@ const STRICT_PASS = [
   'test/e2e/mcp-proxy.test.ts',
   'test/e2e/mcp-guardrails.test.ts',
   'test/e2e/rollouts.test.ts',
+  'test/e2e/config-code-rollouts.test.ts',
 ];
 
 export default defineConfig({
