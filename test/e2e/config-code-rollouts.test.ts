@@ -229,6 +229,12 @@ describe('journals (--journal, --resume) on config apply', () => {
     // Only the failed server is read (besides the listing) and written.
     expect(t.sandbox.log.slice(mark).filter((e) => e.path !== '/servers').every((e) => e.path.split('/')[2] === bad.id)).toBe(true);
     expect(written(mark)).toEqual([bad.id, bad.id]);
+    // Resumed again: every server is done, so none is read; nothing to apply.
+    const mark2 = t.sandbox.log.length;
+    const done = await t.gsh(['config', 'apply', file, '--yes', '--resume', journal]);
+    expect(done.exitCode, done.stderr).toBe(0);
+    expect(done.stderr).toMatch(/6 of 6 done already/);
+    expect(t.sandbox.log.slice(mark2).map((e) => e.path)).toEqual(['/servers']);
     const report = await t.gsh(['fleet', 'report', journal, '-o', 'json']);
     expect(report.exitCode, report.stderr).toBe(0);
     expect(report.stderr).toContain('6 servers: 6 ok, 0 failed, 0 interrupted, 0 did not run');
