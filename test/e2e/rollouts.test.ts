@@ -230,7 +230,7 @@ describe('shards share a key\'s budget', () => {
   const sandboxes: Sandbox[] = [];
   const dirs: string[] = [];
   beforeAll(async () => {
-    for (let i = 0; i < 2; i++) sandboxes.push(await startSandbox({ strict: STRICT, servers: 80, rateLimit: 60, timeScale: 0.01, now: sandboxNow, faults: { latencyMs: 50 } }));
+    for (let i = 0; i < 2; i++) sandboxes.push(await startSandbox({ strict: STRICT, servers: 80, rateLimit: 60, timeScale: 0.01, now: sandboxNow, faults: { latencyMs: 150 } }));
   });
   afterAll(async () => {
     await Promise.all(sandboxes.map((sb) => sb.close()));
