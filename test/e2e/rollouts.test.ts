@@ -214,9 +214,11 @@ describe('shards share a key\'s budget', () => {
   // the whole budget each (--rate-share 1), run at the same time. Time is real, its offset moved
   // (as test/e2e/shared-budget.test.ts does): the first request fixes it so that the key's
   // one-minute window ends 5 s later, and the runs wait seconds for the next one, not up to a
-  // minute; the sandboxes' clock and the runs' are the same. A little latency after the count, as
-  // over a network: an answer's X-RateLimit-Remaining is already behind what the other shard sent
-  // meanwhile, so pacing on the answers alone (the whole budget each) goes over the limit.
+  // minute; the sandboxes' clock and the runs' are the same. Latency after the count, as over a
+  // slow network: an answer's X-RateLimit-Remaining is already behind what the other shard sent
+  // meanwhile, so pacing on the answers alone (the whole budget each) goes over the limit; 400 ms,
+  // so that both listings are counted before either shard's first burst lands, however busy the
+  // machine is.
   let shift = 0;
   let armed = false;
   const clock: Clock = { now: () => Date.now() + shift, sleep: realClock.sleep };
@@ -230,7 +232,7 @@ describe('shards share a key\'s budget', () => {
   const sandboxes: Sandbox[] = [];
   const dirs: string[] = [];
   beforeAll(async () => {
-    for (let i = 0; i < 2; i++) sandboxes.push(await startSandbox({ strict: STRICT, servers: 80, rateLimit: 60, timeScale: 0.01, now: sandboxNow, faults: { latencyMs: 150 } }));
+    for (let i = 0; i < 2; i++) sandboxes.push(await startSandbox({ strict: STRICT, servers: 80, rateLimit: 60, timeScale: 0.01, now: sandboxNow, faults: { latencyMs: 400 } }));
   });
   afterAll(async () => {
     await Promise.all(sandboxes.map((sb) => sb.close()));
@@ -245,6 +247,8 @@ describe('shards share a key\'s budget', () => {
   const twoShards = async (sb: Sandbox, extra: string[]) => {
     for (const s of sb.state.servers.values()) s.state = 'offline';
     const key = sb.createKey(['*'], { rateLimit: 60 });
+    // The next request the sandboxes see fixes the clocks' offset.
+    armed = true;
     const shard = (k: number) => runGsh(['power', 'start', '--all-servers', '--shard', `${k}/2`, ...extra, '--parallel', '32', '-o', 'json'], testContext({ env: runEnv({ GSH_BASE_URL: sb.baseUrl, GSH_API_KEY: key, GSH_CONFIG_DIR: machine() }), clock }));
     const [a, b] = await Promise.all([shard(1), shard(2)]);
     expect(a.exitCode, a.stderr).toBe(0);
@@ -258,7 +262,6 @@ describe('shards share a key\'s budget', () => {
   };
 
   it('two shards at once on a 60/min key, on two machines (no shared state), get no 429; the same two with --rate-share 1 (each the whole budget) get 429s', async () => {
-    armed = true;
     const [shared, whole] = await Promise.all([twoShards(sandboxes[0]!, []), twoShards(sandboxes[1]!, ['--rate-share', '1'])]);
     expect(whole).toBeGreaterThan(0);
     expect(shared).toBe(0);
