@@ -46,6 +46,8 @@ const STRICT_PASS = [
   'test/e2e/config-code-adopt.test.ts',
   'test/e2e/mcp-proxy.test.ts',
   'test/e2e/mcp-guardrails.test.ts',
+  'test/e2e/rollouts.test.ts',
+  'test/e2e/config-code-rollouts.test.ts',
 ];
 
 // Scratch files in memory first (test/helpers/scratch-dir.ts), then a HOME and a code cache in them.

@@ -122,7 +122,7 @@ _gsh_node() {
     'config schema') subs='' flags='' valued='' ;;
     'config diff') subs='' flags='-s --server --only --out --prune --parallel' valued='-s --server --only --out --prune --parallel' ;;
     'config adopt') subs='' flags='-s --server --only --parallel' valued='-s --server --only --parallel' ;;
-    'config apply') subs='' flags='--plan -s --server --only --prune --max-deletes --replace --parallel' valued='--plan -s --server --only --prune --max-deletes --replace --parallel' ;;
+    'config apply') subs='' flags='--plan -s --server --only --prune --max-deletes --replace --parallel --fail-fast --batch --pause --max-fail --shard --rate-share --journal --resume' valued='--plan -s --server --only --prune --max-deletes --replace --parallel --batch --pause --max-fail --shard --rate-share --journal --resume' ;;
     'console') subs='attach send history stats eula queue status storage timer token' flags='' valued='' ;;
     'console attach') subs='' flags='-s --server --all-servers --no-history --read-only --broadcast --until --raw --until-any' valued='-s --server --until' ;;
     'console send') subs='' flags='-s --server --all-servers --parallel --expect --fail-fast --batch --pause --max-fail --shard --rate-share --journal --resume' valued='-s --server --parallel --expect --batch --pause --max-fail --shard --rate-share --journal --resume' ;;

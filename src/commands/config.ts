@@ -4,6 +4,7 @@ import { FORMAT_NAMES } from '../init/format/names.js';
 import type { OperationUses } from './hand-written.js';
 import { offline, offlineData } from './offline.js';
 import { KINDS } from '../config-code/kinds/index.js';
+import { fleetFlags, type RolloutFlags } from '../core/fleet/rollout.js';
 
 // `gsh config`: a server's configuration as code (README "Configuration as code"):
 // export, lint, diff, adopt, apply, schema. The work is in src/config-code/ (ARCHITECTURE.md "Layers"),
@@ -209,7 +210,7 @@ export function register(cmd: Command): void {
       await online(this, async (rt) => (await import('../config-code/adopt.js')).runAdopt(rt, { paths, ...this.opts<SelectFlags>() }));
     });
 
-  cmd
+  fleetFlags(cmd
     .command('apply')
     .description('Make the servers as the files declare: exactly the writes diff shows, each with its key and outcome')
     .argument('[paths...]', 'declaration files or directories (none with --plan)')
@@ -219,9 +220,9 @@ export function register(cmd: Command): void {
     .option('--prune <kinds>', `delete live items of these kinds the file does not list (where it marks prune: true): ${PRUNABLE.join(', ')}`)
     .option('--max-deletes <n>', 'refuse a run that would delete more than n items (default 5)')
     .option('--replace <id>', 'delete and create again this item (a webhook by URL), sending the file\'s secret (repeatable)', collect)
-    .option('--parallel <n>', 'servers written at once (1 to 32, default 4), sharing the rate limit')
+    .option('--parallel <n>', 'servers written at once (1 to 32, default 4), sharing the rate limit'))
     .addHelpText('after', APPLY_HELP)
     .action(async function (this: Command, paths: string[]) {
-      await online(this, async (rt) => (await import('../config-code/run.js')).runApply(rt, { paths, ...this.opts<SelectFlags & { prune?: string; maxDeletes?: string; replace?: string[]; plan?: string }>() }));
+      await online(this, async (rt) => (await import('../config-code/run.js')).runApply(rt, { paths, ...this.opts<SelectFlags & RolloutFlags & { prune?: string; maxDeletes?: string; replace?: string[]; plan?: string }>() }));
     });
 }

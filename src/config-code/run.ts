@@ -1,13 +1,17 @@
 // `gsh config diff` and `gsh config apply` (README "Configuration as code"): the files say which
 // servers they manage (one listing of the servers), each server's declared kinds are read (only
 // those), compared (compare.ts), and apply makes exactly the writes diff shows, each with its
-// Idempotency-Key and outcome (core/outcome.ts), servers --parallel at once on the client's one
-// rate-limit budget (core/wire/http.ts), as fleets do.
+// Idempotency-Key and outcome (core/outcome.ts). Apply's writes run through the fleet runner
+// (core/fleet/fleet.ts), one target per managed server, servers --parallel at once on the
+// client's one rate-limit budget (core/wire/http.ts), so every rollout flag (waves, the failure
+// budget, shards, journals; README "Rollouts") holds for it as for `power restart`.
 
 import { ApiError, Exit, GshError, InterruptedError, ownError, UsageError } from '../core/errors.js';
 import { type ErrorObject, errorObject } from '../core/terminal/report.js';
 import { visible } from '../core/terminal/terminal-text.js';
-import { parallelOption } from '../core/fleet/fleet.js';
+import { type FleetOptions, parallelOption, rolloutSelection, runFleet } from '../core/fleet/fleet.js';
+import { fleetSteps, type Rollout, type RolloutFlags, rolloutOf, runsAsFleet } from '../core/fleet/rollout.js';
+import { restCommand } from '../core/terminal/report.js';
 import { type ApiClient, withIdempotencyKey } from '../core/wire/http.js';
 import { OutcomeTracker, trackOutcomes } from '../core/outcome.js';
 import { fetchAll } from '../core/wire/paging.js';
@@ -23,7 +27,7 @@ import { ENV_REF, opSpec, type Reason } from './kind.js';
 import { KIND_NAMES, KINDS, kindNamed, PRUNABLE_NAMES } from './kinds/index.js';
 import { readCost, readLive, readSpecs } from './live.js';
 import { PLAN_FORMAT, type PlannedServer, plannedChange, readPlan, resolveSecrets, type SavedPlan, stalePlanError, staleness, writePlan } from './saved-plan.js';
-import { step } from '../core/plan.js';
+import { type Step, step } from '../core/plan.js';
 import { lintReport } from './lint.js';
 import { refuseCredentialSecrets } from './secret-variables.js';
 
@@ -326,7 +330,7 @@ function diffRows(all: Array<{ server_name: string | null; server_id: string | n
 // ---------------------------------------------------------------------------------------------
 // apply
 
-export interface ApplyOptions extends SelectOptions {
+export interface ApplyOptions extends SelectOptions, RolloutFlags {
   maxDeletes?: string;
   /** --plan PLAN: exactly a saved plan's writes. */
   plan?: string;
@@ -350,16 +354,22 @@ interface ChangeResult {
   error?: ErrorObject;
 }
 
+/** The fleet apply's servers run in: one target per server, each finished by running apply there again. */
+function applyFleet(rt: Runtime, parallel: number, rollout: Rollout): FleetOptions {
+  return { parallel, rollout, mutates: true, runsAgain: true, rest: (ids) => restCommand(rt.argv, ids) };
+}
+
 /** What every apply checks before its first request. */
-function applyChecks(rt: Runtime, o: ApplyOptions): { parallel: number; maxDeletes: number } {
+function applyChecks(rt: Runtime, o: ApplyOptions): { parallel: number; maxDeletes: number; fleet: FleetOptions } {
   const parallel = parallelOption(o.parallel);
+  const rollout = rolloutOf(o);
   const maxDeletes = o.maxDeletes === undefined ? 5 : Number(o.maxDeletes);
   if (!/^\d+$/.test(o.maxDeletes ?? '5')) throw new UsageError(`--max-deletes takes a whole number (got "${o.maxDeletes}")`);
   if (rt.globals.idempotencyKey !== undefined) throw new UsageError('--idempotency-key names one request; apply sends one per change', 'Leave it out: each change gets its own key, named in the output.');
   // The question is asked after the reads; whether it can be asked is known now (a usage error
   // never follows a request).
   if (!rt.dryRun && !rt.globals.yes && !rt.interactive) throw new UsageError('config apply changes servers: refusing without --yes when not interactive; nothing was sent', 'Re-run with --yes to confirm, or with --dry-run to see the writes first.');
-  return { parallel, maxDeletes };
+  return { parallel, maxDeletes, fleet: applyFleet(rt, parallel, rollout) };
 }
 
 export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
@@ -368,15 +378,18 @@ export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
   onlyKinds(o.only);
   narrow(o.server);
   const prune = choiceList(o.prune, '--prune', PRUNABLE_NAMES, 'kinds') ?? [];
-  const { parallel, maxDeletes } = applyChecks(rt, o);
+  const { parallel, maxDeletes, fleet } = applyChecks(rt, o);
   refuseCredentialSecrets(files.flatMap(secretVariablesOf), rt.env);
   const client = await rt.client();
-  const { managed, missing } = await managedServers(client, files, o);
+  const select = await rolloutSelection(rt, fleet);
+  const { managed: all, missing } = await managedServers(client, files, o);
   for (const url of o.replace ?? []) {
-    if (!managed.some((m) => KINDS.some((k) => m.decl.sections[k.name] !== undefined && k.replaceable?.(m.decl.sections[k.name]).includes(url)))) {
+    if (!all.some((m) => KINDS.some((k) => m.decl.sections[k.name] !== undefined && k.replaceable?.(m.decl.sections[k.name]).includes(url)))) {
       throw new UsageError(`--replace ${url}: no file declares that item for the servers this run manages`, 'Give the identity (a webhook\'s URL) exactly as the file writes it.');
     }
   }
+  // The shard's servers, less those a resumed journal shows done: only they are read.
+  const managed = withAccount(all, select, fleet);
   const interrupts = watchInterrupts(rt);
   try {
     const compared = await compareAll(rt, client, managed, parallel, { prune, replace: o.replace ?? [], secrets: true }, () => interrupts.stopped() !== undefined);
@@ -394,7 +407,8 @@ export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
     for (const r of results) rt.warn(`${shownAs(r)}: ${r.error?.message}`);
     const work = compared.filter((c) => c.comparison).map((c) => ({ server: c.server, changes: c.comparison!.changes.filter((ch) => !ch.held) }));
     for (const c of compared) for (const ch of c.comparison?.changes ?? []) if (ch.held && ch.reason) rt.note(`${inLine(label(c.server))}: ${inLine(ch.item)} ${reasonText(ch.reason)}`);
-    return await applyWork(rt, client, managed, work, results, { parallel, maxDeletes, interrupts });
+    const unread = new Map(compared.filter((c) => c.error).map((c) => [c.server.id, c.error as Error]));
+    return await applyWork(rt, client, managed, work, results, { maxDeletes, interrupts, fleet, unread });
   } finally {
     interrupts.dispose();
   }
@@ -407,17 +421,24 @@ export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
  */
 async function runApplyPlan(rt: Runtime, o: ApplyOptions, path: string): Promise<number> {
   if (o.paths.length) throw new UsageError('--plan applies the writes the plan holds: give no PATHS', `gsh config apply --plan ${path}`);
-  for (const [flag, v] of [['--only', o.only], ['-s', o.server], ['--prune', o.prune], ['--replace', o.replace?.length ? o.replace : undefined]] as const) {
+  for (const [flag, v] of [['--only', o.only], ['--prune', o.prune], ['--replace', o.replace?.length ? o.replace : undefined]] as const) {
     if (v !== undefined) throw new UsageError(`${flag} does not combine with --plan: the plan fixed what is written`, 'Make another plan with gsh config diff … --out PLAN.');
   }
+  const keep = narrow(o.server);
   const plan = readPlan(path);
-  const { parallel, maxDeletes } = applyChecks(rt, o);
+  const { parallel, maxDeletes, fleet } = applyChecks(rt, o);
   refuseCredentialSecrets(plannedSecrets(plan).map((name) => ({ path, name })), rt.env);
   const missingSecrets = plannedSecrets(plan).filter((name) => !rt.env[name]);
   if (missingSecrets.length) throw new UsageError(`the plan's writes send ${missingSecrets.map((n) => `\${env:${n}}`).join(', ')}, which ${missingSecrets.length === 1 ? 'is' : 'are'} not set; nothing was sent`, 'Set it in the environment (a secret never sits in a plan), then apply the plan again.');
   const client = await rt.client();
   if (client.baseUrl !== plan.base_url) throw new UsageError(`the plan ${path} was made against ${plan.base_url}, not ${client.baseUrl}; nothing was sent`, 'Apply it with the same service (GSH_BASE_URL or the profile it was made with).');
-  const managed: Managed[] = plan.servers.map((s) => ({ id: s.server_id ?? '', ...(s.account ? { account: true as const } : {}), ...(s.server_name !== null ? { name: s.server_name } : {}), file: s.file, decl: s.declaration, kinds: s.kinds }));
+  // -s narrows the plan to some of its servers (the fleet's rest line names them so), then the
+  // shard and a resumed journal: each server's writes are still exactly the plan's.
+  const select = await rolloutSelection(rt, fleet);
+  const planned = plan.servers.filter((s) => !keep || (!s.account && keep({ id: s.server_id ?? '', ...(s.server_name !== null ? { name: s.server_name } : {}) })));
+  if (keep && !planned.length) throw new UsageError(`-s matches none of the servers the plan ${path} writes`);
+  const managed = withAccount(planned.map((s) => ({ id: s.server_id ?? '', ...(s.account ? { account: true as const } : {}), ...(s.server_name !== null ? { name: s.server_name } : {}), file: s.file, decl: s.declaration, kinds: s.kinds })), select, fleet);
+  const changesOf = new Map(planned.map((s) => [s.server_id ?? '', s.changes]));
   const interrupts = watchInterrupts(rt);
   try {
     const compared = await compareAll(rt, client, managed, parallel, { prune: plan.prune, replace: plan.replace, secrets: false }, () => interrupts.stopped() !== undefined);
@@ -428,10 +449,10 @@ async function runApplyPlan(rt: Runtime, o: ApplyOptions, path: string): Promise
     }
     const unread = compared.filter((c) => c.error);
     if (unread.length) throw new GshError(`the plan cannot be checked: ${unread.map((c) => `${label(c.server)} (${why(c.error)})`).join('; ')}; nothing was written`, Exit.someFailed, `Apply the plan again once ${unread.length === 1 ? 'that server answers' : 'they answer'}.`);
-    const stale = compared.flatMap((c, i) => staleness(label(c.server), plan.servers[i]!.changes, c.comparison!.changes));
+    const stale = compared.flatMap((c) => staleness(label(c.server), changesOf.get(c.server.id)!, c.comparison!.changes));
     if (stale.length) throw stalePlanError(path, stale);
     const work = compared.map((c) => ({ server: c.server, changes: c.comparison!.changes.filter((ch) => !ch.held).map((ch) => resolveSecrets(ch, rt.env)) }));
-    return await applyWork(rt, client, managed, work, [], { parallel, maxDeletes, interrupts });
+    return await applyWork(rt, client, managed, work, [], { maxDeletes, interrupts, fleet });
   } finally {
     interrupts.dispose();
   }
@@ -453,9 +474,35 @@ function plannedSecrets(plan: SavedPlan): string[] {
   return [...names];
 }
 
-/** The writes of one run, whatever planned them: the delete limit, keys, the dry run or the question, then each write. */
-async function applyWork(rt: Runtime, client: ApiClient, managed: Managed[], work: Array<{ server: Managed; changes: Change[] }>, results: ChangeResult[], o: { parallel: number; maxDeletes: number; interrupts: ReturnType<typeof watchInterrupts> }): Promise<number> {
-  const { parallel, maxDeletes, interrupts } = o;
+/**
+ * The servers the rollout selects (the shard, less what a resumed journal shows done), and the
+ * account's target, which is not a server: it is written before the servers, by the first shard
+ * alone (N runners writing one template each would create it N times); a rerun reads it again,
+ * so a resumed run writes only what is left of it.
+ */
+function withAccount(all: Managed[], select: (targets: Managed[]) => Managed[], fleet: FleetOptions): Managed[] {
+  const account = all.find((m) => m.account);
+  const shard = fleet.rollout?.shard;
+  return [...select(all.filter((m) => !m.account)), ...(account && (!shard || shard.k === 1) ? [account] : [])];
+}
+
+/** One server's part of an apply: the writes its comparison found (none when it is as declared). */
+interface ServerWork {
+  server: Managed;
+  changes: Change[];
+}
+
+interface WorkOptions {
+  maxDeletes: number;
+  interrupts: ReturnType<typeof watchInterrupts>;
+  fleet: FleetOptions;
+  /** Servers that could not be read, with why: each is a target that fails (its row is in `results`). */
+  unread?: ReadonlyMap<string, Error>;
+}
+
+/** The writes of one run, whatever planned them: the delete limit, keys, the dry run or the question, then each server's writes as a fleet target. */
+async function applyWork(rt: Runtime, client: ApiClient, managed: Managed[], work: ServerWork[], results: ChangeResult[], o: WorkOptions): Promise<number> {
+  const { maxDeletes, interrupts, fleet } = o;
   const deletes = work.reduce((n, w) => n + w.changes.filter((c) => c.spec.method === 'DELETE').length, 0);
   if (deletes > maxDeletes) {
     throw new GshError(`this run would delete ${deletes} items, more than --max-deletes ${maxDeletes}; nothing was changed`, Exit.error, `Check the plan with gsh config diff, then raise --max-deletes if that is what you mean.`);
@@ -465,20 +512,77 @@ async function applyWork(rt: Runtime, client: ApiClient, managed: Managed[], wor
   for (const ch of writes) ch.spec = await withIdempotencyKey(ch.spec);
   // The server listing is read when a server file is (managedServers).
   const reads = (managed.some((m) => !m.account) ? 1 : 0) + readsOf(managed);
-  if (rt.dryRun) return await dryRun(rt, work, writes, reads, results.length);
+  const servers = managed.filter((m) => !m.account);
+  // The fleet's lines (waves, the failure budget, the share) when several servers or a rollout flag make it one.
+  const steps = servers.length > 1 || runsAsFleet(fleet.rollout) ? fleetSteps(servers, fleet.parallel, fleet.rollout) : [];
+  if (rt.dryRun) return await dryRun(rt, work, writes, reads, results.length, steps);
+  if (writes.length) {
+    const { confirmDestructive } = await import('../core/run/confirm.js');
+    const targets = work.filter((w) => w.changes.length);
+    const count = targets.filter((w) => !w.server.account).length;
+    const to = [...(count ? [`${count} server(s)`] : []), ...(count < targets.length ? ['the account'] : [])].join(' and ');
+    await confirmDestructive(rt, `apply ${writes.length} change${writes.length === 1 ? '' : 's'} to ${to}${deletes ? `, ${deletes} of them deletes` : ''}`);
+    estimate(rt, client, reads + writes.length, `This run reads and writes (${writes.length} writes)`, reads > (client.rateLimitState?.limit ?? Infinity));
+  }
+  const perServer = new Map<string, ChangeResult[]>();
+  // What the service stored instead of what was sent (clamps.ts), and what it stored as sent.
+  const clamps: Clamps = { seen: [], written: [] };
+  const byId = new Map(work.map((w) => [w.server.id, w]));
+  // A row per change, as a run on one server prints: those a server not started would have made, not_started.
+  const rows = () => [...results, ...work.flatMap((w) => perServer.get(w.server.id) ?? w.changes.map((ch): ChangeResult => ({ ...idsOf(w.server), kind: ch.kind, action: ch.action, item: ch.item, status: 'not_started', idempotency_key: null })))];
+  let fleetExit: number = Exit.ok;
+  const accountWork = work.find((w) => w.server.account);
+  await rt.submit({ requests: writes.map((c) => c.spec), then: [] }, async () => {
+    if (accountWork) {
+      const done: ChangeResult[] = [];
+      perServer.set(accountWork.server.id, done);
+      await applyServer(rt, client, accountWork, done, interrupts, clamps);
+    }
+    if (interrupts.stopped()) return;
+    if (!servers.length) return void (await show(rt, rows()));
+    fleetExit = await runFleet(rt, servers, { ...fleet, show: () => show(rt, rows()) }, async (target) => {
+      const failed = o.unread?.get(target.id);
+      if (failed) throw failed;
+      const w = byId.get(target.id) as ServerWork;
+      const done: ChangeResult[] = [];
+      perServer.set(target.id, done);
+      await applyServer(rt, client, w, done, interrupts, clamps);
+      return serverOutcome(done, interrupts.stopped());
+    });
+  });
+  rememberClamps(rt, clamps.seen, clamps.written);
+  const all = rows();
+  const applied = all.filter((r) => r.status === 'applied').length;
+  const stopped = interrupts.stopped() ?? (fleetExit === Exit.interrupted ? 'SIGINT' : fleetExit === Exit.terminated ? 'SIGTERM' : undefined);
+  if (stopped) {
+    const unknown = all.filter((r) => r.status === 'unknown');
+    rt.note(`${stopped === 'SIGINT' ? 'Interrupted' : 'Terminated'}: ${applied} change${applied === 1 ? '' : 's'} applied${unknown.length ? `, ${unknown.length} may have been (${unknown.map((u) => `${u.server_name ?? u.server_id} ${u.item} key ${u.idempotency_key}`).join('; ')})` : ''}. Run the same gsh config apply again: it reads again and makes only what is left.`);
+    return stopped === 'SIGINT' ? Exit.interrupted : Exit.terminated;
+  }
   if (!writes.length) {
-    await show(rt, results);
     rt.note(`Nothing to apply: ${work.length} server${work.length === 1 ? ' is' : 's are'} as declared${work.length ? ` (${work.map((w) => named(w.server)).join(', ')})` : ''}${results.length ? `; ${results.length} could not be compared` : ''}.`);
     return results.length ? Exit.someFailed : Exit.ok;
   }
-  const { confirmDestructive } = await import('../core/run/confirm.js');
-  await confirmDestructive(rt, `apply ${writes.length} change${writes.length === 1 ? '' : 's'} to ${work.filter((w) => w.changes.length).length} server(s)${deletes ? `, ${deletes} of them deletes` : ''}`);
-  estimate(rt, client, reads + writes.length, `This run reads and writes (${writes.length} writes)`, reads > (client.rateLimitState?.limit ?? Infinity));
-  let exit: number = Exit.ok;
-  await rt.submit({ requests: writes.map((c) => c.spec), then: [] }, async () => {
-    exit = await execute(rt, client, work, parallel, results, interrupts);
-  });
-  return exit;
+  const bad = all.filter((r) => r.status !== 'applied');
+  const clamped = all.filter((r) => r.status === 'clamped').length;
+  rt.note(`${applied} change${applied === 1 ? '' : 's'} applied${clamped ? `, ${clamped} clamped (stored otherwise than declared)` : ''}${bad.length - clamped ? `, ${bad.length - clamped} not (failed, skipped or unknown)` : ''}. No restart was made: a running server reads some values only when it starts.`);
+  return bad.length ? Exit.someFailed : Exit.ok;
+}
+
+type Clamps = { seen: Parameters<typeof rememberClamps>[1]; written: Parameters<typeof rememberClamps>[2] };
+
+/**
+ * A server's fleet result from its changes: a success when every one was applied; otherwise a
+ * failure (the failure budget counts it; an interrupt's when the signal stopped it) whose outcome
+ * says whether any change acted. Each change's own key is in the rows, not here.
+ */
+function serverOutcome(done: readonly ChangeResult[], stopped: 'SIGINT' | 'SIGTERM' | undefined): { summary: string } {
+  const bad = done.filter((r) => r.status !== 'applied');
+  const summary = `${done.length - bad.length} of ${done.length} change${done.length === 1 ? '' : 's'} applied`;
+  if (!bad.length) return { summary };
+  const err = stopped ? new InterruptedError(stopped) : new GshError(`${summary}; not: ${bad.map((r) => `${r.item} (${r.status})`).join(', ')}`, Exit.someFailed);
+  err.outcome = done.some((r) => r.status === 'unknown') ? 'unknown' : done.some((r) => r.status === 'applied' || r.status === 'clamped') ? 'applied' : 'not_applied';
+  throw err;
 }
 
 /** A reason in words (it explains; the decision is the change's `held`). */
@@ -496,14 +600,14 @@ const named = (s: Server) => (s.account ? 'the account' : s.name ? `${s.name} ($
  * --dry-run: the writes it would send, each server named beside its id, and what was sent to
  * find them (the listing and the reads); exit 14 while changes are pending, as diff.
  */
-async function dryRun(rt: Runtime, work: Array<{ server: Managed; changes: Change[] }>, writes: Change[], reads: number, unread: number): Promise<number> {
+async function dryRun(rt: Runtime, work: ServerWork[], writes: Change[], reads: number, unread: number, fleet: Step[]): Promise<number> {
   for (const w of work.filter((x) => !x.server.account)) rt.references.push({ ref: w.server.name ?? w.server.id, is: w.server.name ? 'name' : 'id', servers: [{ id: w.server.id, ...(w.server.name ? { name: w.server.name } : {}) }] });
   const count = work.filter((w) => !w.server.account).length;
   const servers = count === 1 ? '1 server' : `${count} servers`;
   const read = [...(count ? [`the server listing and the declared kinds of ${servers}`] : []), ...(count < work.length ? ['the account\'s declared kinds'] : [])].join('; ');
-  const sent = { requests: reads, description: `the ${reads} reads that found the changes (${read})` };
+  const sent = { requests: reads, description: `the ${reads === 1 ? 'read that found' : `${reads} reads that found`} the changes (${read})` };
   if (!writes.length) rt.note(`Nothing to apply: ${work.length} server${work.length === 1 ? ' is' : 's are'} as declared${work.length ? ` (${work.map((w) => named(w.server)).join(', ')})` : ''}.`);
-  await rt.submit({ requests: writes.map((c) => c.spec), then: [], sent }, async () => {});
+  await rt.submit({ requests: writes.map((c) => c.spec), then: fleet, sent }, async () => {});
   return unread ? Exit.someFailed : writes.length ? Exit.drift : Exit.ok;
 }
 
@@ -521,71 +625,47 @@ async function interruptedWhileReading(rt: Runtime, compared: Compared[], result
   return signal === 'SIGINT' ? Exit.interrupted : Exit.terminated;
 }
 
-async function execute(rt: Runtime, client: ApiClient, work: Array<{ server: Managed; changes: Change[] }>, parallel: number, results: ChangeResult[], interrupts: ReturnType<typeof watchInterrupts>): Promise<number> {
-  const perServer = new Map<Managed, ChangeResult[]>();
-  // What the service stored instead of what was sent (clamps.ts), and what it stored as sent.
-  const clamps: { seen: Parameters<typeof rememberClamps>[1]; written: Parameters<typeof rememberClamps>[2] } = { seen: [], written: [] };
-  await pool(work.filter((w) => w.changes.length), parallel, async ({ server, changes }) => {
-    const done: ChangeResult[] = [];
-    perServer.set(server, done);
-    const created = new Map<number, string>();
-    for (const [i, ch] of changes.entries()) {
-      const base = { ...idsOf(server), kind: ch.kind, action: ch.action, item: ch.item, idempotency_key: ch.spec.idempotencyKey ?? null };
-      if (interrupts.stopped()) {
-        done.push({ ...base, status: 'not_started', idempotency_key: null });
-        continue;
-      }
-      const dep = ch.after === undefined ? undefined : done[ch.after];
-      if (dep && dep.status !== 'applied') {
-        done.push({ ...base, status: 'skipped', idempotency_key: null, error: problem(`skipped: it needs ${dep.action} ${dep.item}, which was not applied`, 'dependency_not_applied', Exit.someFailed) });
-        continue;
-      }
-      const spec = ch.pathFromCreated && ch.after !== undefined ? { ...ch.spec, path: ch.pathFromCreated(created.get(ch.after) ?? '') } : ch.spec;
-      const tracker = new OutcomeTracker();
-      try {
-        const res = await trackOutcomes(tracker, () => client.request<{ data?: Record<string, unknown> }>(spec));
-        const data = res.body?.data;
-        if (ch.action === 'create' && data && typeof data === 'object' && data.id !== undefined) created.set(i, String(data.id));
-        const stored = storedValues(ch, data);
-        const clamped = stored ? ch.fields.filter((f) => stored.has(f.path) && stored.get(f.path) !== asText(f.declared)) : [];
-        for (const f of ch.fields) {
-          if (clamped.includes(f)) clamps.seen.push({ serverId: server.id, path: f.path, sent: asText(f.declared), stored: stored!.get(f.path)! });
-          else clamps.written.push({ serverId: server.id, path: f.path });
-        }
-        if (clamped.length) {
-          done.push({ ...base, status: 'clamped', stored: Object.fromEntries(clamped.map((f) => [f.path, stored!.get(f.path)!])) });
-          for (const f of clamped) rt.warn(`${label(server)}: ${f.path} was sent as ${asText(f.declared)} and stored as ${stored!.get(f.path)} (clamped: the service keeps it within this server's plan). ${clampNextStep(f.path, stored!.get(f.path)!)}`);
-        } else done.push({ ...base, status: 'applied' });
-      } catch (caught) {
-        const err = ownError(caught);
-        const outcome = (err instanceof GshError ? err.outcome : undefined) ?? tracker.last?.outcome ?? 'not_applied';
-        if (err instanceof InterruptedError) {
-          interrupts.stop(err.signal);
-          done.push({ ...base, status: outcome === 'applied' ? 'applied' : outcome === 'unknown' ? 'unknown' : 'not_started', ...(outcome === 'not_applied' ? { idempotency_key: null } : {}) });
-          continue;
-        }
-        done.push({ ...base, status: outcome === 'applied' ? 'applied' : outcome === 'unknown' ? 'unknown' : 'failed', error: { ...errorObject(err), message: why(err), outcome, idempotency_key: outcome === 'not_applied' ? null : (ch.spec.idempotencyKey ?? null) } });
-      }
+/** One server's writes, in order, each with its key and outcome, into `done`; a failed write skips what depends on it. */
+async function applyServer(rt: Runtime, client: ApiClient, { server, changes }: ServerWork, done: ChangeResult[], interrupts: ReturnType<typeof watchInterrupts>, clamps: Clamps): Promise<void> {
+  const created = new Map<number, string>();
+  for (const [i, ch] of changes.entries()) {
+    const base = { ...idsOf(server), kind: ch.kind, action: ch.action, item: ch.item, idempotency_key: ch.spec.idempotencyKey ?? null };
+    if (interrupts.stopped()) {
+      done.push({ ...base, status: 'not_started', idempotency_key: null });
+      continue;
     }
-  }, () => interrupts.stopped() !== undefined);
-  rememberClamps(rt, clamps.seen, clamps.written);
-  const stopped = interrupts.stopped();
-  for (const w of work) {
-    const done = perServer.get(w.server);
-    if (done) results.push(...done);
-    else for (const ch of w.changes) results.push({ ...idsOf(w.server), kind: ch.kind, action: ch.action, item: ch.item, status: 'not_started', idempotency_key: null });
+    const dep = ch.after === undefined ? undefined : done[ch.after];
+    if (dep && dep.status !== 'applied') {
+      done.push({ ...base, status: 'skipped', idempotency_key: null, error: problem(`skipped: it needs ${dep.action} ${dep.item}, which was not applied`, 'dependency_not_applied', Exit.someFailed) });
+      continue;
+    }
+    const spec = ch.pathFromCreated && ch.after !== undefined ? { ...ch.spec, path: ch.pathFromCreated(created.get(ch.after) ?? '') } : ch.spec;
+    const tracker = new OutcomeTracker();
+    try {
+      const res = await trackOutcomes(tracker, () => client.request<{ data?: Record<string, unknown> }>(spec));
+      const data = res.body?.data;
+      if (ch.action === 'create' && data && typeof data === 'object' && data.id !== undefined) created.set(i, String(data.id));
+      const stored = storedValues(ch, data);
+      const clamped = stored ? ch.fields.filter((f) => stored.has(f.path) && stored.get(f.path) !== asText(f.declared)) : [];
+      for (const f of ch.fields) {
+        if (clamped.includes(f)) clamps.seen.push({ serverId: server.id, path: f.path, sent: asText(f.declared), stored: stored!.get(f.path)! });
+        else clamps.written.push({ serverId: server.id, path: f.path });
+      }
+      if (clamped.length) {
+        done.push({ ...base, status: 'clamped', stored: Object.fromEntries(clamped.map((f) => [f.path, stored!.get(f.path)!])) });
+        for (const f of clamped) rt.warn(`${label(server)}: ${f.path} was sent as ${asText(f.declared)} and stored as ${stored!.get(f.path)} (clamped: the service keeps it within this server's plan). ${clampNextStep(f.path, stored!.get(f.path)!)}`);
+      } else done.push({ ...base, status: 'applied' });
+    } catch (caught) {
+      const err = ownError(caught);
+      const outcome = (err instanceof GshError ? err.outcome : undefined) ?? tracker.last?.outcome ?? 'not_applied';
+      if (err instanceof InterruptedError) {
+        interrupts.stop(err.signal);
+        done.push({ ...base, status: outcome === 'applied' ? 'applied' : outcome === 'unknown' ? 'unknown' : 'not_started', ...(outcome === 'not_applied' ? { idempotency_key: null } : {}) });
+        continue;
+      }
+      done.push({ ...base, status: outcome === 'applied' ? 'applied' : outcome === 'unknown' ? 'unknown' : 'failed', error: { ...errorObject(err), message: why(err), outcome, idempotency_key: outcome === 'not_applied' ? null : (ch.spec.idempotencyKey ?? null) } });
+    }
   }
-  await show(rt, results);
-  const applied = results.filter((r) => r.status === 'applied').length;
-  const unknown = results.filter((r) => r.status === 'unknown');
-  if (stopped) {
-    rt.note(`${stopped === 'SIGINT' ? 'Interrupted' : 'Terminated'}: ${applied} change${applied === 1 ? '' : 's'} applied${unknown.length ? `, ${unknown.length} may have been (${unknown.map((u) => `${u.server_name ?? u.server_id} ${u.item} key ${u.idempotency_key}`).join('; ')})` : ''}. Run the same gsh config apply again: it reads again and makes only what is left.`);
-    return stopped === 'SIGINT' ? Exit.interrupted : Exit.terminated;
-  }
-  const bad = results.filter((r) => r.status !== 'applied');
-  const clamped = results.filter((r) => r.status === 'clamped').length;
-  rt.note(`${applied} change${applied === 1 ? '' : 's'} applied${clamped ? `, ${clamped} clamped (stored otherwise than declared)` : ''}${bad.length - clamped ? `, ${bad.length - clamped} not (failed, skipped or unknown)` : ''}. No restart was made: a running server reads some values only when it starts.`);
-  return bad.length ? Exit.someFailed : Exit.ok;
 }
 
 /** What to do about a clamp: the file, not another apply, has to change. */

@@ -66,6 +66,11 @@ export interface FleetOptions {
    */
   silent?: (results: readonly TargetResult[]) => void;
   /**
+   * The results printed the command's own way instead of a row per target (config apply: a row per
+   * change); the notes on stderr (the failure budget's rest line, the interrupt's) are the fleet's.
+   */
+  show?: (results: readonly TargetResult[]) => Promise<void>;
+  /**
    * A server the interrupt caught mid-way is finished by running the command there again (an
    * upload replaces what it sent; a wait of its own reads again), so `rest` names it too.
    */
@@ -114,7 +119,7 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
   const running = new Set<Target>();
   let next = 0;
   let stop: 'failure' | 'interrupt' | undefined;
-  const streamed = rt.format === 'jsonl' && rt.globals.jq === undefined && !opts.silent;
+  const streamed = rt.format === 'jsonl' && rt.globals.jq === undefined && !opts.silent && !opts.show;
   const progress = rt.io.stderrTTY && !streamed && !opts.silent;
   const tick = () => {
     if (!progress) return;
@@ -232,7 +237,7 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
     opts.silent(results);
     return stop === 'interrupt' ? exitOnStop : results.some((r) => !r.ok) ? Exit.someFailed : Exit.ok;
   }
-  if (!streamed) await show(rt, results);
+  if (!streamed) await (opts.show ?? ((r) => show(rt, r)))(results);
   if (stop === 'failure' && notStarted.length) rt.note(`${failures} failed, more than ${budgetWords(rollout)} allows: not started on ${notStarted.map(label).join(', ')}${opts.rest ? `; run them with:\n  ${opts.rest(notStarted.map((t) => t.id))}` : ''}`);
   const failed = results.filter((r) => !r.ok && !r.interrupted && !r.not_started);
   if (stop === 'interrupt') {
@@ -258,16 +263,9 @@ export async function runFleet(rt: Runtime, targets: readonly Target[], opts: Fl
  */
 export async function resolveFleet(rt: Runtime, refs: readonly string[], opts: Pick<FleetOptions, 'mutates' | 'rest' | 'runsAgain' | 'rollout'>, resolve: () => Promise<Target[]>, plan: (targets: Target[]) => Promise<void> = async () => {}): Promise<Target[] | number> {
   let targets: Target[] | undefined;
-  const rollout = opts.rollout;
-  // The journals are checked, and the one resumed read, before any request.
-  if (rollout?.journal !== undefined) checkJournalFile(rollout.journal, '--journal');
-  const done = rollout?.resume === undefined ? undefined : (checkJournalFile(rollout.resume, '--resume'), doneInJournal(rollout.resume, journalCommand(rt.argv)));
-  // A shard's listing is its traffic too: the share holds from the first request.
-  if (rollout && rollout.rateShare < 1) (await rt.client()).rateShare = rollout.rateShare;
+  const select = await rolloutSelection(rt, opts);
   try {
-    targets = await resolve();
-    if (rollout?.shard) targets = shardOf(targets, rollout.shard);
-    if (done) targets = notDone(rt, targets, done, rollout?.resume as string);
+    targets = select(await resolve());
     await plan(targets);
     return targets;
   } catch (caught) {
@@ -277,8 +275,30 @@ export async function resolveFleet(rt: Runtime, refs: readonly string[], opts: P
   }
 }
 
+/**
+ * What the rollout does to a selection, made ready before any request: the journals checked and
+ * the one resumed read, the rate share set on the client (a shard's listing is its traffic too);
+ * then the returned function narrows the resolved targets to the shard and to those the journal
+ * does not show done. Commands that resolve their own way (config apply: the servers the files
+ * manage) use it as resolveFleet() does.
+ */
+export async function rolloutSelection(rt: Runtime, opts: Pick<FleetOptions, 'rollout' | 'runsAgain'>): Promise<<T extends Target>(targets: T[]) => T[]> {
+  const rollout = opts.rollout;
+  if (rollout?.journal !== undefined) checkJournalFile(rollout.journal, '--journal');
+  let done = rollout?.resume === undefined ? undefined : (checkJournalFile(rollout.resume, '--resume'), doneInJournal(rollout.resume, journalCommand(rt.argv)));
+  // A command that finishes a server by running again there (fleet-command.ts, config apply): only
+  // a success is done; a server that failed or was stopped after sending runs again.
+  if (done && opts.runsAgain) done = new Map([...done].filter(([, r]) => r.ok));
+  if (rollout && rollout.rateShare < 1) (await rt.client()).rateShare = rollout.rateShare;
+  return <T extends Target>(resolved: T[]): T[] => {
+    let targets = rollout?.shard ? shardOf(resolved, rollout.shard) : resolved;
+    if (done) targets = notDone(rt, targets, done, rollout?.resume as string);
+    return targets;
+  };
+}
+
 /** The targets the resumed journal does not show done; those it does are named, with their own way on. */
-function notDone(rt: Runtime, targets: Target[], done: ReadonlyMap<string, ResultLine>, file: string): Target[] {
+function notDone<T extends Target>(rt: Runtime, targets: T[], done: ReadonlyMap<string, ResultLine>, file: string): T[] {
   const skipped = targets.filter((t) => done.has(t.id));
   if (skipped.length) {
     rt.note(`--resume ${file}: ${skipped.length} of ${targets.length} done already (${skipped.map(label).join(', ')}); running the other ${targets.length - skipped.length}`);
@@ -443,7 +463,8 @@ function resumeLines(results: readonly TargetResult[]): string[] {
 
 /** Targets whose change may have acted: say so, with each one's replay command. */
 function noteOutcomes(rt: Runtime, results: TargetResult[]): void {
-  const open = results.filter((r) => r.error?.step === undefined && (r.error?.outcome === 'unknown' || r.error?.outcome === 'applied'));
+  // A change of its own key: a target of several changes (config apply) names each with its key itself.
+  const open = results.filter((r) => r.error?.step === undefined && r.error?.idempotency_key !== null && (r.error?.outcome === 'unknown' || r.error?.outcome === 'applied'));
   const lines = open.map((r) => `  ${r.server_name ?? r.server_id}: ${r.error?.outcome === 'applied' ? 'applied' : 'may have been applied'} (Idempotency-Key ${r.error?.idempotency_key})${typeof r.error?.replay === 'string' ? `; replay safely within 24 hours:\n    ${r.error.replay}` : ''}`);
   if (lines.length) rt.note(`Changes that may have acted (a replay with the key answers with the first outcome instead of acting twice):\n${lines.join('\n')}`);
   const waits = results.filter((r) => r.error?.step !== undefined && r.error.outcome === 'applied');
@@ -455,7 +476,7 @@ function noteOutcomes(rt: Runtime, results: TargetResult[]): void {
   if (forward.length) rt.note(`A wait would stop the same way again; run instead, one line per server:\n${forward.map((r) => `  ${String(r.error?.forward)}`).join('\n')}`);
 }
 
-async function show(rt: Runtime, results: TargetResult[]): Promise<void> {
+async function show(rt: Runtime, results: readonly TargetResult[]): Promise<void> {
   if (rt.format !== 'table' || rt.globals.jq !== undefined) return rt.out.show(results);
   const rows = results.map((r) => ({
     server: r.server_id ?? r.reference ?? '',

@@ -36,8 +36,8 @@ function parse(raw: Buffer | undefined): Account | undefined {
   return undefined;
 }
 
-/** The account of `file`: what take() and seen() do to it, each under the file's lock. */
-export function fileBudget(file: string): SharedRateBudget {
+/** The account of `file`: what take(), seen() and join() do to it, each under the file's lock. */
+export function fileBudget(file: string): SharedRateBudget & { join: (sent: number, ...said: Parameters<SharedRateBudget['seen']>) => void } {
   return {
     take(nowMs) {
       let waitMs = 0;
@@ -74,6 +74,23 @@ export function fileBudget(file: string): SharedRateBudget {
         return JSON.stringify({ v: 1, limit, reset, used: Math.max(a.used, counted) } satisfies Account);
       });
     },
+    /**
+     * A process opening the account: `sent` requests went before it did, untaken, in the window
+     * its last answer `said`. They are added to what the account counted, not merged by the
+     * larger of the two (the service's count may not include another process's takes yet, nor the
+     * account this process's requests), so none of them is spent twice. One the account already
+     * had from another process's answer is counted twice: a request too few, never one too many.
+     */
+    join(sent, limit, remaining, reset) {
+      updateLocked(file, (raw) => {
+        const a = parse(raw);
+        const counted = limit - remaining;
+        if (a && reset < a.reset && a.reset - reset <= 61) return undefined; // those requests belong to a window already over
+        const same = a !== undefined && a.reset === reset;
+        const before = a && (same || a.reset === 0) ? a.used : 0;
+        return JSON.stringify({ v: 1, limit, reset, used: Math.max(counted, before + sent) } satisfies Account);
+      });
+    },
   };
 }
 
@@ -90,20 +107,26 @@ export function sharedBudget(env: NodeJS.ProcessEnv, baseUrl: string, secret: st
   if (configDirProblem(env) !== undefined) return undefined;
   let budget: SharedRateBudget | undefined | null;
   let said: Parameters<SharedRateBudget['seen']> | undefined;
+  // Requests sent before the account opened: it learns of them when it does (join()).
+  let untaken = 0;
   const open = (): SharedRateBudget | undefined => {
     if (budget !== undefined) return budget ?? undefined;
     budget = null;
     const dir = join(configDir(env), 'rate');
     if (makePrivateDir(dir) !== undefined) return undefined;
     const id = crypto().createHash('sha256').update(`${baseUrl}\0${secret}`).digest('hex').slice(0, 32);
-    budget = fileBudget(join(dir, `${id}.json`));
-    if (said) budget.seen(...said);
+    const file = fileBudget(join(dir, `${id}.json`));
+    budget = file;
+    if (said) file.join(untaken, ...said);
     return budget;
   };
   // An account that cannot be read or written costs only the sharing: the client paces on its own answers.
   return {
     take: (now) => {
-      if (!said) return 0;
+      if (!said) {
+        untaken++;
+        return 0;
+      }
       try {
         return open()?.take(now) ?? 0;
       } catch {

@@ -190,4 +190,22 @@ describe('one budget between processes (core/run/shared-budget.ts)', () => {
     expect(readFileSync(join(dir, 'rate', files[0]!), 'utf8')).not.toContain('secret');
     expect(JSON.parse(readFileSync(join(dir, 'rate', files[0]!), 'utf8'))).toMatchObject({ limit: 60, used: 2 });
   });
+
+  it('the requests each process sent before it opened the account are added to it, not lost in the larger of two counts', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gsh-budget-'));
+    dirs.push(dir);
+    const [a, b] = [0, 1].map(() => sharedBudget({ GSH_CONFIG_DIR: dir }, 'https://api.example.test/api/v2', 'gsh_live_secret_123')!);
+    const now = Date.now();
+    const reset = Math.ceil(now / 60_000) * 60;
+    // Both send their first request before any answer, then each learns the limit from its own.
+    a!.take(now);
+    b!.take(now);
+    a!.seen(60, 59, reset);
+    b!.seen(60, 58, reset);
+    // Each opens the account with its next request: four requests sent in all, four counted.
+    a!.take(now);
+    b!.take(now);
+    const [file] = readdirSync(join(dir, 'rate')).filter((f) => f.endsWith('.json'));
+    expect(JSON.parse(readFileSync(join(dir, 'rate', file!), 'utf8'))).toMatchObject({ limit: 60, reset, used: 4 });
+  });
 });
