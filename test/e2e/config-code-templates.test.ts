@@ -54,6 +54,19 @@ async function applied(...args: string[]) {
 }
 
 describe('gsh config: init templates', () => {
+  it('with --shard the account is written by the first shard alone (README "Rollouts"): two runners create it once', async () => {
+    const dir = declare([{ name: 'shard-lobby', description: 'one of', manifest: LOBBY }]);
+    const second = t.sandbox.log.length;
+    const r2 = await t.gsh(['config', 'apply', dir, '--shard', '2/2', '--yes', '-o', 'json']);
+    expect(r2.exitCode, r2.stderr).toBe(0);
+    expect(writes(second)).toEqual([]);
+    const first = t.sandbox.log.length;
+    const r1 = await applied(dir, '--shard', '1/2');
+    expect(writes(first)).toEqual(['POST /init/templates']);
+    expect(JSON.parse(r1.stdout)).toMatchObject([{ account: true, status: 'applied' }]);
+    expect(live().map((x) => x.name)).toEqual(['shard-lobby']);
+  });
+
   it('a declared template is created by one POST, then diff is 0 and apply sends nothing', async () => {
     const dir = declare([{ name: 'paper-lobby', description: 'Paper lobby', manifest: LOBBY }]);
     const first = await t.gsh(['config', 'diff', dir, '-o', 'json']);
