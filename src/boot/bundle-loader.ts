@@ -72,7 +72,9 @@ export interface BundleLoader {
    * Runs a pack (bin/dist/start.cjs, written by src/boot/pack-start.ts: `{ "chunks/x.cjs": function
    * (exports, require, module, __filename, __dirname) {…} }`); the chunks it holds are then run
    * from it, each still as its own module under its own file name. The chunks every command loads
-   * are packed: one source and one code cache to read and deserialise instead of fifteen.
+   * are packed: one source and one code cache to read and deserialise instead of fifteen. A pack's
+   * `"packs": { "chunks/y.cjs": "start-leaf.cjs" }` names the pack of chunks it does not hold: that
+   * pack is read when the first of them is required.
    */
   usePack(file: string): void;
   /** Writes the code cache of every chunk compiled without one, or run by a kind its cache lacks. Runs at exit. */
@@ -140,12 +142,34 @@ export function createBundleLoader(cacheDir: string | undefined, { setFlags = se
     return file;
   }
 
-  // Chunks of the pack (see usePack), by file: run from it, never read on their own.
+  // Chunks of the packs read (see usePack), by file: run from them, never read on their own.
   const packed = new Map<string, ChunkFunction>();
+  // Chunks of the packs not read yet, by file: the pack that holds each (a pack's "packs" entry).
+  const inPack = new Map<string, string>();
 
   function usePack(file: string): void {
     const dir = file.slice(0, Math.max(file.lastIndexOf('/'), file.lastIndexOf(sep)));
-    for (const [id, fn] of Object.entries(load(file) as Record<string, ChunkFunction>)) packed.set(resolve(dir, `./${id}`), fn);
+    for (const [id, entry] of Object.entries(load(file) as Record<string, ChunkFunction | Record<string, string>>)) {
+      if (typeof entry === 'function') packed.set(resolve(dir, `./${id}`), entry);
+      else if (id === 'packs') for (const [chunk, pack] of Object.entries(entry)) inPack.set(resolve(dir, `./${chunk}`), resolve(dir, `./${pack}`));
+    }
+  }
+
+  /** The chunk from the pack that holds it, read now if it was not; undefined when none does. */
+  function fromPack(file: string): ChunkFunction | undefined {
+    const pack = inPack.get(file);
+    if (pack === undefined) return undefined;
+    inPack.delete(file);
+    // A missing pack (bin/dist/ copied in part) costs each of its chunks read on its own.
+    if (!modules.has(pack)) {
+      try {
+        usePack(pack);
+      } catch (err) {
+        modules.delete(pack);
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+    }
+    return packed.get(file);
   }
 
   /** The chunk's source compiled (from its cache when there is one) to its CommonJS wrapper. */
@@ -169,7 +193,7 @@ export function createBundleLoader(cacheDir: string | undefined, { setFlags = se
     const module = { exports: {} as unknown, id: file, filename: file, loaded: false };
     modules.set(file, module);
     const slash = Math.max(file.lastIndexOf('/'), file.lastIndexOf(sep));
-    const fn = packed.get(file) ?? compile(file, slash);
+    const fn = packed.get(file) ?? fromPack(file) ?? compile(file, slash);
     const dir = file.slice(0, slash);
     const require = Object.assign((id: string) => (id.startsWith('.') ? load(resolve(dir, id)) : external(id)), builtins());
     fn.call(module.exports, module.exports, require, module, file, dir);
