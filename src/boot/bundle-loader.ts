@@ -18,17 +18,21 @@ import { buildId, COMMAND_WORD, helpCacheFile, keepHelp, readHelp } from './help
 // error. The launcher (bin/gsh.js) is the only user; nothing here imports the CLI.
 
 // Modules beyond node:fs and node:path are fetched when first used: a help printed from the help
-// cache needs neither node:module nor node:vm.
-/** Node's require, for built-in modules only: the bundle has no other dependencies. */
-let nodeRequire: NodeJS.Require | undefined;
-const builtins = (): NodeJS.Require => (nodeRequire ??= process.getBuiltinModule('node:module').createRequire(process.execPath));
+// cache needs no node:vm. Built-in modules come from process.getBuiltinModule, not from a require
+// made with node:module's createRequire: loading node:module was a hundredth of `servers list`.
+/** A built-in module (the bundle has no other dependencies); throws as require would for any other. */
+function builtin(id: string): unknown {
+  const module: unknown = process.getBuiltinModule(id);
+  if (module === undefined) throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
+  return module;
+}
 
 /** Cached code of each chunk lives under <cache dir>/code-<node version>-<arch>/. */
 export function compileCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string | undefined {
   // Node's own switch for its compile cache turns this one off too.
   if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   // node:os only when HOME is unset: one module fewer on every start.
-  const home = env.HOME || (builtins()('node:os') as typeof import('node:os')).homedir();
+  const home = env.HOME || (builtin('node:os') as typeof import('node:os')).homedir();
   const root = env.GSH_CACHE_DIR
     || (platform === 'win32' ? join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), 'gsh', 'Cache')
       : platform === 'darwin' ? join(home, 'Library', 'Caches', 'gsh')
@@ -63,7 +67,7 @@ interface Compiled {
 }
 
 /** A chunk as CommonJS wraps it. */
-type ChunkFunction = (exports: unknown, require: NodeJS.Require, module: object, __filename: string, __dirname: string) => void;
+type ChunkFunction = (exports: unknown, require: (id: string) => unknown, module: object, __filename: string, __dirname: string) => void;
 
 export interface BundleLoader {
   /** Runs a bundle file (once; later calls return its exports) and returns its exports. */
@@ -85,7 +89,7 @@ export interface BundleLoader {
 
 // Loaded only when asked for: node:v8 costs a few milliseconds and most commands never ask.
 const setFlagsFromString = (flags: string): void =>
-  (builtins()('node:v8') as typeof import('node:v8')).setFlagsFromString(flags);
+  (builtin('node:v8') as typeof import('node:v8')).setFlagsFromString(flags);
 
 export interface LoaderOptions {
   /** Sets V8's flags (node:v8's setFlagsFromString by default). */
@@ -195,7 +199,7 @@ export function createBundleLoader(cacheDir: string | undefined, { setFlags = se
     const slash = Math.max(file.lastIndexOf('/'), file.lastIndexOf(sep));
     const fn = packed.get(file) ?? fromPack(file) ?? compile(file, slash);
     const dir = file.slice(0, slash);
-    const require = Object.assign((id: string) => (id.startsWith('.') ? load(resolve(dir, id)) : external(id)), builtins());
+    const require = (id: string) => (id.startsWith('.') ? load(resolve(dir, id)) : external(id));
     fn.call(module.exports, module.exports, require, module, file, dir);
     module.loaded = true;
     return module.exports;
@@ -215,8 +219,8 @@ function external(id: string): unknown {
   // undici loads node:http2 at import time and gsh never speaks HTTP/2; undici does without it.
   if (/^(node:)?http2$/.test(id)) throw new Error('gsh does not use HTTP/2');
   // Required at import time by bundled packages, used by few commands: loaded on first use.
-  if (/^(node:)?child_process$/.test(id)) return new Proxy({}, { get: (_, key) => (builtins()(id) as Record<string | symbol, unknown>)[key] });
-  return builtins()(id);
+  if (/^(node:)?child_process$/.test(id)) return new Proxy({}, { get: (_, key) => (builtin(id) as Record<string | symbol, unknown>)[key] });
+  return builtin(id);
 }
 
 /**
@@ -267,7 +271,7 @@ function helpWidth(): number {
   } catch {
     return 80;
   }
-  return (builtins()('node:tty') as typeof import('node:tty')).isatty(1) ? process.stdout.columns || 80 : 80;
+  return (builtin('node:tty') as typeof import('node:tty')).isatty(1) ? process.stdout.columns || 80 : 80;
 }
 
 /**

@@ -7,8 +7,8 @@
 // (`internals`: internal/promise_hooks, for one, says something entered an AsyncLocalStorage,
 // which makes every later promise run hooks), and the milliseconds from the
 // process's start to the first socket connect (the first request) and to exit. It wraps
-// vm.Script (the bundle loader compiles every chunk through it), Module._load (built-ins) and
-// net.Socket#connect.
+// vm.Script (the bundle loader compiles every chunk through it), Module._load and
+// process.getBuiltinModule (built-ins), and net.Socket#connect.
 const vm = require('node:vm');
 const Module = require('node:module');
 const net = require('node:net');
@@ -41,6 +41,13 @@ const load = Module._load;
 Module._load = function (request, ...rest) {
   if (Module.isBuiltin(request)) builtins.add(request.replace(/^node:/, ''));
   return load.call(this, request, ...rest);
+};
+// The loader and core/builtin.ts take built-in modules from process.getBuiltinModule.
+const getBuiltinModule = process.getBuiltinModule;
+process.getBuiltinModule = function (id) {
+  const module = getBuiltinModule.call(this, id);
+  if (module !== undefined) builtins.add(id.replace(/^node:/, ''));
+  return module;
 };
 
 const connect = net.Socket.prototype.connect;
