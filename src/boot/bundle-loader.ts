@@ -40,6 +40,13 @@ export function compileCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platfor
   return join(root, `code-${process.version}-${process.arch}`);
 }
 
+/**
+ * The build id, written into bin/dist/loader.cjs by the build (src/boot/stamp-build.ts replaces
+ * this placeholder), so a start does not read bin/dist/build-id; from the sources (tests) the
+ * file is read.
+ */
+const STAMPED_BUILD_ID: string = '@@gsh-build-id@@-';
+
 /** A cache file older than this is removed when caches are written (old versions' chunks). */
 const STALE_MS = 30 * 24 * 3600_000;
 
@@ -281,7 +288,7 @@ function helpWidth(): number {
  */
 export function runCli(dist: string, argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const cacheDir = checkedCacheDir(compileCacheDir(env));
-  const build = cacheDir === undefined ? undefined : buildId(dist);
+  const build = cacheDir === undefined ? undefined : STAMPED_BUILD_ID.length === 16 ? STAMPED_BUILD_ID : buildId(dist);
   const helpFile = helpCacheFile(argv, build, cacheDir, helpWidth);
   const kept = helpFile === undefined ? undefined : readHelp(helpFile);
   if (kept !== undefined) return Promise.resolve(printKept(kept));

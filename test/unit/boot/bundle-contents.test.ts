@@ -58,6 +58,16 @@ describe('the bundle', () => {
   });
 });
 
+describe('the launcher', () => {
+  it("carries the build's id, so a start reads no bin/dist/build-id (src/boot/stamp-build.ts)", () => {
+    const id = readFileSync(`${DIST}build-id`, 'latin1').trim();
+    const loader = readFileSync(`${DIST}loader.cjs`, 'utf8');
+    expect(id).toMatch(/^[0-9a-f]{16}$/);
+    expect(loader).toContain(`"${id}"`);
+    expect(loader).not.toContain('@@gsh-build-id@@');
+  });
+});
+
 /** The chunks a pack holds, by name, with their text. */
 function chunksOf(file: string): Map<string, string> {
   const text = readFileSync(`${DIST}${file}`, 'utf8');
