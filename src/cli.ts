@@ -1,9 +1,9 @@
 // Entry point (bin/gsh.js imports this), and the one file that touches `process`: it builds the
 // real context, runs the command line in it and hands back the exit code. Startup is a feature:
 // `--version` is answered by the launcher before this module loads; otherwise commander is loaded,
-// every top-level word is registered by name only, and the code of just the word being run (its
-// registry families and hand-written module) is imported and built. Nothing heavy is imported at
-// the top of this file.
+// and the word being run is registered alone, with the code of just that word (its registry
+// families and hand-written module) imported and built; every top-level word, by name only, when
+// argv runs none. Nothing heavy is imported at the top of this file.
 
 import type { RunSeen } from './program.js';
 

@@ -77,9 +77,11 @@ function allWords(): Map<string, string> {
 
 /**
  * Registers `word` with its subtree under `program`: the whole subtree, or with `words` (what
- * argv says after `word`) only the branches a word of argv names (see addFamilyCommands).
+ * argv says after `word`) only the branches a word of argv names (see addFamilyCommands). With
+ * `helpAsked` and no word after `word`, argv asks for the word's help, which lists its generated
+ * verbs by name: they are registered without their flags (`gsh servers --help`).
  */
-export async function addWord(program: Command, word: string, summary: string, words?: readonly string[]): Promise<Command> {
+export async function addWord(program: Command, word: string, summary: string, words?: readonly string[], helpAsked = false): Promise<Command> {
   const cmd = program.command(word).description(summary);
   cmd.helpCommand(false);
   inheritSettings(cmd);
@@ -92,7 +94,7 @@ export async function addWord(program: Command, word: string, summary: string, w
   if (families.length && !(handVerb && handVerb.commands.length === 0)) {
     // The builder is needed only for the word being run, never for `gsh --help`.
     const { addFamilyCommands } = await import('./commands/registry-commands.js');
-    addFamilyCommands(cmd, await loadFamilies(families), hand?.replaces, words);
+    addFamilyCommands(cmd, await loadFamilies(families), hand?.replaces, words, { listOnly: helpAsked && words?.length === 0 });
   }
   return cmd;
 }
@@ -138,14 +140,29 @@ function suggestion(program: Command, argv: readonly string[], err: CommanderErr
   return `(Did you mean ${found.length > 1 ? `one of ${found.join(', ')}` : found[0]}?)`;
 }
 
+/**
+ * The program for argv: a word argv runs is registered alone, with its subtree (no other word is
+ * looked at when it runs, its help lists none, and its errors suggest from its own subtree);
+ * without one, or with a word gsh does not have, every word by name, for the root's help and the
+ * "Did you mean". Registering the sixty words with commander was a fiftieth of `servers list`.
+ */
 export async function buildProgram(argv: readonly string[]): Promise<Command> {
   const program = createProgram();
+  const words = allWords();
   const active = findWord(argv);
-  for (const [word, summary] of allWords()) {
-    if (word === active) await addWord(program, word, summary, wordsAfter(argv));
-    else program.command(word).description(summary);
-  }
+  const summary = active === undefined ? undefined : words.get(active);
+  if (active !== undefined && summary !== undefined) await addWord(program, active, summary, wordsAfter(argv), asksForHelp(argv));
+  else for (const [word, text] of words) program.command(word).description(text);
   return program;
+}
+
+/** `--help` or `-h` before any `--`. */
+function asksForHelp(argv: readonly string[]): boolean {
+  for (const a of argv) {
+    if (a === '--') return false;
+    if (a === '--help' || a === '-h') return true;
+  }
+  return false;
 }
 
 export async function buildFullProgram(): Promise<Command> {

@@ -18,23 +18,34 @@ import { buildId, COMMAND_WORD, helpCacheFile, keepHelp, readHelp } from './help
 // error. The launcher (bin/gsh.js) is the only user; nothing here imports the CLI.
 
 // Modules beyond node:fs and node:path are fetched when first used: a help printed from the help
-// cache needs neither node:module nor node:vm.
-/** Node's require, for built-in modules only: the bundle has no other dependencies. */
-let nodeRequire: NodeJS.Require | undefined;
-const builtins = (): NodeJS.Require => (nodeRequire ??= process.getBuiltinModule('node:module').createRequire(process.execPath));
+// cache needs no node:vm. Built-in modules come from process.getBuiltinModule, not from a require
+// made with node:module's createRequire: loading node:module was a hundredth of `servers list`.
+/** A built-in module (the bundle has no other dependencies); throws as require would for any other. */
+function builtin(id: string): unknown {
+  const module: unknown = process.getBuiltinModule(id);
+  if (module === undefined) throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
+  return module;
+}
 
 /** Cached code of each chunk lives under <cache dir>/code-<node version>-<arch>/. */
 export function compileCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string | undefined {
   // Node's own switch for its compile cache turns this one off too.
   if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   // node:os only when HOME is unset: one module fewer on every start.
-  const home = env.HOME || (builtins()('node:os') as typeof import('node:os')).homedir();
+  const home = env.HOME || (builtin('node:os') as typeof import('node:os')).homedir();
   const root = env.GSH_CACHE_DIR
     || (platform === 'win32' ? join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), 'gsh', 'Cache')
       : platform === 'darwin' ? join(home, 'Library', 'Caches', 'gsh')
         : join(env.XDG_CACHE_HOME || join(home, '.cache'), 'gsh'));
   return join(root, `code-${process.version}-${process.arch}`);
 }
+
+/**
+ * The build id, written into bin/dist/loader.cjs by the build (src/boot/stamp-build.ts replaces
+ * this placeholder), so a start does not read bin/dist/build-id; from the sources (tests) the
+ * file is read.
+ */
+const STAMPED_BUILD_ID: string = '@@gsh-build-id@@-';
 
 /** A cache file older than this is removed when caches are written (old versions' chunks). */
 const STALE_MS = 30 * 24 * 3600_000;
@@ -63,7 +74,7 @@ interface Compiled {
 }
 
 /** A chunk as CommonJS wraps it. */
-type ChunkFunction = (exports: unknown, require: NodeJS.Require, module: object, __filename: string, __dirname: string) => void;
+type ChunkFunction = (exports: unknown, require: (id: string) => unknown, module: object, __filename: string, __dirname: string) => void;
 
 export interface BundleLoader {
   /** Runs a bundle file (once; later calls return its exports) and returns its exports. */
@@ -72,7 +83,9 @@ export interface BundleLoader {
    * Runs a pack (bin/dist/start.cjs, written by src/boot/pack-start.ts: `{ "chunks/x.cjs": function
    * (exports, require, module, __filename, __dirname) {…} }`); the chunks it holds are then run
    * from it, each still as its own module under its own file name. The chunks every command loads
-   * are packed: one source and one code cache to read and deserialise instead of fifteen.
+   * are packed: one source and one code cache to read and deserialise instead of fifteen. A pack's
+   * `"packs": { "chunks/y.cjs": "start-leaf.cjs" }` names the pack of chunks it does not hold: that
+   * pack is read when the first of them is required.
    */
   usePack(file: string): void;
   /** Writes the code cache of every chunk compiled without one, or run by a kind its cache lacks. Runs at exit. */
@@ -83,7 +96,7 @@ export interface BundleLoader {
 
 // Loaded only when asked for: node:v8 costs a few milliseconds and most commands never ask.
 const setFlagsFromString = (flags: string): void =>
-  (builtins()('node:v8') as typeof import('node:v8')).setFlagsFromString(flags);
+  (builtin('node:v8') as typeof import('node:v8')).setFlagsFromString(flags);
 
 export interface LoaderOptions {
   /** Sets V8's flags (node:v8's setFlagsFromString by default). */
@@ -140,12 +153,34 @@ export function createBundleLoader(cacheDir: string | undefined, { setFlags = se
     return file;
   }
 
-  // Chunks of the pack (see usePack), by file: run from it, never read on their own.
+  // Chunks of the packs read (see usePack), by file: run from them, never read on their own.
   const packed = new Map<string, ChunkFunction>();
+  // Chunks of the packs not read yet, by file: the pack that holds each (a pack's "packs" entry).
+  const inPack = new Map<string, string>();
 
   function usePack(file: string): void {
     const dir = file.slice(0, Math.max(file.lastIndexOf('/'), file.lastIndexOf(sep)));
-    for (const [id, fn] of Object.entries(load(file) as Record<string, ChunkFunction>)) packed.set(resolve(dir, `./${id}`), fn);
+    for (const [id, entry] of Object.entries(load(file) as Record<string, ChunkFunction | Record<string, string>>)) {
+      if (typeof entry === 'function') packed.set(resolve(dir, `./${id}`), entry);
+      else if (id === 'packs') for (const [chunk, pack] of Object.entries(entry)) inPack.set(resolve(dir, `./${chunk}`), resolve(dir, `./${pack}`));
+    }
+  }
+
+  /** The chunk from the pack that holds it, read now if it was not; undefined when none does. */
+  function fromPack(file: string): ChunkFunction | undefined {
+    const pack = inPack.get(file);
+    if (pack === undefined) return undefined;
+    inPack.delete(file);
+    // A missing pack (bin/dist/ copied in part) costs each of its chunks read on its own.
+    if (!modules.has(pack)) {
+      try {
+        usePack(pack);
+      } catch (err) {
+        modules.delete(pack);
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+    }
+    return packed.get(file);
   }
 
   /** The chunk's source compiled (from its cache when there is one) to its CommonJS wrapper. */
@@ -169,9 +204,9 @@ export function createBundleLoader(cacheDir: string | undefined, { setFlags = se
     const module = { exports: {} as unknown, id: file, filename: file, loaded: false };
     modules.set(file, module);
     const slash = Math.max(file.lastIndexOf('/'), file.lastIndexOf(sep));
-    const fn = packed.get(file) ?? compile(file, slash);
+    const fn = packed.get(file) ?? fromPack(file) ?? compile(file, slash);
     const dir = file.slice(0, slash);
-    const require = Object.assign((id: string) => (id.startsWith('.') ? load(resolve(dir, id)) : external(id)), builtins());
+    const require = (id: string) => (id.startsWith('.') ? load(resolve(dir, id)) : external(id));
     fn.call(module.exports, module.exports, require, module, file, dir);
     module.loaded = true;
     return module.exports;
@@ -191,8 +226,8 @@ function external(id: string): unknown {
   // undici loads node:http2 at import time and gsh never speaks HTTP/2; undici does without it.
   if (/^(node:)?http2$/.test(id)) throw new Error('gsh does not use HTTP/2');
   // Required at import time by bundled packages, used by few commands: loaded on first use.
-  if (/^(node:)?child_process$/.test(id)) return new Proxy({}, { get: (_, key) => (builtins()(id) as Record<string | symbol, unknown>)[key] });
-  return builtins()(id);
+  if (/^(node:)?child_process$/.test(id)) return new Proxy({}, { get: (_, key) => (builtin(id) as Record<string | symbol, unknown>)[key] });
+  return builtin(id);
 }
 
 /**
@@ -243,7 +278,7 @@ function helpWidth(): number {
   } catch {
     return 80;
   }
-  return (builtins()('node:tty') as typeof import('node:tty')).isatty(1) ? process.stdout.columns || 80 : 80;
+  return (builtin('node:tty') as typeof import('node:tty')).isatty(1) ? process.stdout.columns || 80 : 80;
 }
 
 /**
@@ -253,7 +288,7 @@ function helpWidth(): number {
  */
 export function runCli(dist: string, argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const cacheDir = checkedCacheDir(compileCacheDir(env));
-  const build = cacheDir === undefined ? undefined : buildId(dist);
+  const build = cacheDir === undefined ? undefined : STAMPED_BUILD_ID.length === 16 ? STAMPED_BUILD_ID : buildId(dist);
   const helpFile = helpCacheFile(argv, build, cacheDir, helpWidth);
   const kept = helpFile === undefined ? undefined : readHelp(helpFile);
   if (kept !== undefined) return Promise.resolve(printKept(kept));

@@ -37,7 +37,7 @@ function group(root: Command, words: readonly string[]): Command {
  * declares it in `replaces`; an undeclared clash, or a declaration that replaces nothing, is a
  * bug in gsh and throws while the tree is built.
  */
-export function addFamilyCommands(top: Command, families: readonly Family[], replaces: readonly string[] = [], words?: readonly string[]): void {
+export function addFamilyCommands(top: Command, families: readonly Family[], replaces: readonly string[] = [], words?: readonly string[], { listOnly = false } = {}): void {
   const unused = new Set(replaces);
   const leaves = families.flatMap(leavesOf).filter((leaf) => leaf.words[0] === top.name());
   const branches = onlyBranches(top, leaves, words);
@@ -59,7 +59,9 @@ export function addFamilyCommands(top: Command, families: readonly Family[], rep
       continue;
     }
     const cmd = parent.command(name);
-    configureLeaf(cmd, leaf);
+    // A group's help lists its verbs by name and summary alone: their flags are never read.
+    if (listOnly) nameLeaf(cmd, leaf);
+    else configureLeaf(cmd, leaf);
   }
   if (unused.size && !branches) throw new Error(`\`replaces\` names commands that replace no generated one: ${[...unused].join(', ')}`);
   describeGroups(top);
@@ -90,13 +92,19 @@ function describeGroups(cmd: Command): void {
 /** The leaf each generated command was built from (hand-written commands are not in it). */
 export const generatedLeaves = new WeakMap<Command, Leaf>();
 
-function configureLeaf(cmd: Command, leaf: Leaf): void {
-  generatedLeaves.set(cmd, leaf);
+/** What a group's help shows of a leaf: its name's aliases and its summary. */
+function nameLeaf(cmd: Command, leaf: Leaf): void {
   const { op, verb } = leaf;
   const last = leaf.words[leaf.words.length - 1] as string;
   const aliases = [...(op.aliases ?? []), ...(DEFAULT_ALIASES[last] ? [DEFAULT_ALIASES[last] as string] : [])];
   if (aliases.length) cmd.aliases(aliases);
   cmd.description(verb ? `${capitalize(verb)}: ${op.summary}` : op.summary);
+}
+
+function configureLeaf(cmd: Command, leaf: Leaf): void {
+  generatedLeaves.set(cmd, leaf);
+  const { op } = leaf;
+  nameLeaf(cmd, leaf);
   // The names no declared field may take: the global flags and every feature's.
   const taken = new Set([...GLOBAL_FLAG_NAMES, ...FEATURES.flatMap((f) => f.reserves?.(op) ?? [])]);
   for (const f of FEATURES) f.flags?.({ cmd, leaf, addField: (field) => addFieldOption(cmd, field, leaf, taken) });

@@ -84,9 +84,10 @@ describe('speed budgets', () => {
     const listAll = [GSH, 'servers', 'list', '--all'];
     const rows: Row[] = [
       { name: 'gsh --version', args: [GSH, '--version'], ratio: 1.15, expectStatus: 0 },
-      { name: 'gsh --help', args: [GSH, '--help'], ratio: 1.3, expectStatus: 0 },
-      { name: 'gsh servers --help', args: [GSH, 'servers', '--help'], ratio: 1.3, expectStatus: 0 },
+      { name: 'gsh --help', args: [GSH, '--help'], ratio: 1.15, expectStatus: 0 },
+      { name: 'gsh servers --help', args: [GSH, 'servers', '--help'], ratio: 1.15, expectStatus: 0 },
       // The first `servers --help` at a width: rendered by commander, then kept.
+      // `servers list`: 1.5x, not the issue's 1.4x (README "Speed": what the rest of the time is).
       { name: 'gsh servers --help, rendered (not yet kept)', args: [GSH, 'servers', '--help'], ratio: 1.9, expectStatus: 0, before: forgetHelps },
       {
         name: 'gsh servers list --limit 5', args: [GSH, 'servers', 'list', '--limit', '5'], env: api, ratio: 1.5, peakMiB: 48, expectStatus: 0,

@@ -2,13 +2,13 @@
 // What one gsh run loads, for finding start-up costs (not part of any output gsh ships):
 //   node --require ./test/bench/load-count.cjs bin/gsh.js servers list --limit 5
 // prints to stderr at exit, as one JSON line: the bundle chunks the loader compiled (name, bytes,
-// whether the code cache was used; the chunks of the pack bin/dist/start.cjs one by one, `scripts`
+// whether the code cache was used; the chunks of the packs bin/dist/start*.cjs one by one, `scripts`
 // counting the files compiled), the built-in modules required, Node's own internal modules loaded
 // (`internals`: internal/promise_hooks, for one, says something entered an AsyncLocalStorage,
 // which makes every later promise run hooks), and the milliseconds from the
 // process's start to the first socket connect (the first request) and to exit. It wraps
-// vm.Script (the bundle loader compiles every chunk through it), Module._load (built-ins) and
-// net.Socket#connect.
+// vm.Script (the bundle loader compiles every chunk through it), Module._load and
+// process.getBuiltinModule (built-ins), and net.Socket#connect.
 const vm = require('node:vm');
 const Module = require('node:module');
 const net = require('node:net');
@@ -27,11 +27,11 @@ vm.Script = class extends Script {
     if (String(options.filename ?? '').endsWith('.cjs')) {
       scripts += 1;
       const cache = options.cachedData ? (this.cachedDataRejected ? 'rejected' : 'hit') : 'none';
-      // The pack (bin/dist/start.cjs) counts as the chunks it holds, each under its own name.
-      const packed = basename(options.filename) === 'start.cjs'
+      // A pack (bin/dist/start.cjs, start-tree.cjs, start-leaf.cjs) counts as the chunks it holds, each under its own name.
+      const packed = /^start(-[a-z]+)?\.cjs$/.test(basename(options.filename))
         ? [...source.matchAll(/^"(?:[^"]*\/)?([^"/]+)": function \(exports, require, module, __filename, __dirname\) \{\n([^]*?)\n\}(?=,\n"|\n\};\n)/gm)]
         : [];
-      if (packed.length) for (const [, name, body] of packed) chunks.push({ name, bytes: Buffer.byteLength(body), cache });
+      if (packed.length) for (const [, name, body] of packed) chunks.push({ name, bytes: Buffer.byteLength(body), cache, pack: basename(options.filename) });
       else chunks.push({ name: basename(options.filename), bytes: Buffer.byteLength(source), cache });
     }
   }
@@ -41,6 +41,13 @@ const load = Module._load;
 Module._load = function (request, ...rest) {
   if (Module.isBuiltin(request)) builtins.add(request.replace(/^node:/, ''));
   return load.call(this, request, ...rest);
+};
+// The loader and core/builtin.ts take built-in modules from process.getBuiltinModule.
+const getBuiltinModule = process.getBuiltinModule;
+process.getBuiltinModule = function (id) {
+  const module = getBuiltinModule.call(this, id);
+  if (module !== undefined) builtins.add(id.replace(/^node:/, ''));
+  return module;
 };
 
 const connect = net.Socket.prototype.connect;
@@ -57,5 +64,7 @@ process.on('exit', () => {
     builtins: [...builtins].sort(),
     internals: process.moduleLoadList.filter((m) => m.startsWith('NativeModule internal/')).map((m) => m.slice('NativeModule '.length)),
     loaded: chunks.map((c) => `${c.name}:${c.bytes}`),
+    // The chunks compiled from their own file, not from a pack.
+    alone: chunks.filter((c) => c.pack === undefined).map((c) => c.name),
   })}\n`);
 });

@@ -20,6 +20,8 @@ interface Loads {
   internals: string[];
   /** The source files of the chunks loaded. */
   sources: string[];
+  /** The source files of the chunks compiled from their own file, not from a pack (src/boot/pack-start.ts). */
+  alone: string[];
 }
 
 let t: E2E;
@@ -36,8 +38,12 @@ afterAll(async () => {
 async function loads(args: string[], exitCode = 0, env: Record<string, string> = {}): Promise<Loads> {
   const r = await execa(process.execPath, ['--require', LOAD_COUNT, GSH, ...args], { reject: false, env: { ...t.env(), ...env } as Record<string, string>, extendEnv: true });
   expect(r.exitCode, r.stderr).toBe(exitCode);
-  const report = JSON.parse(r.stderr.trim().split('\n').pop()!) as { builtins: string[]; internals: string[]; loaded: string[] };
-  return { builtins: report.builtins, internals: report.internals, sources: report.loaded.flatMap((c) => sourcesOf.get(c.slice(0, c.lastIndexOf(':'))) ?? []) };
+  const report = JSON.parse(r.stderr.trim().split('\n').pop()!) as { builtins: string[]; internals: string[]; loaded: string[]; alone: string[] };
+  return {
+    builtins: report.builtins, internals: report.internals,
+    sources: report.loaded.flatMap((c) => sourcesOf.get(c.slice(0, c.lastIndexOf(':'))) ?? []),
+    alone: report.alone.flatMap((c) => sourcesOf.get(c) ?? []),
+  };
 }
 
 const undici = (s: string) => s.includes('node_modules/undici/');
@@ -51,6 +57,7 @@ describe('what a start loads', () => {
     expect(sources).toContain('node_modules/commander/lib/command.js');
     expect(sources.filter(undici)).toEqual([]);
     expect(sources.filter((s) => s.startsWith('src/operations/') && !/\/(index|types)\.ts$/.test(s))).toEqual([]);
+    // Not even for the random names of the files this run writes (its help, the code caches): core/disk/disk.ts.
     expect(builtins).not.toContain('crypto');
     expect(builtins).not.toContain('http');
   });
@@ -62,6 +69,16 @@ describe('what a start loads', () => {
     expect(sources.filter(undici)).toEqual([]);
     expect(sources).not.toContain('src/core/run/person-must-act.ts');
     expect(builtins).not.toContain('crypto');
+    // Built-ins come from process.getBuiltinModule (src/boot/bundle-loader.ts, core/builtin.ts), not a createRequire.
+    expect(builtins).not.toContain('module');
+  });
+
+  it('servers list: every chunk but its family\'s comes from the packs (three files and three caches, not two dozen)', async () => {
+    const { alone, sources } = await loads(['servers', 'list', '--limit', '5']);
+    expect(sources).toContain('src/commands/registry-commands.ts');
+    expect(sources).toContain('src/leaf/run.ts');
+    expect(alone).toContain('src/operations/servers.ts');
+    expect(alone.filter((s) => !s.startsWith('src/operations/'))).toEqual([]);
   });
 
   it('servers list: nothing of a server\'s command (its reference, fleets) and no AsyncLocalStorage entered', async () => {

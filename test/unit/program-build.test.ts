@@ -30,6 +30,29 @@ describe('buildProgram', () => {
     expect(names(await buildProgram(['servers', '-s', 'get', 'list']), 'servers')).toEqual(['get', 'list']);
   });
 
+  it('registers the word being run alone; every word by name when argv runs none or one gsh lacks', async () => {
+    const all = (await buildFullProgram()).commands.map((c) => c.name()).sort();
+    expect((await buildProgram(['servers', 'list'])).commands.map((c) => c.name())).toEqual(['servers']);
+    expect((await buildProgram(['--json', 'help', 'power', 'restart'])).commands.map((c) => c.name())).toEqual(['power']);
+    expect((await buildProgram([])).commands.map((c) => c.name()).sort()).toEqual(all);
+    expect((await buildProgram(['--help'])).commands.map((c) => c.name()).sort()).toEqual(all);
+    expect((await buildProgram(['serverz', 'list'])).commands.map((c) => c.name()).sort()).toEqual(all);
+  });
+
+  it("a group's help registers its generated verbs without their flags, and reads the same as the whole tree's", async () => {
+    const group = (program: Command, ...path: string[]) => path.reduce((c, w) => c.commands.find((s) => s.name() === w)!, program);
+    const full = await buildFullProgram();
+    for (const path of [['servers'], ['files'], ['files', 'trash'], ['power']]) {
+      const asked = await buildProgram([...path, '--help']);
+      expect(group(asked, ...path).helpInformation(), path.join(' ')).toBe(group(full, ...path).helpInformation());
+    }
+    const listed = group(await buildProgram(['servers', '--help']), 'servers', 'list');
+    expect(listed.options).toEqual([]);
+    expect(group(await buildProgram(['servers', 'list', '--help']), 'servers', 'list').options.length).toBeGreaterThan(3);
+    // Past `--` nothing is a help request: the verbs keep their flags.
+    expect(group(await buildProgram(['servers', '--', '--help']), 'servers', 'list').options.length).toBeGreaterThan(3);
+  });
+
   it('a hand-written verb being run needs no generated command beside it', async () => {
     const templates = (program: Command) => names(program.commands.find((c) => c.name() === 'init')!, 'templates');
     expect(templates(await buildProgram(['init', '--help']))).toContain('list'); // generated

@@ -1,4 +1,4 @@
-import { appendFileSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 
@@ -15,14 +15,31 @@ import { basename, dirname, join, resolve, sep } from 'node:path';
 //   (privateDirProblem). Files are 0600, directories 0700.
 //
 // The launcher (src/boot/) imports this module, so it imports nothing of gsh's and no costly
-// built-in at its top: node:crypto (random names) is loaded only when a file is written.
+// built-in at its top: node:crypto (random names) is loaded only where /dev/urandom is missing.
 
 /** O_NOFOLLOW where the platform has it (not on Windows, which has no such links to plant). */
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW;
 
-/** A name no other process can guess: the temporary file of a replace. */
+/**
+ * A name no other process can guess: the temporary file of a replace. Six bytes of the kernel's
+ * random source where it is a file: node:crypto costs a fifth of `node -e 0` to load, which the
+ * first run of a help paid on every such run for the names of its help cache and code caches.
+ */
 function randomName(): string {
+  if (process.platform !== 'win32') {
+    try {
+      const fd = openSync('/dev/urandom', 'r');
+      try {
+        const bytes = Buffer.alloc(6);
+        if (readSync(fd, bytes, 0, 6, null) === 6) return bytes.toString('hex');
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // No /dev/urandom (a chroot without it): node:crypto's source, the same kernel's.
+    }
+  }
   return process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex');
 }
 

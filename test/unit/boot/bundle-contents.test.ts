@@ -38,4 +38,38 @@ describe('the bundle', () => {
     expect(names.filter((n) => /^chunks\/(registry-commands|servers|init)-/.test(n))).toEqual([]);
     for (const [name, body] of pack) expect(body, name).toBe(readFileSync(`${DIST}${name}`, 'utf8'));
   });
+
+  it("packs the builder of generated commands and a leaf's run apart, each chunk in one pack only, named by start.cjs", () => {
+    // A generated command's start read two dozen chunk files one by one (issue 55): its builder
+    // and its run are a pack each, read when their first chunk is required.
+    const packs = ['start.cjs', 'start-tree.cjs', 'start-leaf.cjs'].map((file) => ({ file, names: [...chunksOf(file).keys()] }));
+    const [start, tree, leaf] = packs;
+    expect(tree!.names[0]).toMatch(/^chunks\/registry-commands-/);
+    expect(leaf!.names[0]).toMatch(/^chunks\/run-/);
+    expect(leaf!.names.filter((n) => /^chunks\/shared-budget-/.test(n))).toHaveLength(1);
+    const all = packs.flatMap((p) => p.names);
+    expect(new Set(all).size).toBe(all.length);
+    // No command's own code in them: no registry family, no hand-written word, nothing lazy of a run.
+    expect(all.filter((n) => /^chunks\/(servers|init|power|targets|fleet|person-must-act|undici)-/.test(n))).toEqual([]);
+    const index = JSON.parse(/^"packs": (.*),$/m.exec(readFileSync(`${DIST}start.cjs`, 'utf8'))![1]!) as Record<string, string>;
+    expect(index).toEqual(Object.fromEntries([tree!, leaf!].flatMap((p) => p.names.map((n) => [n, p.file]))));
+    expect(start!.names.filter((n) => n in index)).toEqual([]);
+    for (const file of ['start-tree.cjs', 'start-leaf.cjs']) for (const [name, body] of chunksOf(file)) expect(body, name).toBe(readFileSync(`${DIST}${name}`, 'utf8'));
+  });
 });
+
+describe('the launcher', () => {
+  it("carries the build's id, so a start reads no bin/dist/build-id (src/boot/stamp-build.ts)", () => {
+    const id = readFileSync(`${DIST}build-id`, 'latin1').trim();
+    const loader = readFileSync(`${DIST}loader.cjs`, 'utf8');
+    expect(id).toMatch(/^[0-9a-f]{16}$/);
+    expect(loader).toContain(`"${id}"`);
+    expect(loader).not.toContain('@@gsh-build-id@@');
+  });
+});
+
+/** The chunks a pack holds, by name, with their text. */
+function chunksOf(file: string): Map<string, string> {
+  const text = readFileSync(`${DIST}${file}`, 'utf8');
+  return new Map([...text.matchAll(/^"([^"]+)": function \(exports, require, module, __filename, __dirname\) \{\n([^]*?)\n\}(?=,\n"|\n\};\n$)/gm)].map(([, name, body]) => [String(name), String(body)]));
+}

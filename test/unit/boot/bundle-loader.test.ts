@@ -58,6 +58,26 @@ describe('loading', () => {
     expect(readdirSync(cache).sort()).toEqual(['math.cjs.default', 'start.cjs.default']);
   });
 
+  it("reads a pack its first pack's \"packs\" entry names only when one of its chunks is required; a missing one costs a read per chunk", () => {
+    const pack = join(dir, 'start.cjs');
+    writeFileSync(pack, `// ${dir}\nmodule.exports = {\n"packs": {"chunks/late.cjs":"start-late.cjs","chunks/gone.cjs":"start-gone.cjs"},\n"chunks/early.cjs": function (exports, require, module, __filename, __dirname) {\nexports.early = 1;\n}\n};\n`);
+    const late = join(dir, 'start-late.cjs');
+    writeFileSync(late, `// ${dir}\nmodule.exports = {\n"chunks/late.cjs": function (exports, require, module, __filename, __dirname) {\nexports.where = __filename; exports.twice = require('./math.cjs').twice;\n}\n};\n`);
+    // The chunk files of the late pack do not exist: only the pack can run it.
+    chunk('gone.cjs', 'exports.fromFile = true;');
+    const loader = createBundleLoader(cache);
+    loader.usePack(pack);
+    expect((loader.load(join(dir, 'chunks', 'early.cjs')) as { early: number }).early).toBe(1);
+    loader.flush();
+    expect(readdirSync(cache).sort()).toEqual(['start.cjs.default']); // start-late.cjs not read yet
+    const fromLate = loader.load(join(dir, 'chunks', 'late.cjs')) as { where: string; twice(n: number): number };
+    expect(fromLate.where).toBe(join(dir, 'chunks', 'late.cjs'));
+    expect(fromLate.twice(21)).toBe(42);
+    expect((loader.load(join(dir, 'chunks', 'gone.cjs')) as { fromFile: boolean }).fromFile).toBe(true);
+    loader.flush();
+    expect(readdirSync(cache).sort()).toEqual(['gone.cjs.default', 'math.cjs.default', 'start-late.cjs.default', 'start.cjs.default']);
+  });
+
   it('gives bundles node:http2 as an error and child_process only when first used', () => {
     const file = chunk('ext.cjs', "let http2; try { require('node:http2'); } catch (e) { http2 = e.message; } const cp = require('child_process'); exports.http2 = http2; exports.spawn = typeof cp.spawn;");
     const ext = createBundleLoader(undefined).load(file) as { http2: string; spawn: string };
