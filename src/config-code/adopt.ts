@@ -54,7 +54,7 @@ interface Pending {
   values: Array<{ server: Managed; value: unknown }>;
 }
 
-const label = (s: { id: string; name?: string }) => s.name ?? s.id;
+const label = (s: { id: string; name?: string; account?: true }) => (s.account ? 'account' : (s.name ?? s.id));
 const show = (v: unknown) => (Array.isArray(v) ? `[${v.map(asText).join(', ')}]` : asText(v));
 
 export async function runAdopt(rt: Runtime, o: SelectOptions): Promise<number> {

@@ -290,7 +290,8 @@ export function provenanceFor(file: DeclFile, server: { id: string; name?: strin
 
 /** The blocks of a server in merge order, each with its path in the file, merged; `origins` records who won where. */
 function mergedFor(file: DeclFile, server: { id: string; name?: string }, origins?: Map<string, PathSegment[]>): Block {
-  const layers: Array<[PathSegment[], Block]> = [[file.fleet ? ['defaults'] : [], file.block]];
+  // An account file's kinds sit at its top level, as a one-server file's do.
+  const layers: Array<[PathSegment[], Block]> = [[file.fleet ? ['defaults'] : [], file.account ? { ...file.block, ...file.account } : file.block]];
   if (file.fleet) {
     const globs = file.entries.filter(([k]) => isPattern(k) && keyMatches(k, server.name));
     const exact = file.entries.filter(([k]) => !isPattern(k) && k === server.name);

@@ -54,6 +54,27 @@ async function applied(...args: string[]) {
 }
 
 describe('gsh config: init templates', () => {
+  it('adopt takes a live description into account.yaml (comments kept), then diff is 0; a live manifest is left, its file not rewritten', async () => {
+    const dir = declare([{ name: 'adopt-lobby', description: 'first words', manifest: LOBBY }]);
+    const file = join(dir, 'account.yaml');
+    writeFileSync(file, `# the account's templates\n${readFileSync(file, 'utf8')}`);
+    await applied(dir);
+    const [tpl] = live();
+    expect((await t.gsh(['init', 'templates', 'update', String(tpl!.id), '--description', 'changed live'])).exitCode).toBe(0);
+    const r = await t.gsh(['config', 'adopt', dir, '--yes', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(`# the account's templates\nversion: 1\ntemplates:\n  - name: adopt-lobby\n    description: changed live\n    manifest: manifests/adopt-lobby.yaml\n`);
+    expect((await t.gsh(['config', 'diff', dir])).exitCode).toBe(0);
+
+    const arena = join(root, `arena-${n}.yaml`);
+    writeFileSync(arena, LOBBY.replace('lobby', 'arena'));
+    expect((await t.gsh(['init', 'templates', 'update', String(tpl!.id), arena])).exitCode).toBe(0);
+    const left = await t.gsh(['config', 'adopt', dir, '--yes', '-o', 'json']);
+    expect(left.exitCode, left.stderr).toBe(11);
+    expect(JSON.parse(left.stdout)).toMatchObject([{ status: 'left', code: 'not_adoptable', servers: ['account'] }]);
+    expect(readFileSync(join(dir, 'manifests', 'adopt-lobby.yaml'), 'utf8')).toBe(LOBBY);
+  });
+
   it('with --shard the account is written by the first shard alone (README "Rollouts"): two runners create it once', async () => {
     const dir = declare([{ name: 'shard-lobby', description: 'one of', manifest: LOBBY }]);
     const second = t.sandbox.log.length;

@@ -8,7 +8,7 @@ import { lintBytes } from '../../init/lint.js';
 import type { RuleId } from '../../init/rules.js';
 import type { ObjectSchema } from '../../init/schema-types.js';
 import { readDeclaration } from '../input-limits.js';
-import { type Change, checkIdentities, dataOf, type FieldDiff, isObj, type Items, itemsOf, itemsOrPruned, type Kind, opSpec } from '../kind.js';
+import { adoptItemField, type Change, checkIdentities, dataOf, type FieldDiff, isObj, type Items, itemsOf, itemsOrPruned, type Kind, opSpec } from '../kind.js';
 
 // Init templates (02-endpoints-part-a.md "Init templates and manifest validation"; 01 "Resource
 // table": name unique per account, description, manifest). Account level: declared in a file of
@@ -146,6 +146,11 @@ export const templates: Kind<Items<TemplateDecl>, LiveTemplate[]> = {
     }
     return out;
   },
+  // A description is taken into the file as it is; a manifest lives in a file of its own, which adopt does not rewrite.
+  adopt: (field, raw) =>
+    field.path.endsWith('.description')
+      ? adoptItemField(raw, field, (t) => `templates[${String(t.name)}]`)
+      : { refused: `${field.path} is a manifest file of its own: adopt does not rewrite it (gsh init templates get shows the live one)` },
   compare(declared, live, ctx) {
     const changes: Change[] = [];
     const notCompared: string[] = [];
