@@ -1,12 +1,10 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer, type Server } from 'node:tls';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy, type TestProxy } from '../helpers/test-proxy.js';
-import { makeCa, type TestCa } from '../helpers/test-tls.js';
+import { makeCa, type TestCa, type TlsFront, tlsFront } from '../helpers/test-tls.js';
 import { needing } from '../helpers/tools.js';
 import { type E2E, setup } from './helpers.js';
 
@@ -23,54 +21,10 @@ import { type E2E, setup } from './helpers.js';
 
 const suite = needing('downloads over https: the direct connection checks the certificate as every request does', 'openssl');
 
-/** TLS on loopback in front of the sandbox, keeping each connection's first request head. */
-interface RecordingFront {
-  origin: string;
-  heads: string[];
-  close(): Promise<void>;
-}
-
-async function recordingFront(ca: TestCa, target: string): Promise<RecordingFront> {
-  const { hostname, port } = new URL(target);
-  const heads: string[] = [];
-  const sockets = new Set<Socket>();
-  const srv: Server = createServer({ key: ca.key, cert: ca.cert }, (client) => {
-    const upstream = connect(Number(port), hostname);
-    sockets.add(upstream);
-    upstream.on('close', () => sockets.delete(upstream));
-    let head = '';
-    const record = (c: Buffer) => {
-      head += c.toString('latin1');
-      const end = head.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      heads.push(head.slice(0, end));
-      client.off('data', record);
-    };
-    client.on('data', record);
-    client.pipe(upstream).pipe(client);
-    upstream.on('error', () => client.destroy());
-    client.on('error', () => upstream.destroy());
-  });
-  srv.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  srv.on('tlsClientError', () => {});
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  return {
-    origin: `https://127.0.0.1:${(srv.address() as AddressInfo).port}`,
-    heads,
-    close: () => new Promise((r) => {
-      for (const s of sockets) s.destroy();
-      srv.close(() => r());
-    }),
-  };
-}
-
 describe.skipIf(suite.missing)(suite.title, () => {
   let t: E2E;
   let ca: TestCa;
-  let front: RecordingFront;
+  let front: TlsFront;
   let dir: string;
   let S: string;
   const proxies: TestProxy[] = [];
@@ -80,7 +34,7 @@ describe.skipIf(suite.missing)(suite.title, () => {
   beforeAll(async () => {
     t = await setup({ servers: 3, clock: 'fast' });
     ca = makeCa();
-    front = await recordingFront(ca, t.sandbox.origin);
+    front = await tlsFront(ca, t.sandbox.origin);
     // The node's signed URLs point at the TLS front, as a real node's are https.
     t.sandbox.extensions.context.origin = front.origin;
     t.sandbox.families.setArchiveFillerBytes(FILLER);

@@ -36,17 +36,29 @@ export function makeCa(): TestCa {
 export interface TlsFront {
   /** https://127.0.0.1:PORT */
   origin: string;
+  /** Each connection's first request head (request line and headers), in arrival order. */
+  heads: string[];
   close(): Promise<void>;
 }
 
 /** TLS on loopback in front of the plain-http server at `target` (http://127.0.0.1:PORT). */
 export async function tlsFront(ca: TestCa, target: string): Promise<TlsFront> {
   const { hostname, port } = new URL(target);
+  const heads: string[] = [];
   const sockets = new Set<Socket>();
   const srv: Server = createServer({ key: ca.key, cert: ca.cert }, (client) => {
     const upstream = connect(Number(port), hostname);
     sockets.add(upstream);
     upstream.on('close', () => sockets.delete(upstream));
+    let head = '';
+    const record = (c: Buffer) => {
+      head += c.toString('latin1');
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      heads.push(head.slice(0, end));
+      client.off('data', record);
+    };
+    client.on('data', record);
     client.pipe(upstream).pipe(client);
     upstream.on('error', () => client.destroy());
     client.on('error', () => upstream.destroy());
@@ -60,6 +72,7 @@ export async function tlsFront(ca: TestCa, target: string): Promise<TlsFront> {
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
   return {
     origin: `https://127.0.0.1:${(srv.address() as AddressInfo).port}`,
+    heads,
     close: () => new Promise((r) => {
       for (const s of sockets) s.destroy();
       srv.close(() => r());
