@@ -81,16 +81,16 @@ export function narrow(sel: string | string[] | undefined): ((s: Server) => bool
 /** --only: the kinds to compare or apply. */
 export const onlyKinds = (value: string | undefined): string[] | undefined => choiceList(value, '--only', KIND_NAMES, 'kinds');
 
-/**
- * The servers the files manage (one listing), narrowed by -s. A server two files manage is a
- * usage error; a one-server file whose server does not exist is listed as missing (exit 11).
- */
 /** Every server of the account, by id and name: the one listing a run reads (export names its files from it too). */
 export async function listServers(client: ApiClient): Promise<Server[]> {
   const { items } = await fetchAll(client, opSpec(LIST_SERVERS, {}));
   return (items as ServerItem[]).filter((s) => s.id !== undefined).map((s) => ({ id: String(s.id), ...(typeof s.name === 'string' ? { name: s.name } : {}) }));
 }
 
+/**
+ * The servers the files manage (one listing), narrowed by -s. A server two files manage is a
+ * usage error; a one-server file whose server does not exist is listed as missing (exit 11).
+ */
 export async function managedServers(client: ApiClient, files: DeclFile[], o: SelectOptions): Promise<{ managed: Managed[]; missing: Array<{ ref: string; file: string }> }> {
   const only = onlyKinds(o.only);
   const keep = narrow(o.server);
@@ -510,9 +510,9 @@ async function applyWork(rt: Runtime, client: ApiClient, managed: Managed[], wor
   const writes = work.flatMap((w) => w.changes);
   // Keys fixed now: the dry run shows them, and an interrupt names them.
   for (const ch of writes) ch.spec = await withIdempotencyKey(ch.spec);
-  // The server listing is read when a server file is (managedServers).
-  const reads = (managed.some((m) => !m.account) ? 1 : 0) + readsOf(managed);
   const servers = managed.filter((m) => !m.account);
+  // The server listing is read when a server file is (managedServers).
+  const reads = (servers.length ? 1 : 0) + readsOf(managed);
   // The fleet's lines (waves, the failure budget, the share) when several servers or a rollout flag make it one.
   const steps = servers.length > 1 || runsAsFleet(fleet.rollout) ? fleetSteps(servers, fleet.parallel, fleet.rollout) : [];
   if (rt.dryRun) return await dryRun(rt, work, writes, reads, results.length, steps);
@@ -538,8 +538,8 @@ async function applyWork(rt: Runtime, client: ApiClient, managed: Managed[], wor
       perServer.set(accountWork.server.id, done);
       await applyServer(rt, client, accountWork, done, interrupts, clamps);
     }
-    if (interrupts.stopped()) return;
-    if (!servers.length) return void (await show(rt, rows()));
+    // Stopped during the account's writes, or no server to run on: the rows are shown here, every server's not_started.
+    if (interrupts.stopped() || !servers.length) return void (await show(rt, rows()));
     fleetExit = await runFleet(rt, servers, { ...fleet, show: () => show(rt, rows()) }, async (target) => {
       const failed = o.unread?.get(target.id);
       if (failed) throw failed;
@@ -556,7 +556,7 @@ async function applyWork(rt: Runtime, client: ApiClient, managed: Managed[], wor
   const stopped = interrupts.stopped() ?? (fleetExit === Exit.interrupted ? 'SIGINT' : fleetExit === Exit.terminated ? 'SIGTERM' : undefined);
   if (stopped) {
     const unknown = all.filter((r) => r.status === 'unknown');
-    rt.note(`${stopped === 'SIGINT' ? 'Interrupted' : 'Terminated'}: ${applied} change${applied === 1 ? '' : 's'} applied${unknown.length ? `, ${unknown.length} may have been (${unknown.map((u) => `${u.server_name ?? u.server_id} ${u.item} key ${u.idempotency_key}`).join('; ')})` : ''}. Run the same gsh config apply again: it reads again and makes only what is left.`);
+    rt.note(`${stopped === 'SIGINT' ? 'Interrupted' : 'Terminated'}: ${applied} change${applied === 1 ? '' : 's'} applied${unknown.length ? `, ${unknown.length} may have been (${unknown.map((u) => `${shownAs(u)} ${u.item} key ${u.idempotency_key}`).join('; ')})` : ''}. Run the same gsh config apply again: it reads again and makes only what is left.`);
     return stopped === 'SIGINT' ? Exit.interrupted : Exit.terminated;
   }
   if (!writes.length) {

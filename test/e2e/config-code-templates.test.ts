@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { setup, type E2E } from './helpers.js';
+import { runGsh, testContext } from '../helpers/context.js';
+import { runEnv, setup, type E2E } from './helpers.js';
 
 // Init templates as a kind of gsh config (README "Configuration as code", "Init templates"):
 // declared for the account in a file of its own, by name, with a description and a manifest file
@@ -54,6 +55,21 @@ async function applied(...args: string[]) {
 }
 
 describe('gsh config: init templates', () => {
+  it('Ctrl-C during the account\'s writes: exit 130, and -o json still lists every change, the one not sent as not_started', async () => {
+    const dir = declare([{ name: 'cut-a', manifest: LOBBY }, { name: 'cut-b', manifest: LOBBY }]);
+    const ctx = testContext({ env: runEnv(t.env()) });
+    const off = t.sandbox.onRequest((e) => {
+      if (e.method === 'POST' && e.path === '/init/templates') setImmediate(() => ctx.signals.emit('SIGINT'));
+    });
+    const r = await runGsh(['config', 'apply', dir, '--yes', '-o', 'json'], ctx).finally(off);
+    expect(r.exitCode, r.stderr).toBe(130);
+    const rows = JSON.parse(r.stdout) as Array<{ account?: true; item: string; status: string }>;
+    expect(rows.map((x) => x.item)).toEqual(['templates[cut-a]', 'templates[cut-b]']);
+    expect(rows.every((x) => x.account === true)).toBe(true);
+    expect(rows[1]!.status).toBe('not_started');
+    expect(r.stderr).toMatch(/Interrupted: \d change/);
+  });
+
   it('adopt takes a live description into account.yaml (comments kept), then diff is 0; a live manifest is left, its file not rewritten', async () => {
     const dir = declare([{ name: 'adopt-lobby', description: 'first words', manifest: LOBBY }]);
     const file = join(dir, 'account.yaml');
