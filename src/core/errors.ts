@@ -182,6 +182,21 @@ export function ownError(err: unknown): unknown {
   return err instanceof InterruptedError && err.shared ? new InterruptedError(err.signal) : err;
 }
 
+/**
+ * A step after the service accepted the change (`--wait`'s wait, `--to`'s download) failed or was
+ * interrupted: the change was applied, so the error says so with its key, names the step, and
+ * resumes with `resume` (the `gsh wait`, the replay) instead of reading as a plain failure.
+ */
+export function failedAfterApplied(caught: unknown, key: string | undefined, step: string, resume: (err: GshError, key: string) => string | undefined): unknown {
+  const err = ownError(caught);
+  if (!(err instanceof GshError) || key === undefined) return err;
+  err.outcome = 'applied';
+  err.idempotencyKey = key;
+  err.step = step;
+  err.resume ??= resume(err, key);
+  return err;
+}
+
 /** Ctrl-C (exit 130) or SIGTERM (143) stopped the run; requests under way were cancelled. */
 export class InterruptedError extends GshError {
   constructor(

@@ -1,4 +1,4 @@
-import { GshError, ownError, UsageError } from '../../core/errors.js';
+import { failedAfterApplied, UsageError } from '../../core/errors.js';
 import type { DownloadTarget } from '../../core/transfer/download.js';
 import { step } from '../../core/plan.js';
 import { type Feature, slot } from '../feature.js';
@@ -60,14 +60,8 @@ export const download: Feature = {
  * same signed URL back instead of issuing another.
  */
 async function downloadFailed(caught: unknown, key: string | undefined, argv: readonly string[]): Promise<unknown> {
-  const err = ownError(caught);
-  if (!(err instanceof GshError) || key === undefined) return err;
   const { replayCommand } = await import('../../core/terminal/report.js');
-  err.outcome = 'applied';
-  err.idempotencyKey = key;
-  err.step = 'download';
-  err.resume ??= replayCommand(argv, key);
-  return err;
+  return failedAfterApplied(caught, key, 'download', (_, k) => replayCommand(argv, k));
 }
 
 /** The name a download gets in a --to directory when Content-Disposition gives none. */

@@ -1,5 +1,5 @@
 import type { ApiResponse } from '../../core/wire/http.js';
-import { Exit, GshError, ownError } from '../../core/errors.js';
+import { Exit, failedAfterApplied } from '../../core/errors.js';
 import { step } from '../../core/plan.js';
 import type { Work } from '../../core/fleet/follow.js';
 import type { Feature } from '../feature.js';
@@ -78,13 +78,7 @@ export const wait: Feature = {
  * instead of reading as a plain failure of the command.
  */
 async function waitFailed(caught: unknown, res: ApiResponse<unknown>, work: Work): Promise<unknown> {
-  const err = ownError(caught);
-  if (!(err instanceof GshError) || res.idempotencyKey === undefined) return err;
   const { waitCommand } = await import('../../core/fleet/follow.js');
-  err.outcome = 'applied';
-  err.idempotencyKey = res.idempotencyKey;
-  err.step = 'wait';
   // A wait that cannot tell (exit 12) would stop the same way again: no resume line for it.
-  if (err.exitCode !== Exit.cannotTell) err.resume ??= waitCommand(work);
-  return err;
+  return failedAfterApplied(caught, res.idempotencyKey, 'wait', (err) => (err.exitCode !== Exit.cannotTell ? waitCommand(work) : undefined));
 }
