@@ -20,9 +20,8 @@ import { type DeclFile, type Provenance, provenanceFor } from './files.js';
 import { readDeclaration } from './input-limits.js';
 import { ENV_REF, type Kind } from './kind.js';
 import { kindNamed } from './kinds/index.js';
-import { type Compared, compareAll, loadDeclarations, type Managed, managedServers, narrow, onlyKinds, type SelectOptions } from './run.js';
+import { type Compared, compareAll, loadDeclarations, type Managed, managedServers, narrow, onlyKinds, readsOf, type SelectOptions } from './run.js';
 import { writeDeclaration } from './write-file.js';
-import { readCost } from './live.js';
 import { step } from '../core/plan.js';
 
 /** Why a drifted key is left as it is (a script may act on the code). */
@@ -121,13 +120,15 @@ export async function runAdopt(rt: Runtime, o: SelectOptions): Promise<number> {
   const nothing = `Nothing to adopt: ${selected.length} server${selected.length === 1 ? ' is' : 's are'} as declared.`;
   if (rt.dryRun) {
     // The plan: no request, the file writes it would make, and the reads that found them.
-    for (const m of selected) rt.references.push({ ref: label(m), is: m.name ? 'name' : 'id', servers: [{ id: m.id, ...(m.name ? { name: m.name } : {}) }] });
+    for (const m of selected.filter((x) => !x.account)) rt.references.push({ ref: label(m), is: m.name ? 'name' : 'id', servers: [{ id: m.id, ...(m.name ? { name: m.name } : {}) }] });
     for (const r of rows) rt.warn(`left: ${r.key ?? r.servers.join(', ')}: ${r.reason}`);
-    const reads = 1 + [...compared, ...seen].reduce((n, c) => n + readCost(c.server.kinds, c.server.decl), 0);
+    // The listing is read when a server file is given (managedServers).
+    const listed = files.some((f) => !f.account);
+    const reads = (listed ? 1 : 0) + readsOf([...compared, ...seen].map((c) => c.server));
     await rt.submit({
       requests: [],
       then: planned.map((r) => step('local', `write ${r.file}: ${r.at}: ${show(r.old)} -> ${show(r.new)} (${r.servers.join(', ')})`)),
-      sent: { requests: reads, description: `the ${reads} reads that found the differences (the server listing and the declared kinds)` },
+      sent: { requests: reads, description: `the ${reads} reads that found the differences (${listed ? 'the server listing and ' : ''}the declared kinds)` },
     }, async () => {});
     rt.note(planned.length || left ? `${summary} Nothing was written (--dry-run).` : nothing);
     return left ? Exit.someFailed : Exit.ok;

@@ -151,7 +151,7 @@ export function estimate(rt: Runtime, client: ApiClient, requests: number, what:
 }
 
 /** The reads of the managed servers' declared kinds. */
-function readsOf(managed: readonly Managed[]): number {
+export function readsOf(managed: readonly Managed[]): number {
   return managed.reduce((n, m) => n + readCost(m.kinds, m.decl), 0);
 }
 
@@ -408,7 +408,7 @@ export async function runApply(rt: Runtime, o: ApplyOptions): Promise<number> {
     const work = compared.filter((c) => c.comparison).map((c) => ({ server: c.server, changes: c.comparison!.changes.filter((ch) => !ch.held) }));
     for (const c of compared) for (const ch of c.comparison?.changes ?? []) if (ch.held && ch.reason) rt.note(`${inLine(label(c.server))}: ${inLine(ch.item)} ${reasonText(ch.reason)}`);
     const unread = new Map(compared.filter((c) => c.error).map((c) => [c.server.id, c.error as Error]));
-    return await applyWork(rt, client, managed, work, results, { maxDeletes, interrupts, fleet, unread });
+    return await applyWork(rt, client, managed, work, results, { maxDeletes, interrupts, fleet, unread, listed: files.some((f) => !f.account) });
   } finally {
     interrupts.dispose();
   }
@@ -452,7 +452,7 @@ async function runApplyPlan(rt: Runtime, o: ApplyOptions, path: string): Promise
     const stale = compared.flatMap((c) => staleness(label(c.server), changesOf.get(c.server.id)!, c.comparison!.changes));
     if (stale.length) throw stalePlanError(path, stale);
     const work = compared.map((c) => ({ server: c.server, changes: c.comparison!.changes.filter((ch) => !ch.held).map((ch) => resolveSecrets(ch, rt.env)) }));
-    return await applyWork(rt, client, managed, work, [], { maxDeletes, interrupts, fleet });
+    return await applyWork(rt, client, managed, work, [], { maxDeletes, interrupts, fleet, listed: false });
   } finally {
     interrupts.dispose();
   }
@@ -498,6 +498,8 @@ interface WorkOptions {
   fleet: FleetOptions;
   /** Servers that could not be read, with why: each is a target that fails (its row is in `results`). */
   unread?: ReadonlyMap<string, Error>;
+  /** Whether the server listing was read (a server file was given; a plan names its servers). */
+  listed: boolean;
 }
 
 /** The writes of one run, whatever planned them: the delete limit, keys, the dry run or the question, then each server's writes as a fleet target. */
@@ -511,11 +513,10 @@ async function applyWork(rt: Runtime, client: ApiClient, managed: Managed[], wor
   // Keys fixed now: the dry run shows them, and an interrupt names them.
   for (const ch of writes) ch.spec = await withIdempotencyKey(ch.spec);
   const servers = managed.filter((m) => !m.account);
-  // The server listing is read when a server file is (managedServers).
-  const reads = (servers.length ? 1 : 0) + readsOf(managed);
+  const reads = (o.listed ? 1 : 0) + readsOf(managed);
   // The fleet's lines (waves, the failure budget, the share) when several servers or a rollout flag make it one.
   const steps = servers.length > 1 || runsAsFleet(fleet.rollout) ? fleetSteps(servers, fleet.parallel, fleet.rollout) : [];
-  if (rt.dryRun) return await dryRun(rt, work, writes, reads, results.length, steps);
+  if (rt.dryRun) return await dryRun(rt, work, writes, { count: reads, listed: o.listed }, results.length, steps);
   if (writes.length) {
     const { confirmDestructive } = await import('../core/run/confirm.js');
     const targets = work.filter((w) => w.changes.length);
@@ -600,11 +601,11 @@ const named = (s: Server) => (s.account ? 'the account' : s.name ? `${s.name} ($
  * --dry-run: the writes it would send, each server named beside its id, and what was sent to
  * find them (the listing and the reads); exit 14 while changes are pending, as diff.
  */
-async function dryRun(rt: Runtime, work: ServerWork[], writes: Change[], reads: number, unread: number, fleet: Step[]): Promise<number> {
+async function dryRun(rt: Runtime, work: ServerWork[], writes: Change[], { count: reads, listed }: { count: number; listed: boolean }, unread: number, fleet: Step[]): Promise<number> {
   for (const w of work.filter((x) => !x.server.account)) rt.references.push({ ref: w.server.name ?? w.server.id, is: w.server.name ? 'name' : 'id', servers: [{ id: w.server.id, ...(w.server.name ? { name: w.server.name } : {}) }] });
   const count = work.filter((w) => !w.server.account).length;
   const servers = count === 1 ? '1 server' : `${count} servers`;
-  const read = [...(count ? [`the server listing and the declared kinds of ${servers}`] : []), ...(count < work.length ? ['the account\'s declared kinds'] : [])].join('; ');
+  const read = [...(count ? [`${listed ? 'the server listing and ' : ''}the declared kinds of ${servers}`] : []), ...(count < work.length ? ['the account\'s declared kinds'] : [])].join('; ');
   const sent = { requests: reads, description: `the ${reads === 1 ? 'read that found' : `${reads} reads that found`} the changes (${read})` };
   if (!writes.length) rt.note(`Nothing to apply: ${work.length} server${work.length === 1 ? ' is' : 's are'} as declared${work.length ? ` (${work.map((w) => named(w.server)).join(', ')})` : ''}.`);
   await rt.submit({ requests: writes.map((c) => c.spec), then: fleet, sent }, async () => {});

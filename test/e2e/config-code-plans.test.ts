@@ -66,6 +66,14 @@ describe('diff --out, then apply --plan', () => {
     expect(typeof motd.live).toBe('string');
     expect(changes[1]!.request.body).toMatchObject({ secret: '${env:PLAN_HOOK_SECRET}' });
 
+    // The dry run counts what it sent: a plan names its servers, so no server listing is read.
+    const dryMark = t.sandbox.log.length;
+    const dry = await t.gsh(['config', 'apply', '--plan', plan, '--dry-run'], { env: { PLAN_HOOK_SECRET: secret } });
+    expect(dry.exitCode, dry.stderr).toBe(14);
+    const dryReads = t.sandbox.log.slice(dryMark);
+    expect(dryReads.every((e) => e.method === 'GET') && !dryReads.some((e) => e.path === '/servers')).toBe(true);
+    expect(dry.stderr).toContain(`Dry run: only the ${dryReads.length} reads that found the changes (the declared kinds of 1 server) were sent; none of the requests above was.`);
+
     const before = t.sandbox.log.length;
     const applied = await t.gsh(['config', 'apply', '--plan', plan, '--yes', '-o', 'json'], { env: { PLAN_HOOK_SECRET: secret } });
     expect(applied.exitCode, applied.stderr).toBe(0);
