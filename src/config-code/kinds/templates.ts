@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { dirname, isAbsolute, join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { distinctNames, safeFileName } from '../../common/file-names.js';
+import { crypto } from '../../core/builtin.js';
 import { Exit, GshError } from '../../core/errors.js';
 import { fetchAll } from '../../core/wire/paging.js';
 import { lintBytes } from '../../init/lint.js';
@@ -83,7 +83,7 @@ function dataOfManifest(v: unknown): unknown {
   }
 }
 
-const digest = (v: unknown) => `sha256:${createHash('sha256').update(canonical(dataOfManifest(v))).digest('hex').slice(0, 12)}`;
+const digest = (v: unknown) => `sha256:${crypto().createHash('sha256').update(canonical(dataOfManifest(v))).digest('hex').slice(0, 12)}`;
 
 function ambiguous(name: string, ids: readonly string[]): GshError {
   const err = new GshError(`${ids.length} live init templates are named ${JSON.stringify(name)} (${ids.join(', ')}): the file cannot say which one it means; nothing was changed`, Exit.conflict, 'Rename or delete all but one (gsh init templates update ID --name NEW, gsh init templates delete ID), then run again.');
@@ -199,11 +199,17 @@ export const templates: Kind<Items<TemplateDecl>, LiveTemplate[]> = {
     }
     return { changes, notCompared };
   },
-  export: (live) => live.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), manifest: exportPaths(live).get(t.id)! })),
-  attachments: (live) => live.map((t) => {
-    if (t.manifest === undefined) throw new GshError(`the service did not show the manifest of the init template ${JSON.stringify(t.name)} (${t.id}); nothing was exported`, Exit.someFailed);
-    return { path: exportPaths(live).get(t.id)!, text: typeof t.manifest === 'string' ? t.manifest : stringify(t.manifest) };
-  }),
+  export: (live) => {
+    const paths = exportPaths(live);
+    return live.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), manifest: paths.get(t.id)! }));
+  },
+  attachments: (live) => {
+    const paths = exportPaths(live);
+    return live.map((t) => {
+      if (t.manifest === undefined) throw new GshError(`the service did not show the manifest of the init template ${JSON.stringify(t.name)} (${t.id}); nothing was exported`, Exit.someFailed);
+      return { path: paths.get(t.id)!, text: typeof t.manifest === 'string' ? t.manifest : stringify(t.manifest) };
+    });
+  },
   check(value, at) {
     checkIdentities(value, at, 'templates', (t) => (typeof t.name === 'string' ? t.name : undefined), 'the init template', (t, path) => {
       if (typeof t.manifest !== 'string') return;
