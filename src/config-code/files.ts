@@ -241,20 +241,15 @@ function keyMatches(key: string, name: string | undefined): boolean {
   return picomatchSync()(key, { dot: true })(name);
 }
 
-/** What the file declares for one server: defaults, then each matching glob in file order, then the exact name. */
+/**
+ * What the file declares for one server: defaults, then each matching glob in file order, then the
+ * exact name; for an account file, what it declares for the account.
+ */
 export function declarationFor(file: DeclFile, server: { id: string; name?: string }): Declaration {
   const merged = mergedFor(file, server);
   const d: Declaration = { sections: {} };
-  for (const kind of KINDS) if (merged[kind.name] !== undefined) d.sections[kind.name] = kind.normalise(merged[kind.name]);
+  for (const kind of KINDS) if (merged[kind.name] !== undefined) d.sections[kind.name] = kind.normalise(merged[kind.name], { file: file.path });
   if (merged.ignore) d.ignore = merged.ignore as string[];
-  return d;
-}
-
-/** What an account file declares: each of the account's kinds normalised, and its ignore. */
-export function accountDeclaration(file: DeclFile): Declaration {
-  const d: Declaration = { sections: {} };
-  for (const kind of KINDS) if (kind.account && file.account?.[kind.name] !== undefined) d.sections[kind.name] = kind.normalise(file.account[kind.name], { file: file.path });
-  if (file.account?.ignore) d.ignore = file.account.ignore as string[];
   return d;
 }
 
@@ -291,7 +286,7 @@ export function provenanceFor(file: DeclFile, server: { id: string; name?: strin
 /** The blocks of a server in merge order, each with its path in the file, merged; `origins` records who won where. */
 function mergedFor(file: DeclFile, server: { id: string; name?: string }, origins?: Map<string, PathSegment[]>): Block {
   // An account file's kinds sit at its top level, as a one-server file's do.
-  const layers: Array<[PathSegment[], Block]> = [[file.fleet ? ['defaults'] : [], file.account ? { ...file.block, ...file.account } : file.block]];
+  const layers: Array<[PathSegment[], Block]> = [[file.fleet ? ['defaults'] : [], file.account ?? file.block]];
   if (file.fleet) {
     const globs = file.entries.filter(([k]) => isPattern(k) && keyMatches(k, server.name));
     const exact = file.entries.filter(([k]) => !isPattern(k) && k === server.name);

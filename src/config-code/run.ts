@@ -22,7 +22,7 @@ import { asText, type Change, compare, type Comparison, storedValues } from './c
 import { clampMemory, rememberClamps } from './clamps.js';
 import { choiceList } from '../core/flags/choices.js';
 import { refMatcher, targetRefs } from '../core/fleet/targets.js';
-import { accountDeclaration, type Declaration, declarationFor, declaredKinds, type DeclFile, expandPaths, loadFile, loadLibraries, matches, picomatchSync, secretVariablesOf, sharedName } from './files.js';
+import { type Declaration, declarationFor, declaredKinds, type DeclFile, expandPaths, loadFile, loadLibraries, matches, picomatchSync, secretVariablesOf, sharedName } from './files.js';
 import { ENV_REF, opSpec, type Reason } from './kind.js';
 import { KIND_NAMES, KINDS, kindNamed, PRUNABLE_NAMES } from './kinds/index.js';
 import { readCost, readLive, readSpecs } from './live.js';
@@ -131,7 +131,7 @@ function accountTarget(files: DeclFile[], only: string[] | undefined, narrowed: 
   if (declaring.length > 1) throw new UsageError(`the account is declared in both ${declaring[0]!.path} and ${declaring[1]!.path}`, 'Keep what the account declares in one file.');
   const file = declaring[0];
   if (!file || (narrowed && !only)) return undefined;
-  const decl = accountDeclaration(file);
+  const decl = declarationFor(file, { id: '' });
   const kinds = declaredKinds(decl, only);
   return kinds.length ? { id: '', account: true, file: file.path, decl, kinds } : undefined;
 }
