@@ -38,6 +38,25 @@ function parse(raw: Buffer | undefined): Account | undefined {
 
 /** The account of `file`: what take(), seen() and join() do to it, each under the file's lock. */
 export function fileBudget(file: string): SharedRateBudget & { join: (sent: number, ...said: Parameters<SharedRateBudget['seen']>) => void } {
+  /**
+   * What an answer `said` (the limit, what remains, when its window resets) and the `sent`
+   * requests this process made before it opened the account, untaken (join(); 0 for an answer,
+   * seen()). A new window (or the first answer) keeps what was taken before any was known; in the
+   * same window the requests are added to what the account counted, not merged by the larger of
+   * the two (the service's count may not include another process's takes yet, nor the account
+   * this process's requests), so none of them is spent twice; one the account already had from
+   * another process's answer is counted twice: a request too few, never one too many. An answer of
+   * a window already over changes nothing.
+   */
+  const record = (sent: number, limit: number, remaining: number, reset: number): void => {
+    updateLocked(file, (raw) => {
+      const a = parse(raw);
+      const counted = limit - remaining;
+      if (a && reset < a.reset && a.reset - reset <= 61) return undefined;
+      const before = a && (a.reset === reset || a.reset === 0) ? a.used : 0;
+      return JSON.stringify({ v: 1, limit, reset, used: Math.max(counted, before + sent) } satisfies Account);
+    });
+  };
   return {
     take(nowMs) {
       let waitMs = 0;
@@ -61,36 +80,9 @@ export function fileBudget(file: string): SharedRateBudget & { join: (sent: numb
       });
       return waitMs;
     },
-    seen(limit, remaining, reset) {
-      updateLocked(file, (raw) => {
-        const a = parse(raw);
-        const counted = limit - remaining;
-        if (!a || reset > a.reset || a.reset - reset > 61) {
-          // A new window (or the first answer): what was taken before it was known belongs to it.
-          const before = a && a.reset === 0 ? a.used : 0;
-          return JSON.stringify({ v: 1, limit, reset, used: Math.max(counted, before) } satisfies Account);
-        }
-        if (reset < a.reset) return undefined; // an answer of a window already over
-        return JSON.stringify({ v: 1, limit, reset, used: Math.max(a.used, counted) } satisfies Account);
-      });
-    },
-    /**
-     * A process opening the account: `sent` requests went before it did, untaken, in the window
-     * its last answer `said`. They are added to what the account counted, not merged by the
-     * larger of the two (the service's count may not include another process's takes yet, nor the
-     * account this process's requests), so none of them is spent twice. One the account already
-     * had from another process's answer is counted twice: a request too few, never one too many.
-     */
-    join(sent, limit, remaining, reset) {
-      updateLocked(file, (raw) => {
-        const a = parse(raw);
-        const counted = limit - remaining;
-        if (a && reset < a.reset && a.reset - reset <= 61) return undefined; // those requests belong to a window already over
-        const same = a !== undefined && a.reset === reset;
-        const before = a && (same || a.reset === 0) ? a.used : 0;
-        return JSON.stringify({ v: 1, limit, reset, used: Math.max(counted, before + sent) } satisfies Account);
-      });
-    },
+    // An answer's count: seen() is a join of no requests.
+    seen: (limit, remaining, reset) => record(0, limit, remaining, reset),
+    join: record,
   };
 }
 
