@@ -50,8 +50,8 @@ const STRICT_PASS = [
   'test/e2e/config-code-rollouts.test.ts',
 ];
 
-// Scratch files in memory first (test/helpers/scratch-dir.ts), then a HOME and a code cache in them.
-const GLOBAL_SETUP = ['test/helpers/scratch-dir.ts', 'test/helpers/own-home.ts', 'test/helpers/code-cache-dir.ts'];
+// A user's environment (no NODE_EXTRA_CA_CERTS), scratch files in memory (test/helpers/scratch-dir.ts), then a HOME and a code cache in them.
+const GLOBAL_SETUP = ['test/helpers/users-env.ts', 'test/helpers/scratch-dir.ts', 'test/helpers/own-home.ts', 'test/helpers/code-cache-dir.ts'];
 
 export default defineConfig({
   test: {

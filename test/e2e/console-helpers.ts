@@ -1,12 +1,16 @@
-import { execa, type ResultPromise } from 'execa';
+import { execa } from 'execa';
 import { assertNoNodeWarning } from '../helpers/context.js';
 import { GSH, type E2E } from './helpers.js';
 
 // A `gsh console attach` (or any long-running gsh) under execa with stdin and stdout as pipes,
 // whose output tests can wait on while it runs.
 
+// The process as execa types it for these options: naming execa's generic `ResultPromise` instead
+// made the type checker relate the two types, about two seconds of every cold type check.
+type Proc = ReturnType<typeof start>;
+
 export interface Running {
-  proc: ResultPromise;
+  proc: Proc;
   stdoutLines(): string[];
   stderr(): string;
   waitForLine(match: (line: string) => boolean, timeoutMs?: number): Promise<string>;
@@ -14,10 +18,14 @@ export interface Running {
   write(text: string): void;
 }
 
-export function spawnGsh(e: E2E, args: string[], env: Record<string, string | undefined> = {}): Running {
-  const proc = execa(process.execPath, [GSH, ...args], {
+function start(e: E2E, args: string[], env: Record<string, string | undefined>) {
+  return execa(process.execPath, [GSH, ...args], {
     reject: false, timeout: 60_000, env: e.env(env), extendEnv: true, stdin: 'pipe', stdout: 'pipe', stderr: 'pipe', buffer: false,
   });
+}
+
+export function spawnGsh(e: E2E, args: string[], env: Record<string, string | undefined> = {}): Running {
+  const proc = start(e, args, env);
   let out = '';
   let err = '';
   const lines: string[] = [];

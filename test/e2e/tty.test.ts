@@ -17,19 +17,18 @@ afterAll(async () => {
   await t.close();
 });
 
-function onTty(args: string[], input = '', extra: Record<string, string> = {}) {
+async function onTty(args: string[], input = '', extra: Record<string, string> = {}) {
   // A fresh pty has no size; give it the one a terminal would have.
   const command = `stty cols 60 rows 24; ${[process.execPath, GSH, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ')}`;
-  return execa('script', ['-qec', command, '/dev/null'], {
+  const r = await execa('script', ['-qec', command, '/dev/null'], {
     input,
     reject: false,
     timeout: 30_000,
     env: { ...t.env(), COLUMNS: '60', TERM: 'xterm', ...extra } as Record<string, string>,
-  }).then((r) => {
-    // The terminal shows stdout and stderr together: none of it is a line of Node's (issue 37 item 3).
-    assertNoNodeWarning(args, String(r.stdout));
-    return r;
   });
+  // The terminal shows stdout and stderr together: none of it is a line of Node's (issue 37 item 3).
+  assertNoNodeWarning(args, String(r.stdout));
+  return r;
 }
 
 describe('on a terminal', () => {

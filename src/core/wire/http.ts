@@ -510,9 +510,12 @@ export class ApiClient {
           this.own.used++;
           return;
         }
-        const line = this.own.used >= this.shareCap(rl)
-          ? `rate limit: this run's share (${Math.round(this.rateShare * 1000) / 10}%) of this minute's ${rl?.limit} requests is used; waiting ${Math.ceil(waitMs / 1000)} s`
-          : `rate limit: this minute's requests are taken by the gsh processes on this key (this one included); waiting ${Math.ceil(waitMs / 1000)} s`;
+        // Which budget stopped it: this run's share (own.used counts a window only under a share),
+        // else the key's, shared with the other gsh processes. The wait is the window's either way.
+        const why = this.rateShare < 1 && this.own.used >= this.shareCap(rl)
+          ? `this run's share (${Math.round(this.rateShare * 1000) / 10}%) of this minute's ${rl?.limit} requests is used`
+          : "this minute's requests are taken by the gsh processes on this key (this one included)";
+        const line = `rate limit: ${why}; waiting ${Math.ceil(waitMs / 1000)} s for the window to reset`;
         this.trace(`! ${line}`);
         this.announce(line, waitMs);
         await this.pause(waitMs + 100, spec);

@@ -175,6 +175,28 @@ describe('one budget between processes (core/run/shared-budget.ts)', () => {
     expect([...together.windows.values()].reduce((a, b) => a + b, 0)).toBe(18);
   });
 
+  it('a wait the account asks for, after this run has used whole windows of its own, names the account and the window, not a share nobody asked for', async () => {
+    let now = Date.UTC(2026, 0, 1, 0, 0, 10);
+    const svc = await service(3, () => now, 0);
+    const lines: string[] = [];
+    // The account lets three a minute go; this run alone sends them (share 1, no --rate-share).
+    let taken = 0;
+    const account = { take: () => (++taken % 4 === 0 ? 30_000 : 0), seen: () => {} };
+    const client = new ApiClient({
+      baseUrl: svc.base, credential: staticCredential('k', 'test'), retries: 0, sharedBudget: account,
+      now: () => now, sleep: async (ms) => void (now += ms), notify: (line) => lines.push(line),
+    });
+    try {
+      for (let i = 0; i < 7; i++) await client.request({ method: 'GET', path: '/servers' });
+    } finally {
+      await client.close();
+    }
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/^rate limit: (this minute's requests are taken by the gsh processes on this key \(this one included\)|all 3 requests of this minute are used); waiting \d+ s for the window to reset$/);
+    expect(lines.join('\n')).not.toContain('share');
+    expect(lines.join('\n')).toContain('gsh processes on this key');
+  });
+
   it('the account is named by a hash of the base URL and the key, never the key', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gsh-budget-'));
     dirs.push(dir);

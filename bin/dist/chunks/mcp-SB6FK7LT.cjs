@@ -1,0 +1,38 @@
+var __gsh_meta={get url(){return require('node:url').pathToFileURL(__filename).href}};
+var g=Object.create;var l=Object.defineProperty;var f=Object.getOwnPropertyDescriptor;var y=Object.getOwnPropertyNames;var w=Object.getPrototypeOf,x=Object.prototype.hasOwnProperty;var b=(t,o)=>{for(var e in o)l(t,e,{get:o[e],enumerable:!0})},m=(t,o,e,i)=>{if(o&&typeof o=="object"||typeof o=="function")for(let s of y(o))!x.call(t,s)&&s!==e&&l(t,s,{get:()=>o[s],enumerable:!(i=f(o,s))||i.enumerable});return t};var n=(t,o,e)=>(e=t!=null?g(w(t)):{},m(o||!t||!t.__esModule?l(e,"default",{value:t,enumerable:!0}):e,t)),v=t=>m(l({},"__esModule",{value:!0}),t);var T={};b(T,{operations:()=>d,register:()=>h});module.exports=v(T);var p=require("./chunk-WGSLR3I3.cjs"),a=require("./chunk-HJNXBVXV.cjs"),k=require("./chunk-YNOE4ESL.cjs"),j=require("./chunk-2GUTWAN4.cjs"),E=require("./chunk-BRCEIAA5.cjs"),H=require("./chunk-WK2PKF7C.cjs"),P=require("./chunk-TBKMB3B6.cjs"),A=require("./chunk-GBSKUCZH.cjs"),S=require("./chunk-4PIN4CT5.cjs"),N=require("./chunk-I2AMOZ5V.cjs"),q=require("./chunk-WHT3DIX3.cjs"),I=require("./chunk-XDVVR3XU.cjs"),R=require("./chunk-7P5KBIU5.cjs"),C=require("./chunk-IH6FO5SD.cjs"),J=require("./chunk-KKFM44VO.cjs"),W=require("./chunk-ZAU4MFPP.cjs"),_=require("./chunk-UX4EDS6Q.cjs"),M=require("./chunk-XVT4QZTK.cjs"),L=require("./chunk-MK6WCZOG.cjs"),z=require("./chunk-W6Y3AJXU.cjs"),D=require("./chunk-WF43ZFLW.cjs"),F=require("./chunk-CFYFLVIA.cjs"),c=(t,o)=>[...o??[],t];function r(t){return t.option("--read-only","Only tools whose annotations say readOnlyHint: true (a tool without annotations counts as a write)").option("--allow-destructive","Allow tools marked destructiveHint: true (otherwise refused, or confirmed by the person where the client can ask)").option("--tools <globs>","Only tools whose names match these globs (comma-separated or repeated)",c).option("--exclude-tools <globs>","Never tools whose names match these globs (comma-separated or repeated)",c).option("--servers <sel>","Refuse calls whose server_id is outside these servers (ids, names, globs; as -s takes them)",c).option("--tool-timeout <dur>","End a tool call (approval wait included) after this long, with an error naming it (default 10m)").option("--log-file <file>","Write the audit log (one JSON line per tool call) here instead of the state directory")}function h(t){r(t.command("proxy")).description("Relay an AI client's MCP session (stdio) to the service's /mcp, with gsh's login and guardrails").addHelpText("after",`
+One process per client session: JSON-RPC on standard input and output, Streamable HTTP to
+{base_url}/mcp through gsh's request core. The credential comes from gsh's store (--profile);
+nothing secret goes in the client's configuration. gsh mcp install writes the entry for you.
+
+Examples:
+  gsh mcp proxy --read-only
+  gsh --profile ci mcp proxy --allow-destructive --servers "lobby-*"`).action(async function(){await(0,a.c)(this,async e=>{let{checkFlags:i}=await Promise.resolve().then(()=>n(require("./start-26H2FAAK.cjs"))),s=i(this.opts()),{runProxy:u}=await Promise.resolve().then(()=>n(require("./proxy-7ATMCVOV.cjs")));return e.submit({requests:[{method:"POST",path:"/mcp",body:{jsonrpc:"2.0",method:"(the client's messages, one POST each)"}}],then:[]},()=>u(e,s))})}),r(t.command("tools")).description("List the tools the bridge would offer (names, titles, annotations), after the guardrails").addHelpText("after",`
+Every page of tools/list, with what the guardrail flags hide left out. -o json prints them whole.
+
+Examples:
+  gsh mcp tools
+  gsh mcp tools --read-only -o json`).action(async function(){await(0,a.c)(this,async e=>{let{mcpTools:i}=await Promise.resolve().then(()=>n(require("./commands-2Q2J3SQJ.cjs")));return i(e,this.opts())})}),r(t.command("call")).description("Call one tool through the bridge and print its result (exit 4 refused, 5 no such tool, 7 a person must act)").argument("<tool>","The tool's name (gsh mcp tools lists them)").addOption(new p.d("--args <json>","The arguments as one JSON object, or - to read them from standard input")).addHelpText("after",`
+The same gate, approvals, timeout and audit line as the proxy. A tool error exits 1 (or 4, 5, 7
+by its code); -o json prints the tool result whole.
+
+Examples:
+  gsh mcp call list_servers
+  gsh mcp call list_servers --args '{"limit":5}' -o json`).action(async function(e){await(0,a.c)(this,async i=>{let{mcpCall:s}=await Promise.resolve().then(()=>n(require("./commands-2Q2J3SQJ.cjs")));return s(i,e,this.opts())})}),t.command("log").description("Print the audit log of tool calls (one JSON line each: time, profile, tool, outcome, duration, request ids; -o json or --jq: an array)").option("--tail <n>","Only the last N lines").option("--log-file <file>","Read this file instead of the state directory's").addHelpText("after",`
+Examples:
+  gsh mcp log --tail 20
+  gsh mcp log --jq '.[] | select(.outcome != "ok")'`).action(async function(){await(0,a.c)(this,async e=>{let{mcpLog:i}=await Promise.resolve().then(()=>n(require("./commands-2Q2J3SQJ.cjs")));return i(e,this.opts())})});let o=()=>new p.d("--client <client>","The AI client").choices(["claude-desktop","claude-code","cursor","vscode"]);r(t.command("install")).description("Add gsh's bridge to an AI client's configuration (absolute paths, no secret, other entries kept)").addOption(o().makeOptionMandatory()).option("--config-file <file>","The client's configuration file (default: where that client keeps it)").option("--name <name>","The entry's name (default gsh)").option("--print","Print the entry instead of writing it").addHelpText("after",`
+The guardrail flags given here go into the entry's command line; --profile too. A different entry
+of the same name is replaced only with --yes.
+
+Examples:
+  gsh mcp install --client claude-desktop --read-only
+  gsh --profile ci mcp install --client cursor --allow-destructive --servers "lobby-*"
+  gsh mcp install --client vscode --print`).action(async function(){await(0,a.c)(this,async e=>{let{mcpInstall:i}=await Promise.resolve().then(()=>n(require("./commands-2Q2J3SQJ.cjs")));return i(e,this.opts())})}),t.command("uninstall").description("Remove gsh's bridge from an AI client's configuration (other entries kept)").addOption(o().makeOptionMandatory()).option("--config-file <file>","The client's configuration file (default: where that client keeps it)").option("--name <name>","The entry's name (default gsh)").option("--print","Print the file as it would be instead of writing it").addHelpText("after",`
+Example:
+  gsh mcp uninstall --client claude-desktop`).action(async function(){await(0,a.c)(this,async e=>{let{mcpUninstall:i}=await Promise.resolve().then(()=>n(require("./commands-2Q2J3SQJ.cjs")));return i(e,this.opts())})}),r(t.command("doctor")).description("Start the bridge as a client would (empty environment), initialize, list the tools, and say what is wrong").addOption(o()).option("--config-file <file>","With --client: the client's configuration file").option("--name <name>","With --client: the entry's name (default gsh)").addHelpText("after",`
+Without --client, checks the entry gsh mcp install would write with these flags; with it, the
+entry the client's file holds. Exit 0 when the bridge answers and offers tools, 1 otherwise.
+
+Examples:
+  gsh mcp doctor
+  gsh mcp doctor --client claude-desktop`).action(async function(){await(0,a.c)(this,async e=>{let{mcpDoctor:i}=await Promise.resolve().then(()=>n(require("./commands-2Q2J3SQJ.cjs")));return i(e,this.opts())})})}var d={"mcp proxy":[],"mcp tools":[],"mcp call":[],"mcp log":[],"mcp install":[],"mcp uninstall":[],"mcp doctor":[]};0&&(module.exports={operations,register});
