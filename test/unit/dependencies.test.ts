@@ -12,7 +12,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
 const DESIGN_CARD = ['commander', 'undici', 'ws', 'chalk', 'ora', 'cli-table3', 'yaml', 'conf', 'open', 'vitest', 'execa'];
 /** Run from package.json's scripts or by the type checker, never imported. */
-const TOOLS = new Set(['esbuild', 'typescript']);
+const TOOLS = new Set(['esbuild', 'typescript', '@typescript/native-preview']);
 
 function* sources(dir: string): Generator<string> {
   for (const name of readdirSync(dir)) {
