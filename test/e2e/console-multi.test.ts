@@ -53,7 +53,11 @@ describe('gsh console attach on several servers', () => {
       const label = new RegExp(`^${s.name}\\s* \\| .*\\[Server\\] MARK-${s.id}$`);
       expect(lines.some((l) => label.test(l)), `${s.name}: ${r.stdout}`).toBe(true);
     }
-    expect(r.stderr).toMatch(/attached to 2 servers/);
+    // The note comes once both sessions are up; a match on each can end the run first, when a
+    // server's first line comes in the same packet as its session's welcome (seen on a loaded
+    // machine): then there is no note, and never one after the closing line.
+    const note = r.stderr.indexOf('attached to 2 servers');
+    if (note >= 0) expect(note).toBeLessThan(r.stderr.indexOf('--until:'));
     // Issue 46 item 8: a closing line says every server matched.
     expect(r.stderr).toMatch(new RegExp(`--until: a line matched /MARK-/ on every server \\((${a.name}, ${b.name}|${b.name}, ${a.name})\\); detached`));
   });
